@@ -1,0 +1,39 @@
+import { apiRoute } from "@/lib/http/route";
+import { methodNotAllowed } from "@/lib/http/methods";
+import { revokeKey } from "@/lib/keys/store";
+import { ruleFor, type RateLimitBucket } from "@/lib/ratelimit";
+
+const PER_KEY_BUCKETS: RateLimitBucket[] = ["translate", "batch", "stt", "tts", "default"];
+
+/** GET /api/v1/auth/keys/me — the calling key's metadata (spec 4.7). requests_total includes this request. */
+export const GET = apiRoute({
+  auth: "api_key",
+  rateLimit: "default",
+  handler: async ({ key }) => ({
+    name: key.name,
+    created_at: key.createdAt.toISOString(),
+    expires_at: key.expiresAt.toISOString(),
+    requests_total: key.requestsTotal,
+    display_prefix: key.displayPrefix,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    rate_limits: Object.fromEntries(
+      PER_KEY_BUCKETS.map((b) => {
+        const rule = ruleFor(b);
+        return [b, { limit: rule.limit, window_seconds: rule.windowMs / 1000 }];
+      }),
+    ),
+  }),
+});
+
+/** DELETE /api/v1/auth/keys/me — revoke the calling key. Every later request with it gets 401 INVALID_API_KEY. */
+export const DELETE = apiRoute({
+  auth: "api_key",
+  rateLimit: "default",
+  handler: async ({ key }) => {
+    await revokeKey(key.id);
+    return { revoked: true, name: key.name, display_prefix: key.displayPrefix };
+  },
+});
+
+const notAllowed = methodNotAllowed("GET", "DELETE");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };

@@ -1,0 +1,83 @@
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { applyMigrations, type SqlExecutor } from "./migrate";
+
+/**
+ * The database behind Lugha: one Prisma schema and client for both engines.
+ *  - DATABASE_URL unset            → PGlite (Postgres in WASM, in-process) at .data/pglite, migrated on first use
+ *  - DATABASE_URL=pglite:<dir>     → PGlite at <dir>;  pglite:memory → in-memory PGlite (tests)
+ *  - DATABASE_URL=postgres(ql)://  → PostgreSQL through @prisma/adapter-pg; migrate with `npm run db:migrate`
+ */
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface DatabaseTarget {
+  kind: DatabaseKind;
+  /** PGlite data directory (undefined = in memory) or the PostgreSQL connection string. */
+  location?: string;
+}
+
+export function databaseTarget(url = process.env.DATABASE_URL): DatabaseTarget {
+  if (!url) return { kind: "pglite", location: ".data/pglite" };
+  if (url.startsWith("pglite:")) {
+    const rest = url.slice("pglite:".length).replace(/^\/\//, "");
+    return { kind: "pglite", location: rest === "memory" || rest === "" ? undefined : rest };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", location: url };
+  throw new Error("DATABASE_URL must be postgres://…, postgresql://…, pglite:<dir> or pglite:memory");
+}
+
+interface Database {
+  kind: DatabaseKind;
+  prisma: PrismaClient;
+  /** Cheap liveness probe for /health. */
+  ping(): Promise<void>;
+}
+
+const globalForDb = globalThis as unknown as { lughaDb?: Promise<Database> };
+
+export function getDatabase(): Promise<Database> {
+  // Memoised on globalThis: Next dev reloads modules, and PGlite allows one process per data directory.
+  globalForDb.lughaDb ??= openDatabase().catch((err) => {
+    globalForDb.lughaDb = undefined; // let the next request try again (e.g. PostgreSQL was restarting)
+    throw err;
+  });
+  return globalForDb.lughaDb;
+}
+
+export async function getPrisma(): Promise<PrismaClient> {
+  return (await getDatabase()).prisma;
+}
+
+async function openDatabase(): Promise<Database> {
+  const target = databaseTarget();
+  if (target.kind === "postgres") {
+    const { PrismaPg } = await import("@prisma/adapter-pg");
+    const adapter = new PrismaPg({
+      connectionString: target.location,
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      connectionTimeoutMillis: 5_000,
+      // A dead server must fail requests quickly (clean 503s), not hang them.
+      query_timeout: 10_000,
+    });
+    const prisma = new PrismaClient({ adapter });
+    return { kind: "postgres", prisma, ping: async () => void (await prisma.$queryRaw`SELECT 1`) };
+  }
+
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  if (target.location) {
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(target.location, { recursive: true });
+  }
+  const pglite = new PGlite(target.location);
+  await pglite.waitReady;
+  await applyMigrations(pgliteExecutor(pglite));
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return { kind: "pglite", prisma, ping: async () => void (await pglite.query("SELECT 1")) };
+}
+
+function pgliteExecutor(pglite: import("@electric-sql/pglite").PGlite): SqlExecutor {
+  return {
+    exec: async (sql) => void (await pglite.exec(sql)),
+    query: async <T,>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+  };
+}

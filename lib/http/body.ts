@@ -1,0 +1,98 @@
+import type { z } from "zod";
+import { ApiError, type FieldError } from "./errors";
+
+/**
+ * Reads the request body as a stream and stops as soon as it passes `maxBytes`, so an oversized upload costs at most
+ * maxBytes of memory (Content-Length is checked first when the client sends it, but it can lie or be absent).
+ */
+export async function readBodyLimited(req: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(maxBytes: number) {
+  return new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${formatBytes(maxBytes)}.`);
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} kB`;
+  return `${n} bytes`;
+}
+
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const mime = value.split(";")[0].trim().toLowerCase();
+  return mime === "application/json" || /^application\/[\w.+-]+\+json$/.test(mime);
+}
+
+/** Parses a JSON object body and validates it with `schema`; errors never echo the input back. */
+export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBytes: number): Promise<T> {
+  if (!isJsonContentType(req.headers.get("content-type"))) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with Content-Type: application/json.");
+  }
+  const raw = await readBodyLimited(req, maxBytes);
+  if (raw.byteLength === 0) {
+    throw new ApiError("VALIDATION_ERROR", "The request body is empty; a JSON object is required.", {
+      errors: [{ loc: ["body"], msg: "Field required", type: "missing" }],
+    });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw));
+  } catch (err) {
+    const why = err instanceof SyntaxError ? err.message : "the body is not valid UTF-8";
+    throw new ApiError("INVALID_JSON", `The request body is not valid JSON (${why}).`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new ApiError("VALIDATION_ERROR", "The request body must be a JSON object.", {
+      errors: [{ loc: ["body"], msg: "Input should be an object", type: "object_type" }],
+    });
+  }
+  return validate(schema, data, "body");
+}
+
+/** Validates `data`; on failure throws VALIDATION_ERROR with one {loc, msg, type} per problem. */
+export function validate<T>(schema: z.ZodType<T>, data: unknown, root: "body" | "query" | "form"): T {
+  const result = schema.safeParse(data, { reportInput: true }); // input is read for the error type only, never echoed
+  if (result.success) return result.data;
+  const errors: FieldError[] = result.error.issues.map((issue) => ({
+    loc: [root, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+    msg: issue.message,
+    type: issueType(issue),
+  }));
+  const first = errors[0];
+  const where = first.loc.slice(1).join(".") || root;
+  throw new ApiError("VALIDATION_ERROR", `Invalid request: ${where}: ${first.msg}`, { errors });
+}
+
+function issueType(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_type") return issue.input === undefined ? "missing" : `${issue.expected}_type`;
+  if (issue.code === "too_small") return issue.origin === "array" ? "too_short" : "string_too_short";
+  if (issue.code === "too_big") return issue.origin === "array" ? "too_long" : "string_too_long";
+  if (issue.code === "unrecognized_keys") return "extra_forbidden";
+  if (issue.code === "invalid_value") return "enum";
+  if (issue.code === "custom" && issue.params && typeof issue.params.type === "string") return issue.params.type;
+  return issue.code;
+}

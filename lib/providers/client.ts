@@ -1,0 +1,67 @@
+import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from "./circuit";
+import { DEFAULT_HTTP_POLICY, send, type FetchLike, type HttpPolicy, type SendOptions } from "./http";
+import { ProviderError, type CircuitState, type ProviderId, type ProviderMode } from "./types";
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Token or subscription key; omitted → no auth header (a loopback emulator that does not check). */
+  credential?: string;
+  mode?: ProviderMode;
+  /** Defaults to the global fetch; the in-process sandbox injects its emulator here. */
+  fetch?: FetchLike;
+  policy?: Partial<HttpPolicy>;
+  /** Per-attempt timeout for speech calls, which legitimately take longer than translation. */
+  speechAttemptTimeoutMs?: number;
+  circuit?: Partial<CircuitOptions>;
+}
+
+export const DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS = 60_000;
+
+type CallOptions<T> = Omit<SendOptions<T>, "provider" | "fetch" | "policy" | "url"> & { path: string; speech?: boolean };
+
+/** What every provider client shares: identity, transport, retry policy and its circuit breaker. */
+export abstract class BaseClient {
+  readonly mode: ProviderMode;
+  readonly baseUrl: string;
+  readonly circuit: CircuitBreaker;
+  protected readonly credential?: string;
+  protected readonly fetchImpl: FetchLike;
+  protected readonly policy: HttpPolicy;
+  protected readonly speechPolicy: HttpPolicy;
+
+  protected constructor(
+    readonly id: ProviderId,
+    opts: ClientOptions,
+  ) {
+    this.mode = opts.mode ?? "live";
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
+    this.credential = opts.credential || undefined;
+    this.fetchImpl = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.policy = { ...DEFAULT_HTTP_POLICY, ...opts.policy };
+    this.speechPolicy = { ...this.policy, attemptTimeoutMs: opts.speechAttemptTimeoutMs ?? DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS };
+    this.circuit = new CircuitBreaker(id, { ...DEFAULT_CIRCUIT_OPTIONS, ...opts.circuit });
+  }
+
+  get circuitState(): CircuitState {
+    return this.circuit.getState();
+  }
+
+  /** A request to this provider's API (base URL + path), with retries, under the circuit breaker. */
+  protected call<T>({ path, speech, ...rest }: CallOptions<T>): Promise<T> {
+    return this.circuit.run(() => this.sendTo(`${this.baseUrl}${path}`, speech, rest), rest.signal);
+  }
+
+  /** A request with this client's transport and policy but no circuit accounting of its own (a step inside a call). */
+  protected sendTo<T>(url: string, speech: boolean | undefined, rest: Omit<CallOptions<T>, "path" | "speech">): Promise<T> {
+    return send({ ...rest, url, provider: this.id, fetch: this.fetchImpl, policy: speech ? this.speechPolicy : this.policy });
+  }
+
+  /** Input the provider would refuse: thrown before any call, and never counted against the provider's health. */
+  protected reject(message: string, upstreamCode?: string): never {
+    throw new ProviderError(this.id, "rejected", message, undefined, undefined, upstreamCode);
+  }
+
+  protected malformed(message: string, status?: number): ProviderError {
+    return new ProviderError(this.id, "malformed", message, status);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Provider wire codes (reference/upstream-apis.md). Our canonical codes are short (en, sw, tw, ...); the upstreams want
+ * ISO 639-3 (Sunbird, Khaya speech), Khaya v1 pair codes (en-tw) or FLORES-200 (NLLB, chosen by lib/languages).
+ */
+
+/** Canonical codes that are not already ISO 639-3. */
+const CANONICAL_TO_ISO3: Readonly<Record<string, string>> = {
+  en: "eng",
+  sw: "swa",
+  rw: "kin",
+  tw: "twi",
+  ee: "ewe",
+  yo: "yor",
+  ki: "kik",
+  ha: "hau",
+  ig: "ibo",
+  am: "amh",
+  zu: "zul",
+  xh: "xho",
+  so: "som",
+  af: "afr",
+  ln: "lin",
+  lg: "lug",
+  fr: "fra",
+  ar: "ara",
+  sn: "sna",
+  wo: "wol",
+  rn: "run",
+  ny: "nya",
+  om: "orm",
+  ti: "tir",
+};
+
+export function toIso3(code: string): string {
+  const c = code.trim().toLowerCase();
+  return CANONICAL_TO_ISO3[c] ?? c;
+}
+
+/** Sunbird Sunflower translation: the 32 languages, ISO 639-3 → name (app/utils/languages.py). */
+export const SUNBIRD_TRANSLATE_LANGUAGES: Readonly<Record<string, string>> = {
+  ach: "Acholi", alz: "Alur", luc: "Aringa", teo: "Ateso", bfa: "Bari", eng: "English", adh: "Jopadhola", keo: "Kakwa",
+  kdj: "Karamojong", kin: "Kinyarwanda", kdi: "Kumam", kpz: "Kupsabiny", rwm: "Kwamba", laj: "Lango", tlj: "Lubwisi",
+  lug: "Luganda", lgg: "Lugbara", rub: "Lugungu", gwr: "Lugwere", myx: "Lumasaba", nuj: "Lunyole", xog: "Lusoga",
+  mhi: "Ma'di", pok: "Pokot", cgg: "Rukiga", koo: "Rukonjo", nyn: "Runyankole", nyo: "Runyoro", ruc: "Ruruuli",
+  ttj: "Rutooro", lsm: "Samia", swa: "Swahili",
+};
+
+/** Sunbird speech-to-text `language` enum (SttbLanguage). */
+export const SUNBIRD_STT_LANGUAGES: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn", "swa", "kin", "xog", "myx"];
+
+/** Sunbird spark-tts speakers: id → ISO 639-3 (app/models/enums.py SpeakerID). 248 (Luganda) is the default. */
+export const SUNBIRD_SPARK_VOICES: Readonly<Record<string, string>> = {
+  "241": "ach",
+  "242": "teo",
+  "243": "nyn",
+  "245": "lgg",
+  "246": "swa",
+  "248": "lug",
+};
+
+/** Sunbird Orpheus voice catalog by ISO 639-3 (tutorial.md; the live catalog is authoritative). */
+export const SUNBIRD_ORPHEUS_VOICES: Readonly<Record<string, readonly string[]>> = {
+  ach: ["salt_ach_0001", "waxal_ach_0001"],
+  afr: ["slr32_afr_0009"],
+  eng: ["salt_eng_0001", "salt_eng_0002", "salt_eng_0003"],
+  ewe: ["slr129_ewe_0001"],
+  hau: ["waxal_hau_0004"],
+  ibo: ["waxal_ibo_0003"],
+  kik: ["waxal_kik_0003"],
+  kin: ["bateesa_kin_0001"],
+  lin: ["slr129_lin_0001"],
+  lug: ["salt_lug_0001", "waxal_lug_0002"],
+  luo: ["waxal_luo_0001"],
+  nyn: ["salt_nyn_0001"],
+  swa: ["waxal_swa_0006", "waxal_swa_0007"],
+  teo: ["salt_teo_0001"],
+  xho: ["slr32_xho_0012"],
+  yor: ["waxal_yor_0002"],
+};
+
+/** Khaya translation: canonical code → v1 pair code; every pair has English on one side. */
+export const KHAYA_TRANSLATE_LANGUAGES: Readonly<Record<string, string>> = {
+  tw: "Twi", ee: "Ewe", gaa: "Ga", fat: "Fante", yo: "Yoruba", dag: "Dagbani", ki: "Kikuyu", gur: "Gurene",
+  luo: "Luo", mer: "Kimeru", kus: "Kusaal",
+};
+
+/** Khaya ASR v3 catalog (ISO 639-3 plus a few dialect ids). */
+export const KHAYA_ASR_LANGUAGES: readonly string[] = [
+  "eng", "fra", "atw", "bwu", "dga", "dag", "ada", "ewe", "fat", "gaa", "gjn", "gur", "hau", "ibo", "xsm", "kik", "kin",
+  "kri", "kus", "luo", "maw", "men", "mer", "pcm", "nzi", "sna", "swa", "tem", "twi", "wlx", "wol", "yor",
+];
+
+/** Khaya TTS v1 catalog. */
+export const KHAYA_TTS_LANGUAGES: readonly string[] = [
+  "atw", "twi", "dga", "dag", "ada", "eng", "ewe", "fat", "fra", "gaa", "gjn", "gur", "hau", "ibo", "xsm", "kik", "lxn",
+  "xon", "kri", "kus", "luo", "maw", "men", "mer", "nzi", "pcm", "sna", "swa", "tem", "wlx", "wol", "yor",
+];
+
+/** MMS-TTS ids differ from plain ISO 639-3 for macro-languages (Swahili is swh). */
+const MMS_OVERRIDES: Readonly<Record<string, string>> = { swa: "swh" };
+
+export function defaultHfTtsModel(language: string): string {
+  const iso = toIso3(language);
+  return `facebook/mms-tts-${MMS_OVERRIDES[iso] ?? iso}`;
+}
+
+export const DEFAULT_HF_ASR_MODEL = "openai/whisper-large-v3-turbo";

@@ -1,0 +1,202 @@
+import { ProviderError, type ProviderId } from "./types";
+
+/** The subset of `fetch` the clients use; injectable per client (the in-process sandbox is one). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface HttpPolicy {
+  /** Longest single attempt (headers and body); always also cut at the request deadline. */
+  attemptTimeoutMs: number;
+  /** Retries after the first attempt, for retryable failures only. */
+  maxRetries: number;
+  /** Exponential backoff base and cap when the provider gives no wait hint. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** Neither a wait nor a new attempt is started unless at least this much time would remain before the deadline. */
+  minAttemptMs: number;
+  /** Largest response body read for JSON answers. */
+  maxBodyBytes: number;
+  random: () => number;
+}
+
+export const DEFAULT_HTTP_POLICY: HttpPolicy = {
+  attemptTimeoutMs: 15_000,
+  maxRetries: 2,
+  backoffBaseMs: 200,
+  backoffMaxMs: 2_000,
+  minAttemptMs: 100,
+  maxBodyBytes: 1 << 20,
+  random: Math.random,
+};
+
+export interface SendOptions<T> {
+  provider: ProviderId;
+  fetch: FetchLike;
+  policy: HttpPolicy;
+  url: string;
+  init: Omit<RequestInit, "signal">;
+  deadline: number;
+  signal?: AbortSignal;
+  /**
+   * Turns a response into a result, or throws a ProviderError. Reads the body itself (with `readText`/`readBytes` and
+   * the signal given here), so a body that stalls is cut by the same attempt timeout as the headers.
+   */
+  handle: (res: Response, signal: AbortSignal) => Promise<T>;
+}
+
+/**
+ * One logical upstream call: bounded attempts inside the caller's deadline. Retries only failures that another attempt
+ * can fix (network, timeout, 429, 5xx); waits the provider's hint (Retry-After, HF estimated_time) or a jittered backoff,
+ * but only when the wait and a useful attempt still fit before the deadline, and never after the last attempt.
+ */
+export async function send<T>(opts: SendOptions<T>): Promise<T> {
+  const { provider, policy, deadline, signal } = opts;
+  for (let attempt = 0; ; attempt++) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new ProviderError(provider, "timeout", "provider did not answer before the deadline");
+    let error: ProviderError;
+    try {
+      return await attemptOnce(opts, Math.min(policy.attemptTimeoutMs, remaining));
+    } catch (err) {
+      error = err as ProviderError;
+    }
+    if (signal?.aborted || attempt >= policy.maxRetries || !isRetryable(error)) throw error;
+    const wait = error.retryAfterMs ?? backoff(policy, attempt);
+    if (Date.now() + wait + policy.minAttemptMs > deadline) throw error;
+    await sleep(wait, signal);
+    if (signal?.aborted) throw cancelled(provider);
+  }
+}
+
+async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number): Promise<T> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const attemptSignal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  try {
+    const res = await opts.fetch(opts.url, { ...opts.init, signal: attemptSignal });
+    return await opts.handle(res, attemptSignal);
+  } catch (err) {
+    if (opts.signal?.aborted) throw cancelled(opts.provider);
+    if (err instanceof ProviderError) throw err;
+    if (attemptSignal.aborted) throw new ProviderError(opts.provider, "timeout", "provider did not answer in time");
+    if (err instanceof SyntaxError) throw new ProviderError(opts.provider, "malformed", "provider sent an unreadable response");
+    throw new ProviderError(opts.provider, "network", "could not reach provider");
+  }
+}
+
+/** Whether another attempt may succeed. 4xx other than 429 are the request's fault and never retried. */
+export function isRetryable(err: ProviderError): boolean {
+  if (err.kind === "timeout" || err.kind === "network") return true;
+  if (err.status === undefined) return false;
+  return err.status === 429 || (err.status >= 500 && err.status !== 501);
+}
+
+function backoff(policy: HttpPolicy, attempt: number): number {
+  const exp = Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** attempt);
+  return Math.round(exp / 2 + (policy.random() * exp) / 2);
+}
+
+function cancelled(provider: ProviderId): ProviderError {
+  return new ProviderError(provider, "timeout", "request cancelled");
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Reads a body up to `maxBytes`, honouring `signal` even for bodies that do not (an in-process Response stream).
+ * A larger body is an upstream fault ("malformed"), not something to buffer.
+ */
+export async function readBytes(res: Response, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+  if (!res.body) return new Uint8Array(0);
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body.cancel().catch(() => {});
+    throw new ProviderError(provider, "malformed", "provider response too large", res.status);
+  }
+  const reader = res.body.getReader();
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(signal.reason ?? new DOMException("aborted", "AbortError"));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => {});
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) throw new ProviderError(provider, "malformed", "provider response too large", res.status);
+      chunks.push(value);
+    }
+  } catch (err) {
+    reader.cancel().catch(() => {});
+    throw err;
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+export async function readText(res: Response, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<string> {
+  return new TextDecoder().decode(await readBytes(res, provider, maxBytes, signal));
+}
+
+/** Parses JSON or returns undefined; error bodies are often not JSON (HTML gateway pages, plain text). */
+export function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function mediaType(res: Response): string {
+  return (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
+export function isJsonResponse(res: Response): boolean {
+  const type = mediaType(res);
+  return type === "application/json" || type.endsWith("+json");
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Standard phrasing for a failure status, so each client only spells out what is special about its provider. */
+export function errorForStatus(provider: ProviderId, status: number, retryAfterMs?: number, upstreamCode?: string): ProviderError {
+  if (status === 401) return new ProviderError(provider, "auth", "provider rejected our credentials", status, undefined, upstreamCode);
+  if (status === 403) return new ProviderError(provider, "auth", "provider refused access", status, undefined, upstreamCode);
+  if (status === 404 || status === 405 || status === 410)
+    return new ProviderError(provider, "unavailable", "provider endpoint not found (API changed?)", status, undefined, upstreamCode);
+  if (status === 413) return new ProviderError(provider, "rejected", "input too large for provider", status, undefined, upstreamCode);
+  if (status === 429) return new ProviderError(provider, "rate_limited", "provider rate limit reached", status, retryAfterMs, upstreamCode);
+  if (status >= 400 && status < 500) return new ProviderError(provider, "rejected", "provider rejected the request", status, undefined, upstreamCode);
+  return new ProviderError(provider, "unavailable", `provider unavailable (HTTP ${status})`, status, retryAfterMs, upstreamCode);
+}

@@ -1,0 +1,23 @@
+/** Buckets with their own budget. Per API key id, except `issuance`, which is per client IP. */
+export type RateLimitBucket = "translate" | "batch" | "stt" | "tts" | "default" | "issuance";
+
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Epoch ms at which the budget is fully available again (X-RateLimit-Reset is derived from it). */
+  resetAt: number;
+  /** Whole seconds to wait before the next request can succeed; at least 1 when !allowed, 0 when allowed. */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimitStore {
+  readonly name: "memory" | "redis" | "upstash";
+  check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+  health(): Promise<{ ok: boolean; detail?: string }>;
+}

@@ -1,0 +1,10 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Loaded at run time from node_modules rather than bundled: PGlite ships WASM and data files it reads from disk.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis"],
+  poweredByHeader: false,
+  // Unknown-path 404s and trailing-slash redirects must not bypass the API error envelope.
+  skipTrailingSlashRedirect: true,
+};
+
+export default nextConfig;

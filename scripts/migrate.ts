@@ -1,0 +1,35 @@
+/**
+ * Applies the committed migrations to the database named by DATABASE_URL (PostgreSQL or PGlite).
+ *   DATABASE_URL=postgres://user:pass@host:5432/lugha npm run db:migrate
+ * The embedded PGlite database is migrated automatically on first use; PostgreSQL only by this command
+ * (run it once per deploy, before the new version takes traffic).
+ */
+import pg from "pg";
+import { databaseTarget } from "../lib/db";
+import { applyMigrations } from "../lib/db/migrate";
+
+async function main() {
+  const target = databaseTarget();
+  if (target.kind === "pglite") {
+    const { getDatabase } = await import("../lib/db");
+    await getDatabase(); // opening PGlite applies pending migrations
+    console.log(`PGlite at ${target.location ?? "memory"} is up to date.`);
+    return;
+  }
+  const client = new pg.Client({ connectionString: target.location, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const applied = await applyMigrations({
+      exec: async (sql) => void (await client.query(sql)),
+      query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+    });
+    console.log(applied.length ? `Applied: ${applied.join(", ")}` : "Database is up to date.");
+  } finally {
+    await client.end();
+  }
+}
+
+main().catch((err) => {
+  console.error(`Migration failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

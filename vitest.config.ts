@@ -1,0 +1,43 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+// Two kinds of test:
+//  - unit:  pure logic and upstream-client contract tests, next to the code (lib/**/*.test.ts)
+//  - api:   the built app over HTTP (e2e/api/**/*.test.ts), once on PGlite and once on a real PostgreSQL
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(__dirname) } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: "api-pglite",
+          include: ["e2e/api/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["e2e/support/global-setup.ts"],
+          provide: { database: "pglite" },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "api-postgres",
+          include: ["e2e/api/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["e2e/support/global-setup.ts"],
+          provide: { database: "postgres" },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
