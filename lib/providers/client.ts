@@ -1,5 +1,6 @@
 import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from "./circuit";
-import { DEFAULT_HTTP_POLICY, send, type FetchLike, type HttpPolicy, type SendOptions } from "./http";
+import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
+import { DEFAULT_HTTP_POLICY, readBytes, send, type FetchLike, type HttpPolicy, type SendOptions } from "./http";
 import { ProviderError, type CircuitState, type ProviderId, type ProviderMode } from "./types";
 
 export interface ClientOptions {
@@ -13,6 +14,8 @@ export interface ClientOptions {
   /** Per-attempt timeout for speech calls, which legitimately take longer than translation. */
   speechAttemptTimeoutMs?: number;
   circuit?: Partial<CircuitOptions>;
+  /** False for a live provider without credential or custom URL: calls fail fast instead of reaching the public API. */
+  configured?: boolean;
 }
 
 export const DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS = 60_000;
@@ -28,6 +31,7 @@ export abstract class BaseClient {
   protected readonly fetchImpl: FetchLike;
   protected readonly policy: HttpPolicy;
   protected readonly speechPolicy: HttpPolicy;
+  readonly isConfigured: boolean;
 
   protected constructor(
     readonly id: ProviderId,
@@ -40,6 +44,7 @@ export abstract class BaseClient {
     this.policy = { ...DEFAULT_HTTP_POLICY, ...opts.policy };
     this.speechPolicy = { ...this.policy, attemptTimeoutMs: opts.speechAttemptTimeoutMs ?? DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS };
     this.circuit = new CircuitBreaker(id, { ...DEFAULT_CIRCUIT_OPTIONS, ...opts.circuit });
+    this.isConfigured = opts.configured ?? true;
   }
 
   get circuitState(): CircuitState {
@@ -48,7 +53,13 @@ export abstract class BaseClient {
 
   /** A request to this provider's API (base URL + path), with retries, under the circuit breaker. */
   protected call<T>({ path, speech, ...rest }: CallOptions<T>): Promise<T> {
-    return this.circuit.run(() => this.sendTo(`${this.baseUrl}${path}`, speech, rest), rest.signal);
+    return this.guard(() => this.sendTo(`${this.baseUrl}${path}`, speech, rest), rest.signal);
+  }
+
+  /** One logical operation (possibly several requests) counted once by the circuit breaker. */
+  protected guard<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (!this.isConfigured) return Promise.reject(new ProviderError(this.id, "auth", "provider is not configured"));
+    return this.circuit.run(operation, signal);
   }
 
   /** A request with this client's transport and policy but no circuit accounting of its own (a step inside a call). */
@@ -56,9 +67,26 @@ export abstract class BaseClient {
     return send({ ...rest, url, provider: this.id, fetch: this.fetchImpl, policy: speech ? this.speechPolicy : this.policy });
   }
 
+  /** Auth and fixed headers for every request to this provider's API; Bearer unless a client says otherwise. */
+  protected defaultHeaders(): Record<string, string> {
+    return this.credential ? { authorization: `Bearer ${this.credential}` } : {};
+  }
+
+  protected headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...extra, ...this.defaultHeaders() };
+  }
+
   /** Input the provider would refuse: thrown before any call, and never counted against the provider's health. */
   protected reject(message: string, upstreamCode?: string): never {
     throw new ProviderError(this.id, "rejected", message, undefined, undefined, upstreamCode);
+  }
+
+  /** Audio bytes from a 200 answer, typed by their magic bytes: an HTML or JSON page labelled audio is malformed. */
+  protected async readAudio(res: Response, signal: AbortSignal): Promise<{ audio: Uint8Array; contentType: string }> {
+    const audio = await readBytes(res, this.id, MAX_AUDIO_BYTES, signal);
+    const contentType = sniffAudioType(audio);
+    if (!contentType) throw this.malformed("provider returned no audio", res.status);
+    return { audio, contentType };
   }
 
   protected malformed(message: string, status?: number): ProviderError {

@@ -5,7 +5,7 @@ import path from "node:path";
 //  - unit:  pure logic and upstream-client contract tests, next to the code (lib/**/*.test.ts)
 //  - api:   the built app over HTTP (e2e/api/**/*.test.ts), once on PGlite and once on a real PostgreSQL
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(__dirname) } },
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     projects: [
       {

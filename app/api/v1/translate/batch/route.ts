@@ -1,0 +1,38 @@
+import { ApiError } from "@/lib/http/errors";
+import { validate } from "@/lib/http/body";
+import { apiRoute } from "@/lib/http/route";
+import { methodNotAllowed } from "@/lib/http/methods";
+import { recordCharactersTranslated } from "@/lib/keys/store";
+import { defaultTranslateDeps, SANDBOX_HEADER, translateBatch } from "@/lib/translate";
+import { BatchEnvelope, BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
+
+/**
+ * POST /api/v1/translate/batch — translate up to 50 texts (spec 4.2, results 2.3/2.4). The request as a whole is 422
+ * when malformed (BATCH_TOO_LARGE above 50 items, VALIDATION_ERROR for no items, a malformed item or duplicate ids);
+ * otherwise 200, with each item's success or failure (error + error_code) in `results`, in request order.
+ */
+export const POST = apiRoute({
+  auth: "api_key",
+  rateLimit: "batch",
+  body: BatchEnvelope,
+  maxBodyBytes: 1024 * 1024,
+  handler: async ({ body, key, startedAt, requestId }) => {
+    if (body.items.length > MAX_BATCH_ITEMS) {
+      throw new ApiError("BATCH_TOO_LARGE", `A batch holds at most ${MAX_BATCH_ITEMS} items; this one has ${body.items.length}. Split it into several requests.`, {
+        errors: [{ loc: ["body", "items"], msg: `List should have at most ${MAX_BATCH_ITEMS} items`, type: "too_long" }],
+      });
+    }
+    const request = validate(BatchTranslateRequest, body, "body");
+    const result = await translateBatch(request.items, request.provider, defaultTranslateDeps(), { startedAt });
+    if (result.characters_translated > 0) {
+      recordCharactersTranslated(key.id, result.characters_translated).catch((err) =>
+        console.error(`[${requestId}] could not record translated characters: ${(err as Error).message}`),
+      );
+    }
+    const headers: Record<string, string> = result.sandbox ? { [SANDBOX_HEADER]: "true" } : {};
+    return Response.json(result, { headers });
+  },
+});
+
+const notAllowed = methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,53 @@
+/** Small HTTP helpers for API tests. */
+export interface JsonResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export async function mintKey(baseUrl: string, name = "test key", extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await call(baseUrl, "POST", "/api/v1/auth/keys", { json: { name, ...extra } });
+  if (res.status !== 200) throw new Error(`mint failed ${res.status}: ${res.text}`);
+  return res.body.api_key;
+}
+
+/** Asserts the documented error envelope and returns detail. */
+export function expectEnvelope(res: JsonResponse, status: number, code: string) {
+  const problems: string[] = [];
+  if (res.status !== status) problems.push(`status ${res.status} != ${status}`);
+  const d = res.body?.detail;
+  if (!d || typeof d !== "object") problems.push("no detail object");
+  else {
+    if (d.code !== code) problems.push(`code ${d.code} != ${code}`);
+    if (typeof d.message !== "string" || !d.message) problems.push("no message");
+    if (typeof d.request_id !== "string" || d.request_id !== res.headers.get("x-request-id")) problems.push("request_id missing or != X-Request-Id");
+  }
+  if (!(res.headers.get("content-type") ?? "").includes("application/json")) problems.push("not JSON");
+  if (problems.length) throw new Error(`${problems.join("; ")}\nbody: ${res.text.slice(0, 500)}`);
+  return d as { code: string; message: string; request_id: string; errors?: { loc: (string | number)[]; msg: string; type: string }[] };
+}

@@ -1,0 +1,46 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+/**
+ * Direct database access for tests that must look behind the API (expiry set in the past, "is the plain key
+ * anywhere in the database?"). PostgreSQL is reached while the app runs; a PGlite directory only after the app
+ * has stopped (PGlite allows one process per data directory).
+ */
+export async function sql<T = any>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
+  if (databaseUrl.startsWith("pglite:")) {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const db = new PGlite(databaseUrl.slice("pglite:".length));
+    try {
+      return (await db.query<T>(text, params)).rows;
+    } finally {
+      await db.close();
+    }
+  }
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
+/** Everything the database holds, as text: pg_dump for PostgreSQL; every file of the data directory for PGlite. */
+export function dumpDatabase(databaseUrl: string): string {
+  if (databaseUrl.startsWith("pglite:")) {
+    const dir = databaseUrl.slice("pglite:".length);
+    const chunks: string[] = [];
+    const walk = (d: string) => {
+      for (const name of readdirSync(d)) {
+        const p = path.join(d, name);
+        if (statSync(p).isDirectory()) walk(p);
+        else chunks.push(readFileSync(p).toString("latin1"));
+      }
+    };
+    walk(dir);
+    return chunks.join("\n");
+  }
+  return execFileSync("pg_dump", ["--data-only", "--inserts", databaseUrl], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}

@@ -1,0 +1,163 @@
+import { francAll } from "franc-all";
+import { GREETINGS, WORDS } from "./lexicon";
+import { LANGUAGES } from "./registry";
+
+/**
+ * Source-language detection for translate requests without source_lang. Restricted to the languages we translate.
+ *
+ * Library choice (measured in detect.test.ts on the hand-written samples of detect.samples.ts):
+ *  - franc-all (trigram profiles from the UDHR in 400+ languages) knows 37 of our 45 languages, and is the only
+ *    evaluated library that knows Luganda, Runyankole, Twi, Fante, Ewe, Ga, Dagbani, Kinyarwanda, ... It is used
+ *    restricted to our languages (`only`).
+ *  - eld knows 60 languages, of ours only en, fr, pt, ar, am and yo: it cannot detect African languages at all.
+ *  - cld (CLD2, native addon) was not adopted: it needs a native build, knows few of our languages, and is unmaintained.
+ *
+ * The rule, in order:
+ *  1. Script: Ethiopic text is Amharic or Tigrinya (decided by the steps below among those two); Arabic script is Arabic.
+ *  2. Greeting lexicon: a whole text that is a known greeting or courtesy ("Good morning", "Webale nnyo", "Asante
+ *     sana", "Maakye", ...) → that language, confidence 0.95. Short texts are the most common first request and are far
+ *     below what any statistical detector handles.
+ *  3. Short text with no lexicon evidence (fewer than MIN_LETTERS letters, or a single word that the word lists do
+ *     not know) → DEFAULT_LANGUAGE "en", confidence 0.1 — a documented default, never an error. Callers who know
+ *     better pass source_lang (and the response's detected_source_confidence says how sure we were).
+ *  4. Otherwise a score per language = 2 × (share of the words found in that language's word list, ./lexicon.ts,
+ *     a word shared by k languages counting 1/k) + franc's normalised trigram score (best = 1; languages franc has no
+ *     model for — Acholi, Luo, Kikuyu, Ateso, ... — get a neutral 0.5 so the word lists can carry them). Highest wins.
+ *     Confidence grows with the margin over the runner-up and the amount of evidence, capped at 0.99.
+ */
+
+export interface Detection {
+  /** Canonical code. */
+  code: string;
+  /** 0–1. */
+  confidence: number;
+  method: "script" | "greeting" | "default" | "statistical";
+}
+
+export const DEFAULT_LANGUAGE = "en";
+export const DEFAULT_CONFIDENCE = 0.1;
+/** Below this many letters a text is "short" (rule 3). */
+export const MIN_LETTERS = 12;
+const LEXICON_WEIGHT = 2;
+const NO_FRANC_MODEL_SCORE = 0.5;
+
+const FRANC_TO_CODE = new Map(LANGUAGES.filter((l) => l.franc).map((l) => [l.franc!, l.code]));
+const FRANC_ONLY = [...FRANC_TO_CODE.keys()];
+const KNOWN = new Set(LANGUAGES.map((l) => l.code));
+
+/** Lower case, no diacritics, Latin-alphabet stand-ins for the African letters (ɛ→e, ɔ→o, ŋ→n, ɖ→d, ƒ→f, ʋ→v). */
+export function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[ɛƐ]/g, "e")
+    .replace(/[ɔƆ]/g, "o")
+    .replace(/[ŋŊ]/g, "n")
+    .replace(/[ɖƉ]/g, "d")
+    .replace(/[ƒƑ]/g, "f")
+    .replace(/[ʋƲ]/g, "v")
+    .replace(/[ɣƔ]/g, "g")
+    .replace(/[’‘`]/g, "'");
+}
+
+export function words(text: string): string[] {
+  return (fold(text).match(/[\p{L}']+/gu) ?? []).map((w) => w.replace(/^'+|'+$/g, "")).filter(Boolean);
+}
+
+const GREETING_INDEX = new Map<string, string>();
+for (const [code, phrases] of Object.entries(GREETINGS)) {
+  for (const p of phrases) {
+    const key = words(p).join(" ") || p;
+    if (!GREETING_INDEX.has(key)) GREETING_INDEX.set(key, code);
+  }
+}
+
+const WORD_INDEX = new Map<string, Set<string>>();
+for (const [code, list] of Object.entries(WORDS)) {
+  for (const w of list) {
+    for (const key of words(w)) {
+      let set = WORD_INDEX.get(key);
+      if (!set) WORD_INDEX.set(key, (set = new Set()));
+      set.add(code);
+    }
+  }
+}
+
+function countLetters(text: string, re: RegExp): number {
+  return text.match(re)?.length ?? 0;
+}
+
+export interface DetectOptions {
+  /** Restrict the answer to these canonical codes (default: every registry language). */
+  candidates?: readonly string[];
+}
+
+export function detectLanguage(text: string, options: DetectOptions = {}): Detection {
+  const allowed = new Set((options.candidates ?? [...KNOWN]).filter((c) => KNOWN.has(c)));
+  const ethiopic = countLetters(text, /\p{Script=Ethiopic}/gu);
+  // An Ethiopic character is a whole syllable: count it twice towards the "long enough" threshold.
+  const letters = countLetters(text, /\p{L}/gu) + ethiopic;
+  const arabic = countLetters(text, /\p{Script=Arabic}/gu);
+
+  if (arabic > (letters - ethiopic) / 2 && allowed.has("ar")) return { code: "ar", confidence: 0.95, method: "script" };
+  let pool = allowed;
+  if (ethiopic > (letters - ethiopic) / 2) pool = new Set(["am", "ti"].filter((c) => allowed.has(c)));
+
+  // Greetings are matched in the original script too (Ethiopic/Arabic greetings have no folded Latin form).
+  const ws = words(text);
+  const phrase = ws.join(" ");
+  const greeting = GREETING_INDEX.get(phrase);
+  if (greeting && pool.has(greeting)) return { code: greeting, confidence: 0.95, method: "greeting" };
+
+  // Word-list evidence.
+  const lex = new Map<string, number>();
+  let known = 0;
+  for (const w of ws) {
+    const langs = WORD_INDEX.get(w);
+    if (!langs) continue;
+    const inPool = [...langs].filter((c) => pool.has(c));
+    if (inPool.length === 0) continue;
+    known++;
+    for (const c of inPool) lex.set(c, (lex.get(c) ?? 0) + 1 / inPool.length);
+  }
+  const nWords = Math.max(1, ws.length);
+
+  if (pool.size === 1) return { code: [...pool][0], confidence: 0.9, method: "script" };
+
+  const short = letters < MIN_LETTERS || (ws.length <= 1 && known === 0);
+  if (short && known === 0) return defaultDetection(pool);
+
+  // franc on the text, restricted to our languages (and to the pool).
+  const francScores = new Map<string, number>();
+  const only = FRANC_ONLY.filter((f) => pool.has(FRANC_TO_CODE.get(f)!));
+  if (letters >= MIN_LETTERS && only.length > 0) {
+    for (const [franc, score] of francAll(text, { only, minLength: 1 })) {
+      const code = FRANC_TO_CODE.get(franc);
+      if (code) francScores.set(code, Math.max(0, (score - 0.8) / 0.2));
+    }
+  }
+  const haveFranc = francScores.size > 0;
+
+  const scored: [string, number][] = [];
+  for (const code of pool) {
+    const lexScore = (lex.get(code) ?? 0) / nWords;
+    const hasModel = LANGUAGES.find((l) => l.code === code)?.franc !== undefined;
+    const francScore = haveFranc ? (hasModel ? (francScores.get(code) ?? 0) : NO_FRANC_MODEL_SCORE) : 0;
+    scored.push([code, LEXICON_WEIGHT * lexScore + francScore]);
+  }
+  scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const [best, second] = scored;
+  if (!best || best[1] <= 0) return defaultDetection(pool);
+  const margin = best[1] - (second?.[1] ?? 0);
+  const evidence = Math.min(1, letters / 40);
+  const confidence = Math.min(0.99, 0.3 + 0.5 * Math.min(1, margin / 0.6) * (0.5 + 0.5 * evidence) + (short ? -0.1 : 0.1));
+  return { code: best[0], confidence: Math.max(0.15, round2(confidence)), method: "statistical" };
+}
+
+function defaultDetection(pool: Set<string>): Detection {
+  const code = pool.has(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : [...pool][0] ?? DEFAULT_LANGUAGE;
+  return { code, confidence: DEFAULT_CONFIDENCE, method: "default" };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,74 @@
+import { ApiError } from "@/lib/http/errors";
+import type { ProviderId } from "@/lib/providers/types";
+import { hfModels, type ResolvedHfModels } from "./models";
+import { allPairs, type PairOption } from "./pairs";
+import { LANGUAGES, normalizeLanguageCode } from "./registry";
+import type { LanguageEntry, LanguagesQuery, LanguagesResponse } from "./schemas";
+
+/**
+ * GET /api/v1/languages, computed from the same pair tables translate routes with — so every target listed is one
+ * translate serves, with the provider, model and quality_score translate reports for it.
+ *
+ *  - translation.targets: the languages this one translates into. Without ?provider: the provider auto routing tries
+ *    first and its best model. With ?provider=X: only X's pairs, with X's model and quality (what forcing X gives).
+ *  - translation.sources: the languages that translate into this one (same provider rule).
+ *  - stt / tts: from the registry's `speech` field (filled by the speech module); unsupported until then.
+ *  - Filters: capability (translation|stt|tts), provider (only languages with at least one pair of that provider),
+ *    source (only languages reachable from that source; adds from_source). Filters combine (AND).
+ *  - Order: by English name.
+ */
+export function listLanguages(query: LanguagesQuery = {}, models: ResolvedHfModels = hfModels()): LanguagesResponse {
+  let source: string | undefined;
+  if (query.source !== undefined) {
+    source = normalizeLanguageCode(query.source);
+    if (!source) {
+      throw new ApiError("UNSUPPORTED_LANGUAGE", `source "${query.source.slice(0, 32)}" is not a supported language code.`, {
+        errors: [{ loc: ["query", "source"], msg: "Unsupported language", type: "unsupported_language" }],
+      });
+    }
+  }
+  const provider = query.provider as ProviderId | undefined;
+  const pick = (options: PairOption[]): PairOption | undefined => (provider ? options.find((o) => o.provider === provider) : options[0]);
+
+  const targets = new Map<string, LanguageEntry["translation"]["targets"]>();
+  const sources = new Map<string, string[]>();
+  for (const pair of allPairs(models)) {
+    const option = pick(pair.options);
+    if (!option) continue;
+    if (!targets.has(pair.source)) targets.set(pair.source, []);
+    targets.get(pair.source)!.push({ code: pair.target, provider: option.provider as ProviderId, model: option.model, quality_score: option.quality });
+    if (!sources.has(pair.target)) sources.set(pair.target, []);
+    sources.get(pair.target)!.push(pair.source);
+  }
+
+  const entries: LanguageEntry[] = [];
+  for (const lang of [...LANGUAGES].sort((a, b) => a.name.localeCompare(b.name, "en"))) {
+    const t = targets.get(lang.code) ?? [];
+    const s = sources.get(lang.code) ?? [];
+    const translationSupported = t.length > 0 || s.length > 0;
+    const stt = (lang.speech?.stt ?? []).filter((p) => !provider || p.provider === provider);
+    const tts = (lang.speech?.tts ?? []).filter((p) => !provider || p.provider === provider);
+    const entry: LanguageEntry = {
+      code: lang.code,
+      name: lang.name,
+      native_name: lang.nativeName,
+      region: lang.region,
+      aliases: [...lang.aliases],
+      translation: { supported: translationSupported, targets: t, sources: s },
+      stt: { supported: stt.length > 0, providers: stt },
+      tts: { supported: tts.length > 0, providers: tts },
+    };
+    if (provider && !translationSupported && stt.length === 0 && tts.length === 0) continue;
+    if (query.capability === "translation" && !translationSupported) continue;
+    if (query.capability === "stt" && !entry.stt.supported) continue;
+    if (query.capability === "tts" && !entry.tts.supported) continue;
+    if (source !== undefined) {
+      const via = targets.get(source)?.find((x) => x.code === lang.code);
+      if (!via) continue;
+      entry.from_source = { source, provider: via.provider, model: via.model, quality_score: via.quality_score };
+    }
+    if (!translationSupported && stt.length === 0 && tts.length === 0) continue; // served by nobody: not listed
+    entries.push(entry);
+  }
+  return { languages: entries, total: entries.length };
+}

@@ -1,0 +1,198 @@
+/**
+ * Transport contract shared by the three clients, each against its emulator over real loopback HTTP: success,
+ * timeouts inside the deadline, resets, cut and malformed bodies, HTML pages, retries, Retry-After and the circuit.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ClientOptions } from "./client";
+import { HuggingFaceClient } from "./huggingface";
+import { KhayaClient } from "./khaya";
+import { startEmulatorServer, type EmulatorKind, type EmulatorServer } from "./sandbox";
+import { SunbirdClient } from "./sunbird";
+import { providerError, timed, within } from "./test-support";
+import type { ProviderClient, TranslateRequest } from "./types";
+
+const CREDENTIAL = "contract-secret-credential";
+const FAST = { backoffBaseMs: 10, backoffMaxMs: 20 };
+
+interface Case {
+  kind: EmulatorKind;
+  make: (opts: ClientOptions) => ProviderClient & { readonly circuitState: string };
+  request: Omit<TranslateRequest, "deadline">;
+  expected: string;
+  /** Sunbird's per-minute 429 carries no Retry-After; its quota 429 does. */
+  retryAfterVariant?: string;
+}
+
+const CASES: Case[] = [
+  {
+    kind: "sunbird",
+    make: (o) => new SunbirdClient(o),
+    request: { text: "Hello", source: "en", target: "lug" },
+    expected: "[sandbox:sunbird eng→lug] Hello",
+    retryAfterVariant: "quota",
+  },
+  { kind: "khaya", make: (o) => new KhayaClient(o), request: { text: "Hello", source: "en", target: "tw" }, expected: "[sandbox:khaya en-tw] Hello" },
+  {
+    kind: "hf",
+    make: (o) => new HuggingFaceClient(o),
+    request: { text: "Hello", source: "en", target: "sw", hf: { model: "Helsinki-NLP/opus-mt-en-sw", tier: "dedicated" } },
+    expected: "[sandbox:hf Helsinki-NLP/opus-mt-en-sw en→sw] Hello",
+  },
+];
+
+describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ kind, make, request, expected, retryAfterVariant }) => {
+  let server: EmulatorServer;
+  beforeAll(async () => {
+    server = await startEmulatorServer(kind, { credential: CREDENTIAL });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+
+  const client = (opts: Partial<ClientOptions> = {}) =>
+    make({ baseUrl: server.url, credential: CREDENTIAL, ...opts, policy: { ...FAST, ...opts.policy } });
+  const translate = (c: ProviderClient, deadlineMs = 3_000, signal?: AbortSignal) => c.translate({ ...request, deadline: within(deadlineMs), signal });
+
+  it("translates, and the sandbox output is visibly marked", async () => {
+    await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("a wrong credential is an auth error, not retried, and never echoed", async () => {
+    const err = await providerError(translate(client({ credential: "wrong-credential-value" })));
+    expect(err.kind).toBe("auth");
+    expect(err.status).toBe(401);
+    expect(err.message).not.toContain("wrong-credential-value");
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("a hang is cut at the per-attempt timeout, retried, and the whole call ends by the deadline", async () => {
+    server.controls.failMode = "hang";
+    const c = client({ policy: { attemptTimeoutMs: 200 } });
+    const { value: err, ms } = await timed(() => providerError(translate(c, 700)));
+    expect(err.kind).toBe("timeout");
+    expect(ms).toBeGreaterThanOrEqual(390);
+    expect(ms).toBeLessThan(800);
+    expect(server.stats.requests).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a deadline shorter than one attempt wins", async () => {
+    server.controls.failMode = "hang";
+    const { value: err, ms } = await timed(() => providerError(translate(client({ policy: { attemptTimeoutMs: 30_000 } }), 300)));
+    expect(err.kind).toBe("timeout");
+    expect(ms).toBeLessThan(450);
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("headers followed by a body that never comes is a timeout too", async () => {
+    server.setControls({ failMode: "hang", variant: "body" });
+    const { value: err, ms } = await timed(() => providerError(translate(client({ policy: { attemptTimeoutMs: 200, maxRetries: 0 } }), 2_000)));
+    expect(err.kind).toBe("timeout");
+    expect(ms).toBeLessThan(450);
+  });
+
+  it("a reset connection is a network error, retried up to the limit", async () => {
+    server.controls.failMode = "reset";
+    const err = await providerError(translate(client()));
+    expect(err.kind).toBe("network");
+    expect(server.stats.requests).toBe(3);
+  });
+
+  it("a body cut mid-way is a network error, and a retry can recover", async () => {
+    server.setControls({ failMode: "malformed", variant: "cut", failNext: 1 });
+    await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });
+    expect(server.stats.requests).toBe(2);
+    server.setControls({ failMode: "malformed", variant: "cut" });
+    expect((await providerError(translate(client()))).kind).toBe("network");
+  });
+
+  it.each(["truncated", "garbage", "shape"])("a %s body is malformed and not retried", async (variant) => {
+    server.setControls({ failMode: "malformed", variant });
+    const err = await providerError(translate(client()));
+    expect(err.kind).toBe("malformed");
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("an HTML page with 200 is malformed, never a translation", async () => {
+    server.controls.failMode = "html";
+    const err = await providerError(translate(client()));
+    expect(err.kind).toBe("malformed");
+    expect(err.message).not.toMatch(/<html|Web App/i);
+  });
+
+  it.each([500, 502, 503])("a transient %i is retried transparently", async (status) => {
+    server.setControls({ failMode: "status", status, failNext: 1 });
+    await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });
+    expect(server.stats.requests).toBe(2);
+  });
+
+  it("a 429 whose Retry-After fits before the deadline is waited out", async () => {
+    server.setControls({ failMode: "rate_limited", variant: retryAfterVariant, retryAfterSeconds: 0.25, failNext: 1 });
+    const { value, ms } = await timed(() => translate(client(), 3_000));
+    expect(value.translatedText).toBe(expected);
+    expect(ms).toBeGreaterThanOrEqual(240);
+    expect(server.stats.requests).toBe(2);
+  });
+
+  it("a 429 whose Retry-After would pass the deadline fails at once, with the hint", async () => {
+    server.setControls({ failMode: "rate_limited", variant: retryAfterVariant, retryAfterSeconds: 30 });
+    const { value: err, ms } = await timed(() => providerError(translate(client(), 1_000)));
+    expect(err.kind).toBe("rate_limited");
+    expect(err.retryAfterMs).toBe(30_000);
+    expect(ms).toBeLessThan(150);
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("a caller's abort ends the call at once and is not held against the provider", async () => {
+    server.controls.failMode = "hang";
+    const c = client({ circuit: { failureThreshold: 1, cooldownMs: 60_000 } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const { value: err, ms } = await timed(() => providerError(translate(c, 5_000, controller.signal)));
+    expect(err.message).toBe("request cancelled");
+    expect(ms).toBeLessThan(300);
+    expect(c.circuitState).toBe("closed");
+  });
+
+  describe("circuit breaker", () => {
+    const breaker = () => client({ policy: { maxRetries: 0 }, circuit: { failureThreshold: 3, cooldownMs: 300 } });
+
+    it("opens after repeated failures, then fails in under 5 ms without calling the provider", async () => {
+      server.setControls({ failMode: "status", status: 503 });
+      const c = breaker();
+      for (let i = 0; i < 3; i++) expect((await providerError(translate(c))).kind).toBe("unavailable");
+      expect(c.circuitState).toBe("open");
+      const { value: err, ms } = await timed(() => providerError(translate(c)));
+      expect(err.kind).toBe("circuit_open");
+      expect(ms).toBeLessThan(5);
+      expect(server.stats.requests).toBe(3);
+    });
+
+    it("half-opens after the cooldown and a successful probe closes it", async () => {
+      server.setControls({ failMode: "status", status: 502 });
+      const c = breaker();
+      for (let i = 0; i < 3; i++) await providerError(translate(c));
+      server.setControls({});
+      await new Promise((r) => setTimeout(r, 320));
+      expect(c.circuitState).toBe("half_open");
+      await expect(translate(c)).resolves.toMatchObject({ translatedText: expected });
+      expect(c.circuitState).toBe("closed");
+    });
+
+    it("a failed probe re-opens it", async () => {
+      server.controls.failMode = "reset";
+      const c = breaker();
+      for (let i = 0; i < 3; i++) await providerError(translate(c));
+      await new Promise((r) => setTimeout(r, 320));
+      expect((await providerError(translate(c))).kind).toBe("network");
+      expect(c.circuitState).toBe("open");
+    });
+
+    it("caller errors never open it", async () => {
+      server.setControls({ failMode: "status", status: 400 });
+      const c = breaker();
+      for (let i = 0; i < 5; i++) expect((await providerError(translate(c))).kind).toBe("rejected");
+      expect(c.circuitState).toBe("closed");
+      expect(server.stats.requests).toBe(5);
+    });
+  });
+});

@@ -1,0 +1,154 @@
+import { BaseClient, type ClientOptions } from "./client";
+import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
+import { errorForStatus, isJsonResponse, isRecord, parseRetryAfter, readText, tryParseJson } from "./http";
+import {
+  ProviderError,
+  type HfModelRoute,
+  type ProviderClient,
+  type SynthesizeRequest,
+  type SynthesizeResult,
+  type TranscribeRequest,
+  type TranscribeResult,
+  type TranslateRequest,
+  type TranslateResult,
+} from "./types";
+
+/** provider_c: the Hugging Face inference router, hf-inference provider (reference/upstream-apis.md §3). */
+export class HuggingFaceClient extends BaseClient implements ProviderClient {
+  constructor(opts: ClientOptions) {
+    super("provider_c", opts);
+  }
+
+  async translate(req: TranslateRequest): Promise<TranslateResult> {
+    const route = req.hf;
+    if (!route) return this.reject("no model configured for this language pair", "NO_MODEL_ROUTE");
+    if (!req.text.trim()) this.reject("text is empty");
+    const path = this.modelPath(route.model);
+    const parameters = translationParameters(route);
+
+    return this.call({
+      path,
+      init: {
+        method: "POST",
+        headers: this.headers({ "content-type": "application/json" }),
+        body: JSON.stringify({ inputs: `${route.inputPrefix ?? ""}${req.text}`, ...(parameters && { parameters }) }),
+      },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+        if (!res.ok) throw this.failure(res, text, route.model);
+        return { translatedText: this.parseTranslation(res, text), model: route.model };
+      },
+    });
+  }
+
+  /**
+   * Raw audio bytes to an ASR model → {text}. hf-inference has no language parameter: Whisper detects the language
+   * itself, so `req.language` only matters to the caller's routing.
+   */
+  async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
+    const model = req.hfModel ?? DEFAULT_HF_ASR_MODEL;
+    const path = this.modelPath(model);
+    if (req.audio.byteLength === 0) this.reject("audio is empty");
+
+    return this.call({
+      path,
+      speech: true,
+      init: { method: "POST", headers: this.headers({ "content-type": req.contentType }), body: new Uint8Array(req.audio) },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+        if (!res.ok) throw this.failure(res, text, model);
+        const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+        if (!isRecord(body) || typeof body.text !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+        return { transcript: body.text, model };
+      },
+    });
+  }
+
+  /**
+   * {"inputs": text} to an MMS-TTS model → raw audio (FLAC unless Accept asks otherwise; WAV is asked for). Best effort:
+   * hf-inference no longer lists text-to-speech, and a model that is not deployed is a "rejected" 404.
+   */
+  async synthesize(req: SynthesizeRequest): Promise<SynthesizeResult> {
+    const model = req.hfModel ?? defaultHfTtsModel(req.language);
+    const path = this.modelPath(model);
+    if (!req.text.trim()) this.reject("text is empty");
+    if (req.voice !== undefined && req.voice !== "default") this.reject("unknown voice for provider", "UNKNOWN_VOICE");
+
+    return this.call({
+      path,
+      speech: true,
+      init: {
+        method: "POST",
+        headers: this.headers({ "content-type": "application/json", accept: "audio/wav" }),
+        body: JSON.stringify({ inputs: req.text }),
+      },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        if (!res.ok) throw this.failure(res, await readText(res, this.id, this.policy.maxBodyBytes, signal), model);
+        const { audio, contentType } = await this.readAudio(res, signal);
+        return { audio, contentType, model, voice: "default" };
+      },
+    });
+  }
+
+  /** `/hf-inference/models/{org}/{name}`; ids are validated so a route can never point outside the models tree. */
+  protected modelPath(model: string): string {
+    if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(model) || model.includes(".."))
+      this.reject("invalid model id", "INVALID_MODEL");
+    return `/hf-inference/models/${model}`;
+  }
+
+  /** `[{"translation_text"}]`; a bare object is tolerated. */
+  private parseTranslation(res: Response, text: string): string {
+    const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+    const first = Array.isArray(body) ? body[0] : body;
+    const translated = isRecord(first) ? first.translation_text : undefined;
+    if (typeof translated !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+    if (!translated.trim()) throw this.malformed("provider returned no translation", res.status);
+    return translated;
+  }
+
+  /**
+   * HF errors: {"error": string | string[]}, sometimes {"errors":[{message}]}, or only an X-Error-Message header.
+   * A 503 with estimated_time is a cold start: the wait hint lets the HTTP layer retry only when it fits the deadline.
+   */
+  protected failure(res: Response, text: string, model: string): ProviderError {
+    const status = res.status;
+    const body = tryParseJson(text);
+    const message = hfErrorMessage(body) ?? res.headers.get("x-error-message") ?? "";
+    const code = res.headers.get("x-error-code") ?? undefined;
+    const estimated = isRecord(body) && typeof body.estimated_time === "number" ? body.estimated_time : undefined;
+    const retryAfterMs = parseRetryAfter(res.headers.get("retry-after")) ?? (estimated !== undefined ? Math.ceil(estimated * 1000) : undefined);
+
+    if (status === 503 && (estimated !== undefined || /loading/i.test(message)))
+      return new ProviderError(this.id, "unavailable", "model is loading", status, retryAfterMs, code ?? "MODEL_LOADING");
+    // A model that is not deployed concerns this route only, not the provider's health.
+    if (status === 404)
+      return new ProviderError(this.id, "rejected", `model ${model} is not deployed on provider`, status, undefined, code ?? "MODEL_NOT_DEPLOYED");
+    if (status === 400 && /not supported by provider/i.test(message))
+      return new ProviderError(this.id, "rejected", `model ${model} is not available on provider`, status, undefined, code ?? "MODEL_NOT_SUPPORTED");
+    if (status === 402) return new ProviderError(this.id, "rate_limited", "provider credits exhausted", status, undefined, code);
+    return errorForStatus(this.id, status, retryAfterMs, code);
+  }
+}
+
+function translationParameters(route: HfModelRoute): Record<string, string> | undefined {
+  if (!route.srcLang && !route.tgtLang) return undefined;
+  return { ...(route.srcLang && { src_lang: route.srcLang }), ...(route.tgtLang && { tgt_lang: route.tgtLang }) };
+}
+
+function hfErrorMessage(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  if (typeof body.error === "string") return body.error;
+  if (Array.isArray(body.error)) return body.error.filter((e) => typeof e === "string").join("; ");
+  if (Array.isArray(body.errors)) {
+    const first = body.errors.find(isRecord);
+    if (first && typeof first.message === "string") return first.message;
+  }
+  return undefined;
+}

@@ -1,0 +1,175 @@
+import { BaseClient, type ClientOptions } from "./client";
+import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
+import { errorForStatus, isJsonResponse, isRecord, mediaType, parseRetryAfter, readText, tryParseJson } from "./http";
+import {
+  ProviderError,
+  type ProviderClient,
+  type SynthesizeRequest,
+  type SynthesizeResult,
+  type TranscribeRequest,
+  type TranscribeResult,
+  type TranslateRequest,
+  type TranslateResult,
+} from "./types";
+
+/** Khaya's per-request limit. Longer input is refused, never truncated (fasiri truncated silently and answered 200). */
+export const KHAYA_MAX_TEXT_CHARS = 1_000;
+export const KHAYA_TRANSLATE_MODEL = "khaya-v1";
+export const KHAYA_STT_MODEL = "khaya-asr-v3";
+export const KHAYA_TTS_MODEL = "khaya-tts-v1";
+/** TTS v1 speakers; an unknown one is silently replaced upstream, so we refuse it rather than misreport the voice. */
+export const KHAYA_SPEAKERS: readonly string[] = ["female", "male_low", "male_high"];
+
+/** provider_b: GhanaNLP Khaya behind Azure API Management (reference/upstream-apis.md §2). */
+export class KhayaClient extends BaseClient implements ProviderClient {
+  constructor(opts: ClientOptions) {
+    super("provider_b", opts);
+  }
+
+  /** The v1 pair code ("en-tw"); Khaya pairs always have English on one side. */
+  static pairCode(source: string, target: string): string | undefined {
+    const s = source.trim().toLowerCase();
+    const t = target.trim().toLowerCase();
+    if (s === "en" && KHAYA_TRANSLATE_LANGUAGES[t]) return `en-${t}`;
+    if (t === "en" && KHAYA_TRANSLATE_LANGUAGES[s]) return `${s}-en`;
+    return undefined;
+  }
+
+  async translate(req: TranslateRequest): Promise<TranslateResult> {
+    if (!req.text.trim()) this.reject("text is empty");
+    if (req.text.length > KHAYA_MAX_TEXT_CHARS) this.reject(`text exceeds ${KHAYA_MAX_TEXT_CHARS} characters`, "TEXT_TOO_LONG");
+    const lang = KhayaClient.pairCode(req.source, req.target);
+    if (!lang) this.reject("language pair not supported by provider", "UNSUPPORTED_LANGUAGE_PAIR");
+
+    return this.call({
+      path: "/v1/translate",
+      init: {
+        method: "POST",
+        headers: this.headers({ "content-type": "application/json" }),
+        body: JSON.stringify({ in: req.text, lang }),
+      },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+        if (!res.ok) throw this.failure(res, text);
+        return { translatedText: this.parseTranslation(res, text), model: KHAYA_TRANSLATE_MODEL };
+      },
+    });
+  }
+
+  /** POST /asr/v3/transcribe?language=<639-3> with the raw audio bytes (not multipart) → {text, warnings?}. */
+  async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
+    const language = toIso3(req.language);
+    if (!KHAYA_ASR_LANGUAGES.includes(language)) this.reject("language not supported for speech-to-text by provider", "UNSUPPORTED_LANGUAGE");
+    if (req.audio.byteLength === 0) this.reject("audio is empty");
+
+    return this.call({
+      path: `/asr/v3/transcribe?language=${encodeURIComponent(language)}`,
+      speech: true,
+      init: { method: "POST", headers: this.headers({ "content-type": req.contentType }), body: new Uint8Array(req.audio) },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+        if (!res.ok) throw this.failure(res, text);
+        if (!isJsonResponse(res)) throw this.malformed("provider returned a non-JSON page", res.status);
+        // v3 answers {text}; v1 a bare JSON string. Both decode the same way.
+        const body = tryParseJson(text);
+        const transcript = typeof body === "string" ? body : isRecord(body) ? body.text : undefined;
+        if (typeof transcript !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+        return { transcript, model: KHAYA_STT_MODEL };
+      },
+    });
+  }
+
+  /** POST /tts/v1/tts {text, language, speaker?} → raw WAV bytes. */
+  async synthesize(req: SynthesizeRequest): Promise<SynthesizeResult> {
+    const language = toIso3(req.language);
+    if (!req.text.trim()) this.reject("text is empty");
+    if (!KHAYA_TTS_LANGUAGES.includes(language)) this.reject("language not supported for text-to-speech by provider", "UNSUPPORTED_LANGUAGE");
+    if (req.voice !== undefined && !KHAYA_SPEAKERS.includes(req.voice)) this.reject("unknown voice for provider", "UNKNOWN_VOICE");
+
+    return this.call({
+      path: "/tts/v1/tts",
+      speech: true,
+      init: {
+        method: "POST",
+        headers: this.headers({ "content-type": "application/json" }),
+        body: JSON.stringify({ text: req.text, language, ...(req.voice && { speaker: req.voice }) }),
+      },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        if (!res.ok) throw this.failure(res, await readText(res, this.id, this.policy.maxBodyBytes, signal));
+        const { audio, contentType } = await this.readAudio(res, signal);
+        return { audio, contentType, model: KHAYA_TTS_MODEL, voice: req.voice ?? "default" };
+      },
+    });
+  }
+
+  /**
+   * The 200 body is a JSON string ("Wo ho te s\u025bn?"), decoded with JSON.parse; stripping the quotes would break
+   * escapes. The APIM gateway also serves HTML pages with 200 when the backend is down, so the type is checked.
+   */
+  private parseTranslation(res: Response, text: string): string {
+    if (!isJsonResponse(res)) throw this.malformed("provider returned a non-JSON page", res.status);
+    const body = tryParseJson(text);
+    if (typeof body !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+    if (!body.trim()) throw this.malformed("provider returned no translation", res.status);
+    return body;
+  }
+
+  /** An APIM subscription key, not a Bearer token; no-cache as the official SDK sends. */
+  protected defaultHeaders(): Record<string, string> {
+    const base = { "cache-control": "no-cache" };
+    return this.credential ? { ...base, "ocp-apim-subscription-key": this.credential } : base;
+  }
+
+  /**
+   * Three error shapes: the APIM gateway ({statusCode,message}), the backend ({error:{code,message,details}}) and the
+   * legacy v1 backend ({type,message}); plus text/plain and HTML pages from a broken gateway.
+   */
+  protected failure(res: Response, text: string): ProviderError {
+    const status = res.status;
+    const body = tryParseJson(text);
+    const gatewayMessage = isRecord(body) && typeof body.message === "string" ? body.message : "";
+    const code = backendErrorCode(body);
+    const retryAfterMs = parseRetryAfter(res.headers.get("retry-after")) ?? retryHintFromMessage(gatewayMessage);
+
+    if (mediaType(res) === "text/html") {
+      // "Web App - Unavailable" pages arrive as 403 and must not read as a credential problem.
+      return new ProviderError(this.id, "unavailable", `provider unavailable (HTTP ${status})`, status);
+    }
+    if (status === 403 && /quota/i.test(gatewayMessage))
+      return new ProviderError(this.id, "rate_limited", "provider quota exhausted", status, retryAfterMs);
+    if (status === 400 || status === 422) {
+      if (code === "UNSUPPORTED_LANGUAGE_PAIR" || code === "UNSUPPORTED_LANGUAGE_CODE")
+        return new ProviderError(this.id, "rejected", "language pair not supported by provider", status, undefined, code);
+      if (code === "UNSUPPORTED_LANGUAGE") return new ProviderError(this.id, "rejected", "language not supported by provider", status, undefined, code);
+      if (code === "MISSING_TEXT" || code === "EMPTY_TEXT" || code === "EMPTY_AUDIO")
+        return new ProviderError(this.id, "rejected", code === "EMPTY_AUDIO" ? "audio is empty" : "text is empty", status, undefined, code);
+      if (code === "INVALID_AUDIO_FORMAT") return new ProviderError(this.id, "rejected", "audio could not be decoded by provider", status, undefined, code);
+    }
+    return errorForStatus(this.id, status, retryAfterMs, code);
+  }
+}
+
+/** The most specific backend code: the first detail's code, else the envelope's, else a legacy {type}. */
+function backendErrorCode(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  if (isRecord(body.error)) {
+    const details = Array.isArray(body.error.details) ? body.error.details : [];
+    const first = details.find((d): d is Record<string, unknown> => isRecord(d) && typeof d.code === "string");
+    if (first) return String(first.code);
+    if (typeof body.error.code === "string") return body.error.code;
+  }
+  if (typeof body.type === "string") return body.type;
+  return undefined;
+}
+
+/** APIM says "Try again in 5 seconds." even when a proxy drops the Retry-After header. */
+function retryHintFromMessage(message: string): number | undefined {
+  const m = /try again in (\d+) seconds?/i.exec(message);
+  return m ? Number(m[1]) * 1000 : undefined;
+}

@@ -1,0 +1,266 @@
+/** The emulators themselves: control API, stats, and the wire details clients are tested against. */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createEmulator, makeWav, parseWav, startEmulatorServer, type EmulatorServer } from "./index";
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+describe("control API and stats", () => {
+  let server: EmulatorServer;
+  beforeAll(async () => {
+    server = await startEmulatorServer("khaya");
+  });
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  const translate = () => post(`${server.url}/v1/translate`, { in: "Hi", lang: "en-tw" });
+
+  it("POST /__control replaces the controls; the next N calls fail, then it recovers", async () => {
+    const res = await post(`${server.url}/__control`, { failMode: "status", status: 503, failNext: 2 });
+    expect(res.status).toBe(200);
+    expect((await translate()).status).toBe(503);
+    expect((await translate()).status).toBe(503);
+    expect((await translate()).status).toBe(200);
+    const state = await (await fetch(`${server.url}/__control`)).json();
+    expect(state.stats).toMatchObject({ requests: 3, byPath: { "/v1/translate": 3 } });
+  });
+
+  it("PATCH merges, invalid controls are refused, /__control/reset clears", async () => {
+    await post(`${server.url}/__control`, { latencyMs: 50 });
+    await fetch(`${server.url}/__control`, { method: "PATCH", body: JSON.stringify({ failMode: "rate_limited", retryAfterSeconds: 7 }) });
+    expect(server.controls).toMatchObject({ latencyMs: 50, failMode: "rate_limited", retryAfterSeconds: 7 });
+    const bad = await post(`${server.url}/__control`, { failMode: "explode" });
+    expect(bad.status).toBe(400);
+    const limited = await translate();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("7");
+    await fetch(`${server.url}/__control/reset`, { method: "POST" });
+    expect(server.controls).toEqual({ latencyMs: 0, failMode: "none" });
+    expect(server.stats.requests).toBe(0);
+  });
+
+  it("counts the maximum number of requests in flight at once", async () => {
+    server.controls.latencyMs = 100;
+    await Promise.all(Array.from({ length: 5 }, translate));
+    expect(server.stats.maxInFlight).toBe(5);
+    expect(server.stats.inFlight).toBe(0);
+    await translate();
+    expect(server.stats.maxInFlight).toBe(5);
+  });
+
+  it("failRatio fails an exact, evenly spread share of calls", async () => {
+    server.setControls({ failMode: "status", status: 500, failRatio: 0.3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await translate()).status);
+    expect(statuses.filter((s) => s === 500)).toHaveLength(3);
+  });
+
+  it("pathPrefix limits faults to matching routes", async () => {
+    server.setControls({ failMode: "status", status: 500, pathPrefix: "/asr" });
+    expect((await translate()).status).toBe(200);
+  });
+
+  it("marks every answer as sandbox", async () => {
+    expect((await translate()).headers.get("x-sandbox")).toBe("khaya");
+  });
+});
+
+describe("Sunbird emulator wire", () => {
+  const emulator = createEmulator("sunbird", { credential: "tok" });
+  const call = (path: string, body: unknown, auth: string | null = "Bearer tok") =>
+    emulator.handler(
+      new Request(`http://sunbird.test${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(auth && { authorization: auth }) },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it("answers the full WorkerTranslationResponse shape, accepting names case-insensitively", async () => {
+    const res = await call("/tasks/translate", { source_language: " ENGLISH ", target_language: "luganda", text: "Hi" });
+    const body = await res.json();
+    expect(body).toMatchObject({ delayTime: null, executionTime: null, status: "COMPLETED", workerId: null });
+    expect(body.id).toMatch(/^trans-[0-9a-f]{32}$/);
+    expect(body.output).toEqual({ text: null, translated_text: "[sandbox:sunbird eng→lug] Hi", source_language: "eng", target_language: "lug", Error: null });
+  });
+
+  it("infers the source when it is omitted", async () => {
+    const body = await (await call("/tasks/translate", { target_language: "lug", text: "Hi" })).json();
+    expect(body.output.source_language).toBeNull();
+  });
+
+  it("auth: no header → 'Not authenticated', bad token → 'Could not validate credentials', both with WWW-Authenticate", async () => {
+    const none = await call("/tasks/translate", {}, null);
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe("Bearer");
+    expect(await none.json()).toEqual({ detail: "Not authenticated" });
+    expect(await (await call("/tasks/translate", {}, "Bearer nope")).json()).toEqual({ detail: "Could not validate credentials" });
+  });
+
+  it("validation: 400 unsupported language (message names it), 400 same language, 422 empty text or missing target", async () => {
+    const fra = await call("/tasks/translate", { source_language: "eng", target_language: "fra", text: "Hi" });
+    expect(fra.status).toBe(400);
+    expect((await fra.json()).message).toContain("'fra'");
+    const same = await (await call("/tasks/translate", { source_language: "lug", target_language: "lug", text: "Hi" })).json();
+    expect(same).toMatchObject({ error_code: "BAD_REQUEST", message: "Source and target languages must be different" });
+    const empty = await call("/tasks/translate", { target_language: "lug", text: "   " });
+    expect(empty.status).toBe(422);
+    expect((await empty.json()).errors[0].loc).toEqual(["body", "text"]);
+    expect((await call("/tasks/translate", { text: "Hi" })).status).toBe(422);
+  });
+
+  it("POST /tasks/nllb_translate hits the SPA catch-all: 405 whatever the token", async () => {
+    const res = await call("/tasks/nllb_translate", { text: "Hi" }, null);
+    expect(res.status).toBe(405);
+    expect(await res.json()).toEqual({ detail: "Method Not Allowed" });
+  });
+
+  it("language_id: {language}, 422 outside 3..200 characters", async () => {
+    expect(await (await call("/tasks/language_id", { text: "Oli otya?" })).json()).toEqual({ language: "lug" });
+    expect((await call("/tasks/language_id", { text: "Hi" })).status).toBe(422);
+  });
+});
+
+describe("Khaya emulator wire", () => {
+  const emulator = createEmulator("khaya", { credential: "key" });
+  const call = (path: string, body: unknown, key: string | null = "key") =>
+    emulator.handler(
+      new Request(`http://khaya.test${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(key && { "ocp-apim-subscription-key": key }) },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it("APIM: missing and invalid keys are distinct 401s; ?subscription-key= works too", async () => {
+    expect((await (await call("/v1/translate", {}, null)).json()).message).toMatch(/missing subscription key/);
+    expect((await (await call("/v1/translate", {}, "bad")).json()).message).toMatch(/invalid subscription key/);
+    const viaQuery = await emulator.handler(
+      new Request("http://khaya.test/v1/translate?subscription-key=key", { method: "POST", body: JSON.stringify({ in: "Hi", lang: "en-tw" }) }),
+    );
+    expect(viaQuery.status).toBe(200);
+  });
+
+  it("v1 accepts en-tw, en-twi and eng-twi; answers a bare JSON string", async () => {
+    for (const lang of ["en-tw", "en-twi", "eng-twi"]) {
+      const res = await call("/v1/translate", { in: "Hi", lang });
+      expect(res.headers.get("content-type")).toContain("application/json");
+      expect(JSON.parse(await res.text())).toBe(`[sandbox:khaya ${lang}] Hi`);
+    }
+  });
+
+  it("v2 rejects two-letter codes naming the replacement", async () => {
+    const body = await (await call("/v2/translate", { in: "Hi", lang: "en-tw" })).json();
+    expect(body.error.details[0]).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_CODE", message: "Use 'eng' instead of 'en'" });
+    expect((await call("/v2/translate", { in: "Hi", lang: "eng-twi" })).status).toBe(200);
+  });
+
+  it("backend validation: UNSUPPORTED_LANGUAGE_PAIR for en-zz, MISSING_TEXT for empty input", async () => {
+    const pair = await (await call("/v1/translate", { in: "Hi", lang: "en-zz" })).json();
+    expect(pair.error).toMatchObject({ code: "VALIDATION_FAILED", details: [{ code: "UNSUPPORTED_LANGUAGE_PAIR", target: "language_pair" }] });
+    const empty = await (await call("/v1/translate", { in: "", lang: "en-tw" })).json();
+    expect(empty.error.details[0].code).toBe("MISSING_TEXT");
+  });
+
+  it("GET /v2/languages maps code → name", async () => {
+    const res = await emulator.handler(new Request("http://khaya.test/v2/languages", { headers: { "ocp-apim-subscription-key": "key" } }));
+    expect((await res.json()).languages).toMatchObject({ eng: "English", twi: "Twi", yor: "Yoruba", kik: "Kikuyu" });
+  });
+
+  it("the html fault is a 200 text/html page", async () => {
+    emulator.setControls({ failMode: "html" });
+    const res = await call("/v1/translate", { in: "Hi", lang: "en-tw" });
+    emulator.reset();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+  });
+});
+
+describe("HF emulator wire", () => {
+  const emulator = createEmulator("hf", { credential: "hf_x" });
+  const call = (path: string, body: unknown, token: string | null = "hf_x") =>
+    emulator.handler(
+      new Request(`http://hf.test${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token && { authorization: `Bearer ${token}` }) },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it("answers [{translation_text}] with an x-request-id", async () => {
+    const res = await call("/hf-inference/models/Helsinki-NLP/opus-mt-en-sw", { inputs: "Hi" });
+    expect(await res.json()).toEqual([{ translation_text: "[sandbox:hf Helsinki-NLP/opus-mt-en-sw en→sw] Hi" }]);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("401 for a bad token; 410 on the legacy path; 404 for unknown models", async () => {
+    expect(await (await call("/hf-inference/models/Helsinki-NLP/opus-mt-en-sw", { inputs: "Hi" }, "nope")).json()).toEqual({
+      error: "Invalid credentials in Authorization header",
+    });
+    expect((await call("/models/Helsinki-NLP/opus-mt-en-sw", { inputs: "Hi" })).status).toBe(410);
+    expect((await call("/hf-inference/models/someone/unknown-model", { inputs: "Hi" })).status).toBe(404);
+  });
+
+  it("NLLB requires FLORES-200 src_lang and tgt_lang", async () => {
+    const path = "/hf-inference/models/facebook/nllb-200-distilled-600M";
+    expect((await call(path, { inputs: "Hi" })).status).toBe(400);
+    expect((await call(path, { inputs: "Hi", parameters: { src_lang: "en", tgt_lang: "sw" } })).status).toBe(400);
+    expect((await call(path, { inputs: "Hi", parameters: { src_lang: "eng_Latn", tgt_lang: "swh_Latn" } })).status).toBe(200);
+  });
+
+  it("opus-mt-en-mul without a >>xxx<< token answers in an unknown language, visibly", async () => {
+    const body = await (await call("/hf-inference/models/Helsinki-NLP/opus-mt-en-mul", { inputs: "Hi" })).json();
+    expect(body[0].translation_text).toBe("[sandbox:hf Helsinki-NLP/opus-mt-en-mul en→?] Hi");
+  });
+
+  it("the loading fault is 503 {error, estimated_time}", async () => {
+    emulator.setControls({ failMode: "loading", estimatedTimeSeconds: 12.5 });
+    const res = await call("/hf-inference/models/Helsinki-NLP/opus-mt-en-sw", { inputs: "Hi" });
+    emulator.reset();
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: "Model Helsinki-NLP/opus-mt-en-sw is currently loading", estimated_time: 12.5 });
+  });
+});
+
+describe("WAV generator", () => {
+  it("writes a valid 16 kHz mono PCM file of the requested duration, deterministically", () => {
+    const wav = makeWav({ durationSeconds: 1.5, seed: 7 });
+    expect(parseWav(wav)).toEqual({ sampleRate: 16_000, channels: 1, bitsPerSample: 16, durationSeconds: 1.5 });
+    expect(wav.byteLength).toBe(44 + 1.5 * 16_000 * 2);
+    expect(makeWav({ durationSeconds: 1.5, seed: 7 })).toEqual(wav);
+    expect(makeWav({ durationSeconds: 1.5, seed: 8 })).not.toEqual(wav);
+    const samples = new Int16Array(wav.buffer.slice(44));
+    const peak = samples.reduce((m, s) => Math.max(m, Math.abs(s)), 0);
+    expect(peak).toBeGreaterThan(5_000);
+    expect(peak).toBeLessThan(32_767);
+  });
+
+  it("rejects what is not a WAV", () => {
+    expect(parseWav(new TextEncoder().encode("ID3 not a wav file at all"))).toBeUndefined();
+    expect(parseWav(new Uint8Array(4))).toBeUndefined();
+  });
+});
+
+describe("serve.ts CLI", () => {
+  it("starts a standalone emulator that prints its URL and is driven over /__control", async () => {
+    const script = path.join(__dirname, "serve.ts");
+    const child = spawn(process.execPath, ["--import", "tsx", script, "--kind", "hf", "--port", "0", "--credential", "hf_cli"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const { kind, url } = JSON.parse(line);
+      expect(kind).toBe("hf");
+      const ok = await post(`${url}/hf-inference/models/Helsinki-NLP/opus-mt-en-sw`, { inputs: "Hi" }, { authorization: "Bearer hf_cli" });
+      expect(ok.status).toBe(200);
+      await post(`${url}/__control`, { failMode: "status", status: 500 });
+      expect((await post(`${url}/hf-inference/models/Helsinki-NLP/opus-mt-en-sw`, { inputs: "Hi" }, { authorization: "Bearer hf_cli" })).status).toBe(500);
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  });
+});

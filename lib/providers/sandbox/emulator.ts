@@ -1,0 +1,243 @@
+import {
+  defaultControls,
+  emptyStats,
+  emulatorControlsSchema,
+  type EmulatorControls,
+  type EmulatorStats,
+  type RecordedRequest,
+} from "./controls";
+import { htmlPage, json } from "./respond";
+
+export type EmulatorKind = "sunbird" | "khaya" | "hf";
+export const EMULATOR_KINDS: readonly EmulatorKind[] = ["sunbird", "khaya", "hf"];
+
+/** A web-standard fetch handler: usable in-process as a client's `fetch`, or behind node:http. */
+export type FetchHandler = (req: Request) => Promise<Response>;
+
+export interface EmulatorOptions {
+  /**
+   * The one credential the emulator accepts (token or subscription key). Unset: auth headers are not checked, so live
+   * clients without a credential can be pointed at a loopback emulator; set it to exercise the real auth failures.
+   */
+  credential?: string;
+  controls?: Partial<EmulatorControls>;
+  now?: () => number;
+  /** Sunbird: lifetime of signed audio URLs (default 30 minutes, as tutorial.md says). */
+  signedUrlTtlMs?: number;
+  /** Khaya: whether /v2/translate refuses two-letter codes, as the official skills doc says (default true). */
+  khayaV2RejectsLegacyCodes?: boolean;
+  /** HF: model ids answered with 404 "Not Found", i.e. not deployed on hf-inference. */
+  hfNotDeployed?: readonly string[];
+}
+
+/** What one upstream contributes; the shared machinery adds latency, fault injection, stats and the control routes. */
+export interface ProviderBehaviour {
+  /** Normal behaviour: auth, validation, success. */
+  route(req: Request, url: URL): Promise<Response>;
+  /** The provider's real error answer for `status`; `variant` picks among its body shapes. */
+  errorResponse(status: number, variant: string | undefined, url: URL): Response;
+  /** Its cold-start answer. */
+  loadingResponse(controls: EmulatorControls, url: URL): Response;
+  /** Its 429. */
+  rateLimitedResponse(controls: EmulatorControls, url: URL): Response;
+  /** A valid success body for the route in `url`, from which the malformed variants are cut. */
+  successSample(url: URL): { contentType: string; body: string };
+  /** Headers on every answer (HF's x-request-id). */
+  commonHeaders?(): Record<string, string>;
+}
+
+export interface Emulator {
+  readonly kind: EmulatorKind;
+  readonly handler: FetchHandler;
+  /** Live: assign fields at any time (e.g. `emulator.controls.failMode = "hang"`); the next request sees them. */
+  readonly controls: EmulatorControls;
+  /** Live counters; `reset()` zeroes them. */
+  readonly stats: EmulatorStats;
+  /** Replaces all controls with the defaults plus `next` (so an earlier failNext or variant does not linger). */
+  setControls(next: Partial<EmulatorControls>): void;
+  /** Default controls and zeroed stats. */
+  reset(): void;
+}
+
+/** Thrown by a handler to make the transport drop the connection without an answer. */
+export class ConnectionReset extends Error {
+  constructor() {
+    super("connection reset by emulator");
+  }
+}
+
+const CONTROL_PATH = "/__control";
+const MAX_RECENT = 100;
+
+export function createEmulatorCore(kind: EmulatorKind, behaviour: ProviderBehaviour, initial: Partial<EmulatorControls> = {}): Emulator {
+  const controls: EmulatorControls = { ...defaultControls(), ...initial };
+  const stats = emptyStats();
+  let ratioCounter = 0;
+
+  const setControls = (next: Partial<EmulatorControls>) => {
+    for (const key of Object.keys(controls) as (keyof EmulatorControls)[]) delete controls[key];
+    Object.assign(controls, defaultControls(), next);
+    ratioCounter = 0;
+  };
+  const reset = () => {
+    setControls({});
+    Object.assign(stats, emptyStats());
+  };
+
+  const shouldFail = (path: string): boolean => {
+    if (controls.failMode === "none") return false;
+    if (controls.pathPrefix && !path.startsWith(controls.pathPrefix)) return false;
+    if (controls.failNext !== undefined) {
+      if (controls.failNext <= 0) return false;
+      controls.failNext -= 1;
+      return true;
+    }
+    if (controls.failRatio !== undefined) {
+      ratioCounter += 1;
+      return Math.floor(ratioCounter * controls.failRatio) > Math.floor((ratioCounter - 1) * controls.failRatio);
+    }
+    return true;
+  };
+
+  const fault = async (req: Request, url: URL): Promise<Response> => {
+    switch (controls.failMode) {
+      case "status":
+        return behaviour.errorResponse(controls.status ?? 500, controls.variant, url);
+      case "loading":
+        return behaviour.loadingResponse(controls, url);
+      case "rate_limited":
+        return behaviour.rateLimitedResponse(controls, url);
+      case "html":
+        return htmlPage(controls.status ?? 200);
+      case "reset":
+        throw new ConnectionReset();
+      case "hang":
+        if (controls.variant === "body") return new Response(new ReadableStream(), { status: 200, headers: { "content-type": "application/json" } });
+        return waitForAbort(req.signal);
+      case "malformed":
+        return malformed(behaviour.successSample(url), controls.variant);
+      case "none":
+        return behaviour.route(req, url);
+    }
+  };
+
+  const handler: FetchHandler = async (req) => {
+    const url = new URL(req.url);
+    if (url.pathname === CONTROL_PATH || url.pathname.startsWith(`${CONTROL_PATH}/`)) return control(req, url);
+    await record(stats, req, url);
+    stats.inFlight += 1;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    try {
+      if (controls.latencyMs > 0) await delay(controls.latencyMs, req.signal);
+      const res = shouldFail(url.pathname) ? await fault(req, url) : await behaviour.route(req, url);
+      for (const [k, v] of Object.entries({ "x-sandbox": kind, ...behaviour.commonHeaders?.() })) res.headers.set(k, v);
+      return res;
+    } finally {
+      stats.inFlight -= 1;
+    }
+  };
+
+  /** GET: controls and stats. POST: replace controls. PATCH: merge. POST /__control/reset: defaults and zero stats. */
+  const control = async (req: Request, url: URL): Promise<Response> => {
+    if (url.pathname === `${CONTROL_PATH}/reset` && req.method === "POST") {
+      reset();
+      return json(200, { controls, stats });
+    }
+    if (url.pathname !== CONTROL_PATH) return json(404, { error: "unknown control route" });
+    if (req.method === "GET") return json(200, { controls, stats });
+    if (req.method !== "POST" && req.method !== "PATCH") return json(405, { error: "use GET, POST or PATCH" });
+    let body: unknown;
+    try {
+      body = await req.json();
+    } catch {
+      return json(400, { error: "body must be JSON" });
+    }
+    const parsed = emulatorControlsSchema.partial().safeParse(body);
+    if (!parsed.success) return json(400, { error: "invalid controls", issues: parsed.error.issues });
+    if (req.method === "POST") setControls(parsed.data);
+    else Object.assign(controls, parsed.data);
+    return json(200, { controls, stats });
+  };
+
+  return { kind, handler, controls, stats, setControls, reset };
+}
+
+async function record(stats: EmulatorStats, req: Request, url: URL) {
+  const bytes = new Uint8Array(await req.clone().arrayBuffer());
+  const contentType = req.headers.get("content-type") ?? "";
+  const isText = /json|text|x-www-form-urlencoded/.test(contentType);
+  const entry: RecordedRequest = {
+    method: req.method,
+    path: url.pathname + url.search,
+    headers: Object.fromEntries(req.headers),
+    bodyBytes: bytes.byteLength,
+    ...(isText && { bodyText: new TextDecoder().decode(bytes.subarray(0, 4096)) }),
+  };
+  stats.requests += 1;
+  stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1;
+  stats.recent.push(entry);
+  if (stats.recent.length > MAX_RECENT) stats.recent.shift();
+}
+
+function malformed(sample: { contentType: string; body: string }, variant: string | undefined): Response {
+  const full = new TextEncoder().encode(sample.body);
+  const half = full.subarray(0, Math.max(1, Math.floor(full.byteLength / 2)));
+  const headers = { "content-type": sample.contentType };
+  switch (variant) {
+    case "garbage":
+      return new Response(new Uint8Array([0x00, 0xff, 0x7b, 0x7b, 0x3c, 0x21, 0x2d, 0x2d]), { status: 200, headers });
+    case "shape":
+      return json(200, { unexpected: "shape", sandbox: true });
+    case "cut":
+      // Declares the full length, sends half, then fails the stream: the transport drops the connection mid-body.
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(half);
+            c.error(new ConnectionReset());
+          },
+        }),
+        { status: 200, headers: { ...headers, "content-length": String(full.byteLength) } },
+      );
+    default:
+      return new Response(half, { status: 200, headers });
+  }
+}
+
+function waitForAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+/**
+ * A `fetch` that hands the request straight to an emulator: the real client code runs, only the network is skipped.
+ * Like a real fetch, a dropped connection is a TypeError and an aborted request rejects with the signal's reason.
+ */
+export function inProcessFetch(handler: FetchHandler) {
+  return async (input: string, init: RequestInit): Promise<Response> => {
+    const req = new Request(input, init);
+    try {
+      return await handler(req);
+    } catch (err) {
+      if (init.signal?.aborted) throw init.signal.reason;
+      throw new TypeError("fetch failed", { cause: err });
+    }
+  };
+}

@@ -1,0 +1,153 @@
+import { isRecord } from "../http";
+import type { EmulatorControls } from "./controls";
+import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
+import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respond";
+import { makeWav, parseWav, speechDurationSeconds } from "./wav";
+
+const MODELS_PREFIX = "/hf-inference/models/";
+type Task = "translation" | "asr" | "tts";
+
+/** Emulates router.huggingface.co/hf-inference (reference/upstream-apis.md §3 and §4 "HF emulator"). */
+export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
+  const notDeployed = new Set(opts.hfNotDeployed ?? []);
+  let requestCounter = 0;
+
+  const authFailure = (req: Request): Response | undefined => {
+    if (opts.credential === undefined) return undefined;
+    if (req.headers.get("authorization") !== `Bearer ${opts.credential}`) return hfError(401, "Invalid credentials in Authorization header");
+    return undefined;
+  };
+
+  const translate = async (req: Request, model: string): Promise<Response> => {
+    const body = await readJson(req);
+    if (!isRecord(body) || typeof body.inputs !== "string" || !body.inputs)
+      return hfError(400, "Input should be a valid string: inputs");
+    const params = isRecord(body.parameters) ? body.parameters : {};
+    let input = body.inputs;
+    let direction: string;
+    if (/nllb|m2m100|mbart/i.test(model)) {
+      const flores = /^[a-z]{3}_[A-Z][a-z]{3}$/;
+      const { src_lang: src, tgt_lang: tgt } = params;
+      if (typeof src !== "string" || typeof tgt !== "string") return hfError(400, "src_lang and tgt_lang are required for this model");
+      if (/nllb/i.test(model) && (!flores.test(src) || !flores.test(tgt))) return hfError(400, `Unknown language code: ${flores.test(src) ? tgt : src}`);
+      direction = `${src}→${tgt}`;
+    } else {
+      const [, src = "?", tgt = "?"] = /opus-mt-(?:tc-big-)?([^-]+)-([^-]+)/i.exec(model) ?? [];
+      // Multi-target Marian models take the target as a >>xxx<< token; without it the real model picks any language.
+      const token = /^>>([a-z_]+)<<\s*/i.exec(input);
+      const multiTarget = tgt === "mul" || /^[A-Z]+$/.test(tgt);
+      if (token) input = input.slice(token[0].length);
+      direction = `${src}→${multiTarget ? (token?.[1] ?? "?") : tgt}`;
+    }
+    return json(200, [{ translation_text: sandboxMark("hf", `${model} ${direction}`, input) }]);
+  };
+
+  /** Raw audio bytes (what both official clients send) or {"inputs": base64}. */
+  const transcribe = async (req: Request, model: string): Promise<Response> => {
+    const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    let bytes: Uint8Array;
+    if (type === "application/json") {
+      const body = await readJson(req);
+      if (!isRecord(body) || typeof body.inputs !== "string") return hfError(400, "inputs must be base64-encoded audio");
+      bytes = Uint8Array.from(Buffer.from(body.inputs, "base64"));
+    } else {
+      bytes = new Uint8Array(await req.arrayBuffer());
+    }
+    if (bytes.byteLength === 0) return hfError(400, "Malformed soundfile: empty audio");
+    if (type.includes("wav") && !parseWav(bytes)) return hfError(400, "Malformed soundfile");
+    const seconds = parseWav(bytes)?.durationSeconds ?? bytes.byteLength / 16_000;
+    return json(200, { text: sandboxMark("hf", model, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`) });
+  };
+
+  /** MMS-TTS is VITS at 16 kHz. The real default is FLAC; the sandbox always answers WAV and labels it so. */
+  const synthesize = async (req: Request, model: string): Promise<Response> => {
+    const body = await readJson(req);
+    if (!isRecord(body) || typeof body.inputs !== "string" || !body.inputs.trim()) return hfError(400, "Input should be a valid string: inputs");
+    const audio = makeWav({ durationSeconds: speechDurationSeconds(body.inputs), seed: hash32(`${model}|${body.inputs}`) });
+    return binary(200, audio, "audio/wav");
+  };
+
+  const handlers: Record<Task, (req: Request, model: string) => Promise<Response>> = { translation: translate, asr: transcribe, tts: synthesize };
+
+  return {
+    async route(req, url) {
+      if (url.pathname.startsWith("/models/"))
+        return text(410, "https://api-inference.huggingface.co is no longer supported. Please use https://router.huggingface.co instead.");
+      if (req.method !== "POST" || !url.pathname.startsWith(MODELS_PREFIX)) return hfError(404, "Not Found");
+      const model = decodeURIComponent(url.pathname.slice(MODELS_PREFIX.length));
+      const failure = authFailure(req);
+      if (failure) return failure;
+      const task = taskOf(model);
+      if (!/^[\w.-]+\/[\w.-]+$/.test(model) || notDeployed.has(model) || !task) return hfError(404, "Not Found");
+      return handlers[task](req, model);
+    },
+
+    errorResponse(status, variant, url) {
+      return hfError(status, defaultMessage(status, modelOf(url)), variant);
+    },
+
+    loadingResponse(controls: EmulatorControls, url) {
+      return json(503, { error: `Model ${modelOf(url)} is currently loading`, estimated_time: controls.estimatedTimeSeconds ?? 20.0 });
+    },
+
+    rateLimitedResponse(controls: EmulatorControls) {
+      const headers: Record<string, string> = controls.retryAfterSeconds !== undefined ? { "retry-after": String(controls.retryAfterSeconds) } : {};
+      return json(429, { error: "Rate limit reached. You reached free usage limit (reset hourly). Please subscribe to a plan." }, headers);
+    },
+
+    successSample(url) {
+      return { contentType: "application/json", body: JSON.stringify([{ translation_text: sandboxMark("hf", modelOf(url), "Hello") }]) };
+    },
+
+    commonHeaders() {
+      requestCounter += 1;
+      return { "x-request-id": `Root=1-${hex(requestCounter, 8)}-${hex(requestCounter + 1, 24)}` };
+    },
+  };
+}
+
+function taskOf(model: string): Task | undefined {
+  if (/opus-mt|nllb|m2m100|mbart|madlad|t5-/i.test(model)) return "translation";
+  if (/whisper|wav2vec2|mms-1b|canary|parakeet/i.test(model)) return "asr";
+  if (/mms-tts|vits|speecht5_tts|bark|kokoro/i.test(model)) return "tts";
+  return undefined;
+}
+
+function modelOf(url: URL): string {
+  return url.pathname.startsWith(MODELS_PREFIX) ? decodeURIComponent(url.pathname.slice(MODELS_PREFIX.length)) : "unknown";
+}
+
+function defaultMessage(status: number, model: string): string {
+  switch (status) {
+    case 400:
+      return `Model ${model} is not supported by provider hf-inference`;
+    case 401:
+      return "Invalid credentials in Authorization header";
+    case 402:
+      return "You have exceeded your monthly included credits for Inference Providers. Subscribe to PRO to get 20x more monthly included credits.";
+    case 403:
+      return "This authentication method does not have sufficient permissions to call Inference Providers on behalf of user sandbox";
+    case 404:
+      return "Not Found";
+    case 422:
+      return "Input validation error: inputs must be a non-empty string";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return status >= 500 ? "Internal Server Error" : "Bad Request";
+  }
+}
+
+/** HF error bodies: {"error": "..."}; `variant` "array" → {"error": ["..."]}, "errors" → {"errors":[{message}]}, "header" → X-Error-Message only. */
+function hfError(status: number, message: string, variant?: string): Response {
+  switch (variant) {
+    case "array":
+      return json(status, { error: [message] });
+    case "errors":
+      return json(status, { errors: [{ message }] });
+    case "header":
+      return text(status, "", "text/plain", { "x-error-message": message, "x-error-code": status === 404 ? "model_not_found" : "error" });
+    default:
+      return json(status, { error: message });
+  }
+}

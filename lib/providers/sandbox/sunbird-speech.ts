@@ -1,0 +1,187 @@
+import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES } from "../codes";
+import type { EmulatorOptions } from "./emulator";
+import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respond";
+import { apiError, validationError } from "./sunbird-wire";
+import { isRecord } from "../http";
+import { makeWav, parseWav, speechDurationSeconds } from "./wav";
+
+const SPEECH_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/wave", "audio/ogg", "audio/x-m4a", "audio/mp4", "audio/aac", "audio/webm"];
+const SPARK_NAMES: Record<string, string> = {
+  acholi_female: "241",
+  ateso_female: "242",
+  runyankore_female: "243",
+  lugbara_female: "245",
+  swahili_male: "246",
+  luganda_female: "248",
+};
+const DEPRECATION_HEADERS = {
+  deprecation: "true",
+  sunset: "Tue, 01 Dec 2026 00:00:00 GMT",
+  link: '</tasks/audio/transcriptions>; rel="successor-version"',
+};
+const DEFAULT_SIGNED_URL_TTL_MS = 30 * 60_000;
+const MAX_STORED_OBJECTS = 1_000;
+
+interface StoredAudio {
+  text: string;
+  voice: string;
+  sampleRate: number;
+  expiresAt: number;
+}
+
+/**
+ * Sunbird speech: STT (multipart), TTS returning a signed GCS URL, and the bucket itself (GET /gcs/<object>), with
+ * expiry and signature checks so a client that hands out or caches the URL would be caught.
+ */
+export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
+  const ttlMs = opts.signedUrlTtlMs ?? DEFAULT_SIGNED_URL_TTL_MS;
+  // Objects keep only what is needed to re-render the WAV, so a long-running sandbox does not hoard audio.
+  const objects = new Map<string, StoredAudio>();
+  let counter = 0;
+
+  const sign = (object: string, expires: number) => hex(hash32(`${object}|${expires}|sandbox-signing-key`), 64);
+
+  const transcribe = (legacy: boolean) => async (req: Request): Promise<Response> => {
+    const extra = legacy ? DEPRECATION_HEADERS : {};
+    let form: FormData;
+    try {
+      form = await req.formData();
+    } catch {
+      return validationError(["body"], "Expected multipart/form-data", null);
+    }
+    const language = form.get("language") ?? (legacy ? "lug" : null);
+    if (typeof language !== "string" || !SUNBIRD_STT_LANGUAGES.includes(language)) {
+      const allowed = SUNBIRD_STT_LANGUAGES.map((l) => `'${l}'`).join(", ");
+      return validationError(["body", "language"], language === null ? "Field required" : `Input should be ${allowed}`, language);
+    }
+    const audio = form.get("audio");
+    if (!(audio instanceof Blob)) return apiError(400, "BAD_REQUEST", "One of 'audio' or 'gcs_blob_name' is required.");
+    const type = audio.type.split(";")[0].trim().toLowerCase();
+    if (!SPEECH_MIME_TYPES.includes(type))
+      return apiError(422, "VALIDATION_ERROR", "Invalid audio file type", [{ field: "audio", value: type || null }]);
+    const bytes = new Uint8Array(await audio.arrayBuffer());
+    const wav = type.includes("wav") ? parseWav(bytes) : undefined;
+    if (bytes.byteLength === 0 || (type.includes("wav") && !wav))
+      return apiError(400, "BAD_REQUEST", "Could not decode audio file. Please ensure the file is not corrupted.");
+    const seconds = wav?.durationSeconds ?? bytes.byteLength / 16_000;
+    const transcript = sandboxMark("sunbird", language, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);
+    return json(
+      200,
+      {
+        audio_transcription: transcript,
+        diarization_output: {},
+        formatted_diarization_output: null,
+        audio_transcription_id: null,
+        audio_url: null,
+        language,
+        was_audio_trimmed: false,
+        original_duration_minutes: null,
+      },
+      extra,
+    );
+  };
+
+  const store = (origin: string, model: string, audio: Omit<StoredAudio, "expiresAt">) => {
+    const t = now();
+    for (const [key, value] of objects) if (value.expiresAt <= t || objects.size >= MAX_STORED_OBJECTS) objects.delete(key);
+    counter += 1;
+    const day = new Date(t).toISOString().slice(0, 10);
+    const object = `${model.replace(/-.*$/, "")}_tts/${day}/${hex(hash32(audio.text) + counter, 32)}.wav`;
+    const expiresAt = t + ttlMs;
+    objects.set(object, { ...audio, expiresAt });
+    const expires = Math.floor(expiresAt / 1000);
+    const url = `${origin}/gcs/${object}?X-Goog-Expires=${expires}&X-Goog-Signature=${sign(object, expires)}`;
+    return { object, url, expiresAt, durationSeconds: speechDurationSeconds(audio.text) };
+  };
+
+  const speech = async (req: Request): Promise<Response> => {
+    const body = await readJson(req);
+    if (!isRecord(body)) return validationError(["body"], "Input should be a valid dictionary", body);
+    const value = typeof body.text === "string" ? body.text.trim() : "";
+    if (!value) return validationError(["body", "text"], "String should have at least 1 character", body);
+    const model = body.model ?? "orpheus-3b-tts";
+    const platform = body.platform ?? "modal";
+    const mode = body.response_mode ?? "url";
+    if (model !== "orpheus-3b-tts" && model !== "spark-tts")
+      return validationError(["body", "model"], "Input should be 'orpheus-3b-tts' or 'spark-tts'", model);
+    if (mode !== "url") return apiError(400, "BAD_REQUEST", "The sandbox serves response_mode='url' only.");
+    let voice: string;
+    let sampleRate: number;
+    let language: string | null = null;
+    if (model === "orpheus-3b-tts") {
+      if (platform === "runpod") return apiError(400, "BAD_REQUEST", "orpheus-3b-tts runs on platform='modal' only.");
+      if (value.length > 2000) return apiError(400, "BAD_REQUEST", "Text is too long for orpheus-3b-tts (max 2000 characters).");
+      language = typeof body.language === "string" ? body.language : null;
+      const catalog = Object.values(SUNBIRD_ORPHEUS_VOICES).flat();
+      if (typeof body.voice === "string" && !catalog.includes(body.voice))
+        return apiError(400, "BAD_REQUEST", `Unknown orpheus voice '${body.voice}'.`);
+      voice = typeof body.voice === "string" ? body.voice : (SUNBIRD_ORPHEUS_VOICES[language ?? "lug"]?.[0] ?? "salt_lug_0001");
+      sampleRate = 24_000;
+    } else {
+      if (body.language !== undefined) return apiError(400, "BAD_REQUEST", "'language' is only valid for model='orpheus-3b-tts'.");
+      if (body.temperature !== undefined && platform === "modal")
+        return apiError(400, "BAD_REQUEST", "'temperature' is not supported for spark-tts on platform='modal'.");
+      if (value.length > 10_000) return apiError(400, "BAD_REQUEST", "Text is too long for spark-tts (max 10000 characters).");
+      const requested = body.voice === undefined ? "248" : String(body.voice);
+      const id = SUNBIRD_SPARK_VOICES[requested] ? requested : SPARK_NAMES[requested.toLowerCase()];
+      if (!id) return apiError(400, "BAD_REQUEST", `Unknown spark-tts voice '${requested}'.`);
+      voice = id;
+      language = SUNBIRD_SPARK_VOICES[id];
+      sampleRate = 16_000;
+    }
+    const started = now();
+    const stored = store(new URL(req.url).origin, model, { text: value, voice, sampleRate });
+    return json(200, {
+      audio_url: stored.url,
+      model,
+      platform,
+      voice,
+      audio_url_expires_at: new Date(stored.expiresAt).toISOString(),
+      language,
+      sample_rate: sampleRate,
+      duration_seconds: Number(stored.durationSeconds.toFixed(2)),
+      gcs_object: stored.object,
+      request_id: hex(hash32(stored.object), 32),
+      timings_ms: { inference_ms: 0, upload_ms: 0, signed_url_ms: 0, total_ms: now() - started },
+    });
+  };
+
+  const legacyTts = async (req: Request): Promise<Response> => {
+    const body = await readJson(req);
+    if (!isRecord(body) || typeof body.text !== "string" || !body.text.trim())
+      return json(400, { detail: "`text` is required for TTS and must be a non-empty string" }, DEPRECATION_HEADERS);
+    if (body.text.length > 10_000) return json(400, { detail: "`text` is too long for TTS (max 10000 characters)" }, DEPRECATION_HEADERS);
+    const speaker = body.speaker_id === undefined ? "248" : String(body.speaker_id);
+    if (!SUNBIRD_SPARK_VOICES[speaker]) return validationError(["body", "speaker_id"], "Input should be 241, 242, 243, 245, 246 or 248", body.speaker_id);
+    const stored = store(new URL(req.url).origin, "spark-tts", { text: body.text, voice: speaker, sampleRate: 16_000 });
+    return json(200, { output: { audio_url: stored.url, blob: stored.object, sample_rate: 16_000 } }, DEPRECATION_HEADERS);
+  };
+
+  /** GET /gcs/<object>?X-Goog-Expires&X-Goog-Signature, answered the way Cloud Storage answers (XML errors). */
+  const download = (url: URL): Response | undefined => {
+    if (!url.pathname.startsWith("/gcs/")) return undefined;
+    const object = decodeURIComponent(url.pathname.slice("/gcs/".length));
+    const expires = Number(url.searchParams.get("X-Goog-Expires"));
+    if (url.searchParams.get("X-Goog-Signature") !== sign(object, expires))
+      return gcsError(403, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.");
+    if (now() >= expires * 1000) return gcsError(400, "ExpiredToken", "The provided token has expired. Request signature expired.");
+    const stored = objects.get(object);
+    if (!stored) return gcsError(404, "NoSuchKey", "The specified key does not exist.");
+    const audio = makeWav({ durationSeconds: speechDurationSeconds(stored.text), sampleRate: stored.sampleRate, seed: hash32(`${stored.voice}|${stored.text}`) });
+    return binary(200, audio, "audio/wav");
+  };
+
+  return {
+    routes: {
+      "/tasks/audio/transcriptions": transcribe(false),
+      "/tasks/stt": transcribe(true),
+      "/tasks/audio/speech": speech,
+      "/tasks/tts": legacyTts,
+    } as Record<string, (req: Request) => Promise<Response>>,
+    download,
+  };
+}
+
+function gcsError(status: number, code: string, message: string): Response {
+  return text(status, `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, "application/xml; charset=UTF-8");
+}

@@ -1,0 +1,125 @@
+import { SUNBIRD_TRANSLATE_LANGUAGES } from "../codes";
+import type { EmulatorControls } from "./controls";
+import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
+import { isRecord } from "../http";
+import { hash32, hex, htmlPage, json, readJson, sandboxMark, text } from "./respond";
+import { sunbirdSpeechRoutes } from "./sunbird-speech";
+import { apiError, sunbirdError, validationError } from "./sunbird-wire";
+
+/** Emulates api.sunbird.ai as of 2026-07 (reference/upstream-apis.md §1 and §4 "Sunbird emulator"). */
+export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
+  const now = opts.now ?? Date.now;
+  let jobs = 0;
+  const speech = sunbirdSpeechRoutes(opts, now);
+
+  /** FastAPI's OAuth2PasswordBearer: {"detail"} bodies with WWW-Authenticate. */
+  const authFailure = (req: Request): Response | undefined => {
+    if (opts.credential === undefined) return undefined;
+    const header = req.headers.get("authorization") ?? "";
+    const [scheme, token] = header.split(/\s+/, 2);
+    if (scheme?.toLowerCase() !== "bearer" || !token) return json(401, { detail: "Not authenticated" }, { "www-authenticate": "Bearer" });
+    if (token !== opts.credential) return json(401, { detail: "Could not validate credentials" }, { "www-authenticate": "Bearer" });
+    return undefined;
+  };
+
+  const translate = async (req: Request): Promise<Response> => {
+    const body = await readJson(req);
+    if (!isRecord(body)) return validationError(["body"], "Input should be a valid dictionary", body);
+    const textValue = typeof body.text === "string" ? body.text.trim() : undefined;
+    if (body.target_language === undefined) return validationError(["body", "target_language"], "Field required", body);
+    if (textValue === undefined) return validationError(["body", "text"], "Field required", body);
+    if (!textValue) return validationError(["body", "text"], "String should have at least 1 character", body);
+    const target = resolveLanguage(body.target_language);
+    const source = body.source_language === undefined || body.source_language === null ? null : resolveLanguage(body.source_language);
+    if (!target) return unsupportedLanguage(body.target_language);
+    if (source === undefined) return unsupportedLanguage(body.source_language);
+    if (source === target) return apiError(400, "BAD_REQUEST", "Source and target languages must be different");
+    jobs += 1;
+    return json(200, translationBody(`trans-${hex(hash32(textValue) + jobs, 32)}`, source, target, textValue));
+  };
+
+  const languageId = async (req: Request): Promise<Response> => {
+    const body = await readJson(req);
+    const value = isRecord(body) && typeof body.text === "string" ? body.text : undefined;
+    if (value === undefined || value.length < 3 || value.length > 200)
+      return validationError(["body", "text"], "String should have between 3 and 200 characters", body);
+    return json(200, { language: /\b(the|and|is|you|hello)\b/i.test(value) ? "eng" : "lug" });
+  };
+
+  return {
+    async route(req, url) {
+      const path = url.pathname;
+      if (req.method === "GET") return speech.download(url) ?? htmlPage(200, "Sunbird AI");
+      if (req.method !== "POST") return json(405, { detail: "Method Not Allowed" });
+      if (path === "/auth/token") return json(200, { access_token: opts.credential ?? "sandbox-token", token_type: "bearer" });
+      // Any POST to a path without a POST route hits the SPA catch-all GET route: 405, whatever the token.
+      const handlers: Record<string, (r: Request) => Promise<Response>> = {
+        "/tasks/translate": translate,
+        "/tasks/language_id": languageId,
+        ...speech.routes,
+      };
+      const handle = handlers[path];
+      if (!handle) return json(405, { detail: "Method Not Allowed" });
+      const tooLarge = Number(req.headers.get("content-length")) > 100 * 1024 * 1024;
+      if (tooLarge) return text(413, "File too large. Maximum size is 100.0MB. For larger files, only the first 10 minutes will be transcribed.");
+      return authFailure(req) ?? handle(req);
+    },
+
+    errorResponse(status, variant) {
+      return sunbirdError(status, variant);
+    },
+
+    loadingResponse() {
+      return sunbirdError(503, "loading");
+    },
+
+    rateLimitedResponse(controls: EmulatorControls) {
+      if (controls.variant === "quota") {
+        const wait = controls.retryAfterSeconds ?? 60;
+        return apiError(429, "RATE_LIMIT_ERROR", "Daily quota exceeded", [{ retry_after_seconds: wait }], { "retry-after": String(wait) });
+      }
+      // slowapi's default handler sends no Retry-After (headers are not enabled).
+      return json(429, { error: "Rate limit exceeded: 50 per 1 minute" });
+    },
+
+    successSample() {
+      return { contentType: "application/json", body: JSON.stringify(translationBody("trans-0", "eng", "lug", "Hello")) };
+    },
+  };
+}
+
+/** The wire shape FastAPI serialises from WorkerTranslationResponse (nulls and `Error` included). */
+function translationBody(id: string, source: string | null, target: string, value: string) {
+  return {
+    delayTime: null,
+    executionTime: null,
+    id,
+    output: {
+      text: null,
+      translated_text: sandboxMark("sunbird", `${source ?? "auto"}→${target}`, value),
+      source_language: source,
+      target_language: target,
+      Error: null,
+    },
+    status: "COMPLETED",
+    workerId: null,
+  };
+}
+
+const NAME_TO_CODE: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(SUNBIRD_TRANSLATE_LANGUAGES).map(([code, name]) => [name.toLowerCase(), code])),
+  runyankore: "nyn",
+  dhopadhola: "adh",
+};
+
+/** ISO 639-3 code or full name, case-insensitive, trimmed; undefined when unsupported. */
+function resolveLanguage(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const v = value.trim().toLowerCase();
+  return SUNBIRD_TRANSLATE_LANGUAGES[v] ? v : NAME_TO_CODE[v];
+}
+
+function unsupportedLanguage(value: unknown): Response {
+  const names = Object.values(SUNBIRD_TRANSLATE_LANGUAGES).sort().join(", ");
+  return apiError(400, "BAD_REQUEST", `Unsupported language: '${String(value)}'. Supported languages: ${names} (full name or ISO code).`);
+}

@@ -1,0 +1,221 @@
+import { audioFileName } from "./audio";
+import { BaseClient, type ClientOptions } from "./client";
+import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
+import { errorForStatus, isJsonResponse, isRecord, parseRetryAfter, readText, tryParseJson } from "./http";
+import {
+  ProviderError,
+  type ProviderClient,
+  type SynthesizeRequest,
+  type SynthesizeResult,
+  type TranscribeRequest,
+  type TranscribeResult,
+  type TranslateRequest,
+  type TranslateResult,
+} from "./types";
+
+/** provider_a's own limit (spec §8); Sunflower has no hard cap but generates at most 1024 tokens. */
+export const SUNBIRD_MAX_TEXT_CHARS = 5_000;
+/** Sunbird does not name the model in its answer; /tasks/translate runs Sunflower since 2026-06-13. */
+export const SUNBIRD_TRANSLATE_MODEL = "sunflower";
+/** Sunbird does not name its STT model either (Whisper large-v3 fine-tuned, on Modal). */
+export const SUNBIRD_STT_MODEL = "sunbird-stt";
+const TTS_TEXT_LIMITS = { "orpheus-3b-tts": 2_000, "spark-tts": 10_000 } as const;
+type TtsModel = keyof typeof TTS_TEXT_LIMITS;
+
+/** provider_a: Sunbird AI (reference/upstream-apis.md §1). */
+export class SunbirdClient extends BaseClient implements ProviderClient {
+  constructor(opts: ClientOptions) {
+    super("provider_a", opts);
+  }
+
+  async translate(req: TranslateRequest): Promise<TranslateResult> {
+    const source = toIso3(req.source);
+    const target = toIso3(req.target);
+    if (!req.text.trim()) this.reject("text is empty");
+    if (req.text.length > SUNBIRD_MAX_TEXT_CHARS) this.reject(`text exceeds ${SUNBIRD_MAX_TEXT_CHARS} characters`, "TEXT_TOO_LONG");
+    if (!SUNBIRD_TRANSLATE_LANGUAGES[source] || !SUNBIRD_TRANSLATE_LANGUAGES[target])
+      this.reject("language not supported by provider", "UNSUPPORTED_LANGUAGE");
+    if (source === target) this.reject("source and target languages must differ", "SAME_LANGUAGE");
+
+    return this.call({
+      path: "/tasks/translate",
+      init: {
+        method: "POST",
+        headers: this.headers({ "content-type": "application/json" }),
+        body: JSON.stringify({ source_language: source, target_language: target, text: req.text }),
+      },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+        if (!res.ok) throw this.failure(res, text);
+        return { translatedText: this.parseTranslation(res, text), model: SUNBIRD_TRANSLATE_MODEL };
+      },
+    });
+  }
+
+  /** POST /tasks/audio/transcriptions, multipart `audio` + `language` (ISO 639-3, one of ten). */
+  async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
+    const language = toIso3(req.language);
+    if (!SUNBIRD_STT_LANGUAGES.includes(language)) this.reject("language not supported for speech-to-text by provider", "UNSUPPORTED_LANGUAGE");
+    if (req.audio.byteLength === 0) this.reject("audio is empty");
+    const form = new FormData();
+    form.set("audio", new Blob([new Uint8Array(req.audio)], { type: req.contentType }), audioFileName(req.contentType));
+    form.set("language", language);
+
+    return this.call({
+      path: "/tasks/audio/transcriptions",
+      speech: true,
+      init: { method: "POST", headers: this.headers(), body: form },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: async (res, signal) => {
+        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+        if (!res.ok) throw this.failure(res, text);
+        const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+        if (!isRecord(body) || typeof body.audio_transcription !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+        return { transcript: body.audio_transcription, model: SUNBIRD_STT_MODEL };
+      },
+    });
+  }
+
+  /**
+   * POST /tasks/audio/speech answers with a signed Cloud Storage URL that expires; the audio is fetched here, within the
+   * same deadline and under a size cap, so callers always get bytes and never a link. The URL is fetched without our
+   * token: it carries its own signature.
+   */
+  async synthesize(req: SynthesizeRequest): Promise<SynthesizeResult> {
+    if (!req.text.trim()) this.reject("text is empty");
+    const { model, voice, language } = this.chooseVoice(req);
+    if (req.text.length > TTS_TEXT_LIMITS[model]) this.reject(`text exceeds ${TTS_TEXT_LIMITS[model]} characters`, "TEXT_TOO_LONG");
+    const body = { text: req.text, model, voice, response_mode: "url", ...(language && { language }) };
+
+    return this.guard(async () => {
+      const meta = await this.sendTo(`${this.baseUrl}/tasks/audio/speech`, true, {
+        init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify(body) },
+        deadline: req.deadline,
+        signal: req.signal,
+        handle: async (res, signal) => {
+          const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+          if (!res.ok) throw this.failure(res, text);
+          return this.parseSpeech(res, text);
+        },
+      });
+      const { audio, contentType } = await this.sendTo(meta.audioUrl, true, {
+        init: { method: "GET" },
+        deadline: req.deadline,
+        signal: req.signal,
+        handle: async (res, signal) => {
+          if (!res.ok) {
+            await res.body?.cancel().catch(() => {});
+            throw new ProviderError(this.id, "unavailable", "could not download the synthesized audio", res.status);
+          }
+          return this.readAudio(res, signal);
+        },
+      });
+      return { audio, contentType, model: meta.model ?? model, voice: meta.voice ?? voice };
+    }, req.signal);
+  }
+
+  /**
+   * An explicit voice picks the model (spark-tts ids 241..248, or an Orpheus catalog tag). Without one, Orpheus (the
+   * API default) with the first catalog voice for the language, else the spark-tts speaker for it (Lugbara has no
+   * Orpheus voice).
+   */
+  private chooseVoice(req: SynthesizeRequest): { model: TtsModel; voice: string; language?: string } {
+    const language = toIso3(req.language);
+    if (req.voice !== undefined) {
+      if (SUNBIRD_SPARK_VOICES[req.voice]) return { model: "spark-tts", voice: req.voice };
+      const orpheusLanguage = Object.keys(SUNBIRD_ORPHEUS_VOICES).find((l) => SUNBIRD_ORPHEUS_VOICES[l].includes(req.voice ?? ""));
+      if (orpheusLanguage) return { model: "orpheus-3b-tts", voice: req.voice, language: orpheusLanguage };
+      return this.reject("unknown voice for provider", "UNKNOWN_VOICE");
+    }
+    const orpheus = SUNBIRD_ORPHEUS_VOICES[language]?.[0];
+    if (orpheus) return { model: "orpheus-3b-tts", voice: orpheus, language };
+    const spark = Object.keys(SUNBIRD_SPARK_VOICES).find((id) => SUNBIRD_SPARK_VOICES[id] === language);
+    if (spark) return { model: "spark-tts", voice: spark };
+    return this.reject("language not supported for text-to-speech by provider", "UNSUPPORTED_LANGUAGE");
+  }
+
+  private parseSpeech(res: Response, text: string): { audioUrl: string; model?: string; voice?: string } {
+    const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+    const audioUrl = isRecord(body) && typeof body.audio_url === "string" ? body.audio_url : undefined;
+    if (!isRecord(body) || !audioUrl || !this.isAllowedAudioUrl(audioUrl)) throw this.malformed("provider sent an unexpected response", res.status);
+    return {
+      audioUrl,
+      model: typeof body.model === "string" ? body.model : undefined,
+      voice: typeof body.voice === "string" || typeof body.voice === "number" ? String(body.voice) : undefined,
+    };
+  }
+
+  /** http(s) only, and https whenever the API itself is reached over https. */
+  private isAllowedAudioUrl(value: string): boolean {
+    try {
+      const { protocol } = new URL(value);
+      return protocol === "https:" || (protocol === "http:" && !this.baseUrl.startsWith("https:"));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Reads output.translated_text, falling back to output.text (2024-era shape); output.Error means the job failed. */
+  private parseTranslation(res: Response, text: string): string {
+    const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+    if (!isRecord(body) || !isRecord(body.output)) throw this.malformed("provider sent an unexpected response", res.status);
+    const { output } = body;
+    const jobError = output.Error ?? output.error;
+    if (jobError !== undefined && jobError !== null && jobError !== "")
+      throw new ProviderError(this.id, "unavailable", "provider reported a failed translation job", res.status);
+    const translated = typeof output.translated_text === "string" ? output.translated_text : output.text;
+    if (typeof translated !== "string" || !translated.trim()) throw this.malformed("provider returned no translation", res.status);
+    return translated;
+  }
+
+  /**
+   * Maps the four Sunbird error shapes ({detail}, {error_code,message,details}, {errors:[...]}, {error}) to a safe
+   * ProviderError. A 405 is the SPA catch-all answering a POST to a path that no longer exists, not a token problem.
+   */
+  protected failure(res: Response, text: string): ProviderError {
+    const info = parseSunbirdError(tryParseJson(text));
+    const retryAfterMs = parseRetryAfter(res.headers.get("retry-after")) ?? info.retryAfterMs;
+    const message = info.message ?? "";
+    const status = res.status;
+    if (status === 400 || status === 422) {
+      if (/unsupported language/i.test(message))
+        return new ProviderError(this.id, "rejected", "language not supported by provider", status, undefined, info.code ?? "UNSUPPORTED_LANGUAGE");
+      if (/must be different/i.test(message))
+        return new ProviderError(this.id, "rejected", "source and target languages must differ", status, undefined, info.code);
+    }
+    if (status === 429 && /quota/i.test(message))
+      return new ProviderError(this.id, "rate_limited", "provider quota exhausted", status, retryAfterMs, info.code);
+    if (status === 503 && /loading/i.test(message))
+      return new ProviderError(this.id, "unavailable", "provider model is loading", status, retryAfterMs, info.code);
+    if (status === 503 && /timed out|timeout/i.test(message))
+      return new ProviderError(this.id, "unavailable", "provider timed out", status, retryAfterMs, info.code);
+    return errorForStatus(this.id, status, retryAfterMs, info.code);
+  }
+}
+
+interface SunbirdErrorInfo {
+  code?: string;
+  message?: string;
+  retryAfterMs?: number;
+}
+
+function parseSunbirdError(body: unknown): SunbirdErrorInfo {
+  if (!isRecord(body)) return {};
+  if (typeof body.error_code === "string") {
+    const details = Array.isArray(body.details) ? body.details : [];
+    const hint = details.find((d): d is Record<string, unknown> => isRecord(d) && typeof d.retry_after_seconds === "number");
+    return {
+      code: body.error_code,
+      message: typeof body.message === "string" ? body.message : undefined,
+      retryAfterMs: hint ? Number(hint.retry_after_seconds) * 1000 : undefined,
+    };
+  }
+  if (Array.isArray(body.errors)) return { code: "VALIDATION_ERROR" };
+  if (typeof body.detail === "string") return { message: body.detail };
+  if (Array.isArray(body.detail)) return { code: "VALIDATION_ERROR" };
+  if (typeof body.error === "string") return { message: body.error };
+  return {};
+}

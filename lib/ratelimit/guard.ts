@@ -1,0 +1,144 @@
+import { MemoryRateLimitStore } from "./memory";
+import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
+
+/*
+ * What happens when the shared rate-limit store (Upstash or Redis) is slow or down
+ * ------------------------------------------------------------------------------
+ * Every call to the store is bounded by RATE_LIMIT_TIMEOUT_MS (default 300 ms): a limiter that hangs must not hang
+ * the API with it (@upstash/ratelimit would otherwise wait 5 s; ioredis would queue commands until reconnected).
+ * A call that fails or times out is then handled by RATE_LIMIT_FAIL_MODE:
+ *
+ *   open (default)  The request is served. Limits fall back to this instance's in-process sliding window, so each
+ *                   instance still enforces the configured limit on its own: a fleet of N instances admits at most
+ *                   N x limit per key during the outage instead of no limit at all, and the X-RateLimit-* headers stay
+ *                   real numbers. Chosen as default because the limiter protects the service, it is not the service:
+ *                   an outage of a cache must not turn into an outage of the translation API.
+ *   closed          The request is refused with RateLimiterUnavailableError, which the HTTP layer maps to 503
+ *                   (with Retry-After). For deployments that must never exceed upstream provider quotas or
+ *                   contractual per-key limits, where refusing is cheaper than overspending.
+ *
+ * The store is retried on every request (no "disable after one failure", Fasiri review §10.29): the first call
+ * after the store recovers uses it again. Transitions are logged once each way, not once per request.
+ */
+
+export type FailMode = "open" | "closed";
+
+/** The shared store could not answer and RATE_LIMIT_FAIL_MODE=closed: the HTTP layer answers 503. */
+export class RateLimiterUnavailableError extends Error {
+  readonly code = "RATE_LIMITER_UNAVAILABLE";
+  constructor(
+    readonly backend: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`rate limiter (${backend}) is unavailable`, options);
+    this.name = "RateLimiterUnavailableError";
+  }
+}
+
+class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+/** Settles like `promise`, or rejects with a TimeoutError after `ms`. The timer never outlives the race. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(ms)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A short, public-safe description of a store failure for /health (which needs no key): the error code or kind,
+ * never the message, which can carry internal host names, ports or the commands sent.
+ */
+export function describeFailure(err: unknown): string {
+  if (err instanceof TimeoutError) return err.message;
+  const code = errorCode(err);
+  if (code) return `unreachable (${code})`;
+  if (err instanceof Error && /timed? ?out|abort/i.test(`${err.name} ${err.message}`)) return "timed out";
+  return err instanceof Error ? err.name : "error";
+}
+
+function errorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** Times a ping for health(); never throws. */
+export async function pingHealth(label: string, ping: () => Promise<unknown>): Promise<{ ok: boolean; detail: string }> {
+  const started = performance.now();
+  try {
+    await ping();
+    return { ok: true, detail: `${label} ping ${(performance.now() - started).toFixed(1)} ms` };
+  } catch (err) {
+    return { ok: false, detail: `${label} ${describeFailure(err)}` };
+  }
+}
+
+export interface GuardOptions {
+  timeoutMs: number;
+  failMode: FailMode;
+}
+
+/** Wraps a store with the timeout and the fail-open / fail-closed policy described above. */
+export class GuardedRateLimitStore implements RateLimitStore {
+  readonly name: RateLimitStore["name"];
+  readonly timeoutMs: number;
+  readonly failMode: FailMode;
+  private readonly fallback = new MemoryRateLimitStore();
+  private failing = false;
+
+  constructor(
+    private readonly inner: RateLimitStore,
+    options: GuardOptions,
+  ) {
+    this.name = inner.name;
+    this.timeoutMs = options.timeoutMs;
+    this.failMode = options.failMode;
+  }
+
+  async check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+    let decision: RateLimitDecision;
+    try {
+      decision = await withTimeout(this.inner.check(bucket, identifier, rule), this.timeoutMs);
+    } catch (err) {
+      this.noteFailure(err);
+      if (this.failMode === "closed") throw new RateLimiterUnavailableError(this.name, { cause: err });
+      return this.fallback.check(bucket, identifier, rule);
+    }
+    this.noteSuccess();
+    return decision;
+  }
+
+  async health(): Promise<{ ok: boolean; detail?: string }> {
+    try {
+      return await withTimeout(this.inner.health(), this.timeoutMs);
+    } catch (err) {
+      return { ok: false, detail: `${this.name} ${describeFailure(err)}` };
+    }
+  }
+
+  private noteFailure(err: unknown) {
+    if (this.failing) return;
+    this.failing = true;
+    const then = this.failMode === "open" ? "serving with per-instance limits" : "refusing requests with 503";
+    console.warn(`[ratelimit] ${this.name} store failed (${describeFailure(err)}); ${then} until it answers again`, err);
+  }
+
+  private noteSuccess() {
+    if (!this.failing) return;
+    this.failing = false;
+    console.warn(`[ratelimit] ${this.name} store answers again`);
+  }
+}

@@ -1,0 +1,167 @@
+import { ApiError } from "@/lib/http/errors";
+import { ProviderError, type ProviderId } from "@/lib/providers/types";
+import type { BatchItem, BatchItemResult, BatchTranslateResponse, ProviderChoice } from "./schemas";
+import { translateText, type ProviderGate, type TranslateDeps } from "./service";
+
+/**
+ * Batch translation (spec 4.2, 2.3, 2.4).
+ *
+ * - The request is validated first (1–50 items, each {id, text, target_lang, source_lang?} with unique non-empty ids;
+ *   see schemas.ts): a malformed request is a 422 for the whole request, nothing is translated.
+ * - Each item is then translated on its own, exactly as a single translate with the request's provider override:
+ *   same validation, detection, routing, fallback and limits. An item that fails — whitespace-only text, text above a
+ *   limit, unknown language, same language, unsupported pair, provider failure — gets `error` + `error_code` and null
+ *   translation fields; the response is still 200.
+ * - Items run concurrently; calls to each provider are bounded (BATCH_CONCURRENCY_PER_PROVIDER, default 8, per batch
+ *   request), so a batch never opens more than that many connections to one upstream. A fallback call takes a slot
+ *   of the provider it falls back to.
+ * - One deadline for the whole batch (BATCH_DEADLINE_MS, default 30 s). Each item gets the single-translate budget
+ *   (TRANSLATE_DEADLINE_MS) from when it starts, never past the batch deadline; an item still waiting for a slot when
+ *   the batch deadline passes fails with PROVIDER_ERROR.
+ * - Results are in request order.
+ */
+
+export const DEFAULT_BATCH_CONCURRENCY_PER_PROVIDER = 8;
+export const DEFAULT_BATCH_DEADLINE_MS = 30_000;
+
+export function batchConcurrencyFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.BATCH_CONCURRENCY_PER_PROVIDER);
+  return Number.isInteger(n) && n >= 1 && n <= 256 ? n : DEFAULT_BATCH_CONCURRENCY_PER_PROVIDER;
+}
+
+export function batchDeadlineFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.BATCH_DEADLINE_MS);
+  return Number.isFinite(n) && n >= 100 ? Math.floor(n) : DEFAULT_BATCH_DEADLINE_MS;
+}
+
+/** A counting semaphore whose waiters give up at a deadline. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiters: (() => void)[] = [];
+  constructor(readonly limit: number) {}
+
+  async acquire(deadline: number): Promise<() => void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return this.releaser();
+    }
+    await new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const i = this.waiters.indexOf(grant);
+        if (i >= 0) this.waiters.splice(i, 1);
+        reject(new Error("deadline"));
+      }, Math.max(0, deadline - Date.now()));
+      this.waiters.push(grant);
+    });
+    return this.releaser();
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiters.shift();
+      if (next) next(); // the slot passes straight to the next waiter
+      else this.active--;
+    };
+  }
+}
+
+/** A ProviderGate that allows at most `limit` concurrent calls per provider. */
+export function concurrencyGate(limit: number): ProviderGate {
+  const semaphores = new Map<ProviderId, Semaphore>();
+  return async (provider, deadline, call) => {
+    let sem = semaphores.get(provider);
+    if (!sem) semaphores.set(provider, (sem = new Semaphore(limit)));
+    let release: () => void;
+    try {
+      release = await sem.acquire(deadline);
+    } catch {
+      throw new ProviderError(provider, "timeout", "request deadline reached while waiting for a free connection");
+    }
+    try {
+      return await call();
+    } finally {
+      release();
+    }
+  };
+}
+
+export interface BatchOptions {
+  startedAt?: number;
+  concurrencyPerProvider?: number;
+  batchDeadlineMs?: number;
+}
+
+export async function translateBatch(
+  items: BatchItem[],
+  provider: ProviderChoice | undefined,
+  deps: TranslateDeps,
+  options: BatchOptions = {},
+): Promise<BatchTranslateResponse> {
+  const startedAt = options.startedAt ?? performance.now();
+  const batchDeadline = Date.now() + (options.batchDeadlineMs ?? batchDeadlineFromEnv());
+  const gate = concurrencyGate(options.concurrencyPerProvider ?? batchConcurrencyFromEnv());
+  const itemDeps: TranslateDeps = { ...deps, gate };
+
+  const results = await Promise.all(
+    items.map(async (item, i): Promise<BatchItemResult> => {
+      const itemStart = performance.now();
+      try {
+        const r = await translateText(
+          { text: item.text, target_lang: item.target_lang, source_lang: item.source_lang, provider },
+          itemDeps,
+          { startedAt: itemStart, loc: ["body", "items", i], deadline: Math.min(batchDeadline, Date.now() + deps.deadlineMs) },
+        );
+        return {
+          id: item.id,
+          translated_text: r.translated_text,
+          detected_source_lang: r.detected_source_lang,
+          target_lang: r.target_lang,
+          model_used: r.model_used,
+          provider: r.provider,
+          quality_score: r.quality_score,
+          error: null,
+          error_code: null,
+          latency_ms: r.latency_ms,
+          characters_translated: r.characters_translated,
+          fallback_used: r.fallback_used,
+          sandbox: r.sandbox,
+        };
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        return {
+          id: item.id,
+          translated_text: null,
+          detected_source_lang: null,
+          target_lang: null,
+          model_used: null,
+          provider: null,
+          quality_score: null,
+          error: err.message,
+          error_code: err.code as BatchItemResult["error_code"],
+          latency_ms: Math.round(performance.now() - itemStart),
+          characters_translated: null,
+          fallback_used: null,
+          sandbox: null,
+        };
+      }
+    }),
+  );
+
+  const succeeded = results.filter((r) => r.error === null).length;
+  return {
+    results,
+    total: results.length,
+    succeeded,
+    failed: results.length - succeeded,
+    total_latency_ms: Math.round(performance.now() - startedAt),
+    characters_translated: results.reduce((a, r) => a + (r.characters_translated ?? 0), 0),
+    sandbox: results.some((r) => r.sandbox === true),
+  };
+}

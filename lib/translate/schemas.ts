@@ -1,0 +1,199 @@
+import { z } from "zod";
+import { PROVIDER_IDS } from "@/lib/providers/types";
+import { MAX_TEXT_CHARS } from "./limits";
+
+/**
+ * Request and response schemas of POST /api/v1/translate and POST /api/v1/translate/batch (spec 2.2–2.4, 4.1, 4.2).
+ * One schema per payload: the route handlers validate with them and the OpenAPI document is built from them.
+ *
+ * Request schemas check shape only (types, required fields). Content rules — text 1–5,000 characters after trimming,
+ * known language codes, distinct source and target, a pair somebody serves, provider input limits — are checked by
+ * the translate service, because they have their own error codes (TEXT_TOO_LONG, UNSUPPORTED_LANGUAGE, SAME_LANGUAGE,
+ * ...) and, in a batch, fail the item rather than the request.
+ */
+
+const required = (what: string) => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? "Field required" : `Input should be ${what}`),
+});
+
+export const ProviderChoice = z
+  .enum(["auto", ...PROVIDER_IDS], {
+    error: () => "Input should be 'auto', 'provider_a', 'provider_b' or 'provider_c'",
+  })
+  .describe("auto (default): provider_a for Ugandan pairs, else provider_b if it serves the pair, else provider_c, falling back along that chain when a provider fails. A named provider is used alone: it never falls back.");
+export type ProviderChoice = z.infer<typeof ProviderChoice>;
+
+const LanguageCode = (what: string) =>
+  z
+    .string(required("a string"))
+    .max(32, "Input should be a language code")
+    .describe(`${what}. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages.`);
+
+const Text = z
+  .string(required("a string"))
+  .describe(`Text to translate: 1–${MAX_TEXT_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated).`);
+
+export const TranslateRequest = z
+  .object({
+    text: Text,
+    target_lang: LanguageCode("Target language"),
+    source_lang: LanguageCode("Source language; detected from the text when omitted (supplying it is faster and more accurate)")
+      .nullable()
+      .optional(),
+    provider: ProviderChoice.optional(),
+  })
+  .describe("POST /api/v1/translate request")
+  .meta({ examples: [{ text: "Good morning, how are you?", target_lang: "lug", source_lang: "en" }] });
+export type TranslateRequest = z.infer<typeof TranslateRequest>;
+
+const ProviderName = z.enum(PROVIDER_IDS as [string, ...string[]]);
+
+export const TranslateResponse = z
+  .object({
+    translated_text: z.string().describe("The translation"),
+    detected_source_lang: z.string().describe("Canonical code of the source language: the one supplied, or the one detected"),
+    target_lang: z.string().describe("Target language exactly as requested"),
+    model_used: z.string().describe('"<provider>/<model>", e.g. "provider_c/Helsinki-NLP/opus-mt-en-sw"'),
+    provider: ProviderName.describe("The provider that actually served the translation"),
+    quality_score: z.number().min(0).max(1).describe("0.90+ specialised provider, 0.80–0.89 dedicated pair model, 0.70–0.79 general model, 0.60–0.69 multilingual fallback"),
+    latency_ms: z.number().int().describe("Time for the whole request, milliseconds"),
+    characters_translated: z.number().int().describe("Characters (Unicode code points) of the source text after trimming"),
+    // Additive fields beyond spec 2.2:
+    detected_source_confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .describe("Confidence of source detection, 0–1; null when source_lang was supplied"),
+    requested_provider: ProviderChoice.describe("The provider parameter as applied (auto when omitted)"),
+    fallback_used: z.boolean().describe("True when an earlier provider in the auto chain failed and a later one served"),
+    providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
+    sandbox: z.boolean().describe("True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true)"),
+  })
+  .describe("Translation result (spec 2.2, plus additive fields)")
+  .meta({
+    examples: [
+      {
+        translated_text: "Wasuze otya nno?",
+        detected_source_lang: "en",
+        target_lang: "lug",
+        model_used: "provider_a/sunflower",
+        provider: "provider_a",
+        quality_score: 0.92,
+        latency_ms: 412,
+        characters_translated: 26,
+        detected_source_confidence: null,
+        requested_provider: "auto",
+        fallback_used: false,
+        providers_tried: ["provider_a"],
+        sandbox: false,
+      },
+    ],
+  });
+export type TranslateResponse = z.infer<typeof TranslateResponse>;
+
+export const MAX_BATCH_ITEMS = 50;
+export const MAX_ITEM_ID_CHARS = 256;
+
+export const BatchItem = z.object({
+  id: z
+    .string(required("a string"))
+    .min(1, "id must not be empty")
+    .max(MAX_ITEM_ID_CHARS, `id must be at most ${MAX_ITEM_ID_CHARS} characters`)
+    .describe("Your identifier for the item, echoed in its result; unique within the batch"),
+  text: Text,
+  target_lang: LanguageCode("Target language"),
+  source_lang: LanguageCode("Source language; detected when omitted").nullable().optional(),
+});
+export type BatchItem = z.infer<typeof BatchItem>;
+
+/** Shape check of the whole batch: 1–50 well-formed items with unique ids. */
+export const BatchTranslateRequest = z
+  .object({
+    items: z
+      .array(BatchItem, required("an array"))
+      .min(1, "items must contain at least 1 item")
+      .max(MAX_BATCH_ITEMS, `items must contain at most ${MAX_BATCH_ITEMS} items`)
+      .check((ctx) => {
+        const seen = new Map<string, number>();
+        ctx.value.forEach((item, i) => {
+          const first = seen.get(item.id);
+          if (first !== undefined)
+            ctx.issues.push({
+              code: "custom",
+              input: item.id,
+              path: [i, "id"],
+              message: `id "${truncate(item.id)}" is already used by item ${first}; ids must be unique within a batch`,
+              params: { type: "duplicate_id" },
+            });
+          else seen.set(item.id, i);
+        });
+      })
+      .describe(`1–${MAX_BATCH_ITEMS} items, each translated on its own`),
+    provider: ProviderChoice.optional().describe("Provider for every item (default auto)"),
+  })
+  .describe("POST /api/v1/translate/batch request")
+  .meta({
+    examples: [
+      {
+        items: [
+          { id: "greeting", text: "Good morning", target_lang: "lug", source_lang: "en" },
+          { id: "thanks", text: "Thank you very much", target_lang: "yo", source_lang: "en" },
+        ],
+      },
+    ],
+  });
+export type BatchTranslateRequest = z.infer<typeof BatchTranslateRequest>;
+
+/** What the route wrapper validates before the handler: the envelope only, so the item count gets its own code. */
+export const BatchEnvelope = z.object({
+  items: z.array(z.unknown(), required("an array")),
+  provider: z.unknown().optional(),
+});
+
+const ErrorCode = z.enum([
+  "VALIDATION_ERROR",
+  "UNSUPPORTED_LANGUAGE",
+  "UNSUPPORTED_LANGUAGE_PAIR",
+  "PROVIDER_UNSUPPORTED_PAIR",
+  "SAME_LANGUAGE",
+  "TEXT_TOO_LONG",
+  "PROVIDER_ERROR",
+]);
+
+export const BatchItemResult = z
+  .object({
+    id: z.string(),
+    translated_text: z.string().nullable(),
+    detected_source_lang: z.string().nullable(),
+    target_lang: z.string().nullable().describe("As requested; null when the item failed"),
+    model_used: z.string().nullable(),
+    provider: ProviderName.nullable(),
+    quality_score: z.number().nullable(),
+    error: z.string().nullable().describe("Why the item failed; null on success"),
+    // Additive fields beyond spec 2.3:
+    error_code: ErrorCode.nullable().describe("Machine-readable reason (same codes as single translate); null on success"),
+    latency_ms: z.number().int().describe("Time spent on this item, milliseconds"),
+    characters_translated: z.number().int().nullable().describe("Characters of the item's text after trimming; null when the item failed"),
+    fallback_used: z.boolean().nullable(),
+    sandbox: z.boolean().nullable().describe("True when a sandbox emulator served the item (not a real translation)"),
+  })
+  .describe("Batch item result (spec 2.3, plus additive fields)");
+export type BatchItemResult = z.infer<typeof BatchItemResult>;
+
+export const BatchTranslateResponse = z
+  .object({
+    results: z.array(BatchItemResult).describe("One result per item, in request order"),
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    total_latency_ms: z.number().int().describe("Time for the whole request, milliseconds"),
+    characters_translated: z.number().int().describe("Sum over the items that succeeded (additive)"),
+    sandbox: z.boolean().describe("True when any item was served by a sandbox emulator (additive)"),
+  })
+  .describe("Batch summary (spec 2.4, plus additive fields)");
+export type BatchTranslateResponse = z.infer<typeof BatchTranslateResponse>;
+
+function truncate(s: string, n = 40): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
