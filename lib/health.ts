@@ -1,4 +1,6 @@
 import { getDatabase, databaseTarget } from "@/lib/db";
+import { providerStatus } from "@/lib/providers";
+import { rateLimiterStatus } from "@/lib/ratelimit";
 import packageJson from "@/package.json";
 
 const startedAt = Date.now();
@@ -29,7 +31,7 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
 }
 
 /** Health (DESIGN.md): "down" only when the service cannot serve (no database); anything else unhealthy is "degraded". */
-export async function healthReport(extraChecks: Record<string, () => Promise<CheckResult | Record<string, unknown>>> = {}): Promise<HealthReport> {
+export async function healthReport(): Promise<HealthReport> {
   const db = await timed(async () => (await getDatabase()).ping(), 3_000);
   const checks: HealthReport["checks"] = {
     database: {
@@ -39,18 +41,29 @@ export async function healthReport(extraChecks: Record<string, () => Promise<Che
       ...(db.error ? { error: "database unreachable" } : {}),
     },
   };
-  for (const [name, run] of Object.entries(extraChecks)) {
-    try {
-      checks[name] = await run();
-    } catch (err) {
-      checks[name] = { status: "degraded", error: (err as Error).message.slice(0, 200) };
-    }
-  }
+  const limiter = await rateLimiterStatus();
+  checks.rate_limiter = { status: limiter.ok ? "ok" : "degraded", ...limiter };
+  checks.providers = providersCheck();
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
   return {
     status: !db.ok ? "down" : degraded ? "degraded" : "ok",
     version: packageJson.version,
     uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
     checks,
+  };
+}
+
+/**
+ * Providers are "degraded" when a circuit is open or a live provider has no credential. Sandbox mode is not a fault,
+ * but it is stated plainly (`sandbox: true`): its output is not a real translation.
+ */
+function providersCheck(): CheckResult {
+  const providers = providerStatus();
+  const list = Object.values(providers);
+  const unhealthy = list.some((p) => p.circuit !== "closed" || !p.configured);
+  return {
+    status: unhealthy ? "degraded" : "ok",
+    sandbox: list.some((p) => p.mode === "sandbox"),
+    ...providers,
   };
 }

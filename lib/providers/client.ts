@@ -1,6 +1,6 @@
 import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from "./circuit";
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
-import { DEFAULT_HTTP_POLICY, readBytes, send, type FetchLike, type HttpPolicy, type SendOptions } from "./http";
+import { DEFAULT_HTTP_POLICY, isJsonResponse, readBytes, readText, send, tryParseJson, type FetchLike, type HttpPolicy, type SendOptions } from "./http";
 import { ProviderError, type CircuitState, type ProviderId, type ProviderMode } from "./types";
 
 export interface ClientOptions {
@@ -81,8 +81,28 @@ export abstract class BaseClient {
     throw new ProviderError(this.id, "rejected", message, undefined, undefined, upstreamCode);
   }
 
-  /** Audio bytes from a 200 answer, typed by their magic bytes: an HTML or JSON page labelled audio is malformed. */
-  protected async readAudio(res: Response, signal: AbortSignal): Promise<{ audio: Uint8Array; contentType: string }> {
+  /**
+   * Maps a non-2xx answer (its body already read) to a safe ProviderError, per the provider's error shapes. `context`
+   * is what the client passed to readJson/readAudio (HF: the model id; Sunbird: the download step).
+   */
+  protected abstract failure(res: Response, body: string, context?: string): ProviderError;
+
+  /**
+   * The parsed JSON of a 2xx answer. A non-2xx goes through `failure`; a 2xx that is not JSON (an HTML gateway page,
+   * a truncated body) is malformed, never a result.
+   */
+  protected async readJson(res: Response, signal: AbortSignal, context?: string): Promise<unknown> {
+    const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
+    if (!res.ok) throw this.failure(res, text, context);
+    if (!isJsonResponse(res)) throw this.malformed("provider returned a non-JSON page", res.status);
+    const body = tryParseJson(text);
+    if (body === undefined) throw this.malformed("provider sent an unreadable response", res.status);
+    return body;
+  }
+
+  /** Audio bytes of a 2xx answer, typed by their magic bytes: an HTML or JSON page labelled audio is malformed. */
+  protected async readAudio(res: Response, signal: AbortSignal, context?: string): Promise<{ audio: Uint8Array; contentType: string }> {
+    if (!res.ok) throw this.failure(res, await readText(res, this.id, this.policy.maxBodyBytes, signal), context);
     const audio = await readBytes(res, this.id, MAX_AUDIO_BYTES, signal);
     const contentType = sniffAudioType(audio);
     if (!contentType) throw this.malformed("provider returned no audio", res.status);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadProvidersConfig } from "./config";
 import { getProviders, getSandboxEmulator, providerStatus, resetProvidersForTests } from "./index";
-import { startEmulatorServer, type EmulatorServer } from "./sandbox";
+import { makeWav, parseWav, startEmulatorServer, type EmulatorServer } from "./sandbox";
 import { providerError, within } from "./test-support";
 import { PROVIDER_IDS, type ProviderId, type TranslateRequest } from "./types";
 
@@ -102,6 +102,20 @@ describe("getProviders / providerStatus", () => {
       provider_b: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true },
       provider_c: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true },
     });
+  });
+
+  it("sandbox mode serves speech in-process: transcripts are marked and audio is real WAV", async () => {
+    env({});
+    const providers = getProviders();
+    const audio = makeWav({ durationSeconds: 1, seed: 1 });
+    const cases: [ProviderId, string][] = [["provider_a", "lug"], ["provider_b", "tw"], ["provider_c", "sw"]];
+    for (const [id, language] of cases) {
+      const client = providers[id];
+      const heard = await client.transcribe!({ audio, contentType: "audio/wav", language, deadline: within(3_000) });
+      expect(heard.transcript).toMatch(/^\[sandbox:(sunbird|khaya|hf) /);
+      const spoken = await client.synthesize!({ text: "Hello there", language, deadline: within(3_000) });
+      expect(parseWav(spoken.audio)?.durationSeconds).toBeCloseTo(0.66, 2);
+    }
   });
 
   it("in-process faults reach the client and the circuit shows in the status", async () => {

@@ -1,7 +1,7 @@
 import { audioFileName } from "./audio";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
-import { errorForStatus, isJsonResponse, isRecord, parseRetryAfter, readText, tryParseJson } from "./http";
+import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
 import {
   ProviderError,
   type ProviderClient,
@@ -28,6 +28,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     super("provider_a", opts);
   }
 
+  /** POST /tasks/translate {source_language, target_language, text} with ISO 639-3 codes. */
   async translate(req: TranslateRequest): Promise<TranslateResult> {
     const source = toIso3(req.source);
     const target = toIso3(req.target);
@@ -46,11 +47,10 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
       },
       deadline: req.deadline,
       signal: req.signal,
-      handle: async (res, signal) => {
-        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
-        if (!res.ok) throw this.failure(res, text);
-        return { translatedText: this.parseTranslation(res, text), model: SUNBIRD_TRANSLATE_MODEL };
-      },
+      handle: async (res, signal) => ({
+        translatedText: this.parseTranslation(res, await this.readJson(res, signal)),
+        model: SUNBIRD_TRANSLATE_MODEL,
+      }),
     });
   }
 
@@ -70,9 +70,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
       deadline: req.deadline,
       signal: req.signal,
       handle: async (res, signal) => {
-        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
-        if (!res.ok) throw this.failure(res, text);
-        const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+        const body = await this.readJson(res, signal);
         if (!isRecord(body) || typeof body.audio_transcription !== "string") throw this.malformed("provider sent an unexpected response", res.status);
         return { transcript: body.audio_transcription, model: SUNBIRD_STT_MODEL };
       },
@@ -95,39 +93,30 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
         init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify(body) },
         deadline: req.deadline,
         signal: req.signal,
-        handle: async (res, signal) => {
-          const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
-          if (!res.ok) throw this.failure(res, text);
-          return this.parseSpeech(res, text);
-        },
+        handle: async (res, signal) => this.parseSpeech(res, await this.readJson(res, signal)),
       });
       const { audio, contentType } = await this.sendTo(meta.audioUrl, true, {
         init: { method: "GET" },
         deadline: req.deadline,
         signal: req.signal,
-        handle: async (res, signal) => {
-          if (!res.ok) {
-            await res.body?.cancel().catch(() => {});
-            throw new ProviderError(this.id, "unavailable", "could not download the synthesized audio", res.status);
-          }
-          return this.readAudio(res, signal);
-        },
+        handle: (res, signal) => this.readAudio(res, signal, DOWNLOAD),
       });
       return { audio, contentType, model: meta.model ?? model, voice: meta.voice ?? voice };
     }, req.signal);
   }
 
   /**
-   * An explicit voice picks the model (spark-tts ids 241..248, or an Orpheus catalog tag). Without one, Orpheus (the
+   * An explicit voice picks the model (spark-tts ids 241..248, or an Orpheus catalog tag). Without one: Orpheus (the
    * API default) with the first catalog voice for the language, else the spark-tts speaker for it (Lugbara has no
    * Orpheus voice).
    */
   private chooseVoice(req: SynthesizeRequest): { model: TtsModel; voice: string; language?: string } {
     const language = toIso3(req.language);
     if (req.voice !== undefined) {
-      if (SUNBIRD_SPARK_VOICES[req.voice]) return { model: "spark-tts", voice: req.voice };
-      const orpheusLanguage = Object.keys(SUNBIRD_ORPHEUS_VOICES).find((l) => SUNBIRD_ORPHEUS_VOICES[l].includes(req.voice ?? ""));
-      if (orpheusLanguage) return { model: "orpheus-3b-tts", voice: req.voice, language: orpheusLanguage };
+      const voice = req.voice;
+      if (SUNBIRD_SPARK_VOICES[voice]) return { model: "spark-tts", voice };
+      const orpheusLanguage = Object.keys(SUNBIRD_ORPHEUS_VOICES).find((l) => SUNBIRD_ORPHEUS_VOICES[l].includes(voice));
+      if (orpheusLanguage) return { model: "orpheus-3b-tts", voice, language: orpheusLanguage };
       return this.reject("unknown voice for provider", "UNKNOWN_VOICE");
     }
     const orpheus = SUNBIRD_ORPHEUS_VOICES[language]?.[0];
@@ -137,8 +126,19 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     return this.reject("language not supported for text-to-speech by provider", "UNSUPPORTED_LANGUAGE");
   }
 
-  private parseSpeech(res: Response, text: string): { audioUrl: string; model?: string; voice?: string } {
-    const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+  /** Reads output.translated_text, falling back to output.text (2024-era shape); output.Error means the job failed. */
+  private parseTranslation(res: Response, body: unknown): string {
+    if (!isRecord(body) || !isRecord(body.output)) throw this.malformed("provider sent an unexpected response", res.status);
+    const { output } = body;
+    const jobError = output.Error ?? output.error;
+    if (jobError !== undefined && jobError !== null && jobError !== "")
+      throw new ProviderError(this.id, "unavailable", "provider reported a failed translation job", res.status);
+    const translated = typeof output.translated_text === "string" ? output.translated_text : output.text;
+    if (typeof translated !== "string" || !translated.trim()) throw this.malformed("provider returned no translation", res.status);
+    return translated;
+  }
+
+  private parseSpeech(res: Response, body: unknown): { audioUrl: string; model?: string; voice?: string } {
     const audioUrl = isRecord(body) && typeof body.audio_url === "string" ? body.audio_url : undefined;
     if (!isRecord(body) || !audioUrl || !this.isAllowedAudioUrl(audioUrl)) throw this.malformed("provider sent an unexpected response", res.status);
     return {
@@ -158,28 +158,17 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     }
   }
 
-  /** Reads output.translated_text, falling back to output.text (2024-era shape); output.Error means the job failed. */
-  private parseTranslation(res: Response, text: string): string {
-    const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
-    if (!isRecord(body) || !isRecord(body.output)) throw this.malformed("provider sent an unexpected response", res.status);
-    const { output } = body;
-    const jobError = output.Error ?? output.error;
-    if (jobError !== undefined && jobError !== null && jobError !== "")
-      throw new ProviderError(this.id, "unavailable", "provider reported a failed translation job", res.status);
-    const translated = typeof output.translated_text === "string" ? output.translated_text : output.text;
-    if (typeof translated !== "string" || !translated.trim()) throw this.malformed("provider returned no translation", res.status);
-    return translated;
-  }
-
   /**
    * Maps the four Sunbird error shapes ({detail}, {error_code,message,details}, {errors:[...]}, {error}) to a safe
    * ProviderError. A 405 is the SPA catch-all answering a POST to a path that no longer exists, not a token problem.
    */
-  protected failure(res: Response, text: string): ProviderError {
+  protected failure(res: Response, text: string, context?: string): ProviderError {
+    const status = res.status;
+    // Cloud Storage answers an expired or bad signature with 400/403 XML: that is a failed download, not our request.
+    if (context === DOWNLOAD) return new ProviderError(this.id, "unavailable", "could not download the synthesized audio", status);
     const info = parseSunbirdError(tryParseJson(text));
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after")) ?? info.retryAfterMs;
     const message = info.message ?? "";
-    const status = res.status;
     if (status === 400 || status === 422) {
       if (/unsupported language/i.test(message))
         return new ProviderError(this.id, "rejected", "language not supported by provider", status, undefined, info.code ?? "UNSUPPORTED_LANGUAGE");
@@ -195,6 +184,9 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     return errorForStatus(this.id, status, retryAfterMs, info.code);
   }
 }
+
+/** Marks the signed-URL download step for `failure`. */
+const DOWNLOAD = "download";
 
 interface SunbirdErrorInfo {
   code?: string;

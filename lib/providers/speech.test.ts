@@ -1,0 +1,217 @@
+/** Speech-to-text and text-to-speech of the three clients, each against its emulator over real loopback HTTP. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ClientOptions } from "./client";
+import { HuggingFaceClient } from "./huggingface";
+import { KhayaClient } from "./khaya";
+import { makeWav, parseWav, startEmulatorServer, type EmulatorServer } from "./sandbox";
+import { SunbirdClient } from "./sunbird";
+import { providerError, timed, within } from "./test-support";
+
+const FAST = { backoffBaseMs: 10, backoffMaxMs: 20 };
+const clip = makeWav({ durationSeconds: 1.25, seed: 3 });
+const transcribeRequest = (language: string, audio: Uint8Array = clip, contentType = "audio/wav") => ({
+  audio,
+  contentType,
+  language,
+  deadline: within(3_000),
+});
+const speechRequest = (language: string, voice?: string, text = "Oli otya, nnyabo?") => ({ text, language, voice, deadline: within(3_000) });
+
+function expectWav(audio: Uint8Array, sampleRate: number, text: string) {
+  const info = parseWav(audio);
+  expect(info).toMatchObject({ sampleRate, channels: 1, bitsPerSample: 16 });
+  expect(info?.durationSeconds).toBeCloseTo(Math.max(0.5, [...text].length * 0.06), 2);
+}
+
+describe("Sunbird speech", () => {
+  const TOKEN = "eyJ.speech";
+  let server: EmulatorServer;
+  beforeAll(async () => {
+    server = await startEmulatorServer("sunbird", { credential: TOKEN });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  const client = (opts: Partial<ClientOptions> = {}) => new SunbirdClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { ...FAST, ...opts.policy } });
+
+  it("transcribes: multipart audio + 639-3 language to /tasks/audio/transcriptions", async () => {
+    const result = await client().transcribe(transcribeRequest("lug"));
+    expect(result.transcript).toMatch(/^\[sandbox:sunbird lug\] transcript of 1\.25 s of audio #[0-9a-f]{8}$/);
+    expect(result.model).toBe("sunbird-stt");
+    const [req] = server.stats.recent;
+    expect(req.path).toBe("/tasks/audio/transcriptions");
+    expect(req.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
+    expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    await expect(client().transcribe(transcribeRequest("sw"))).resolves.toMatchObject({ transcript: expect.stringContaining("[sandbox:sunbird swa]") });
+  });
+
+  it("refuses unsupported languages and empty audio without calling; the API's own 422 on a bad file type is rejected", async () => {
+    expect((await providerError(client().transcribe(transcribeRequest("tw")))).kind).toBe("rejected");
+    expect((await providerError(client().transcribe(transcribeRequest("lug", new Uint8Array(0))))).kind).toBe("rejected");
+    expect(server.stats.requests).toBe(0);
+    const err = await providerError(client().transcribe(transcribeRequest("lug", clip, "text/plain")));
+    expect(err).toMatchObject({ kind: "rejected", status: 422, upstreamCode: "VALIDATION_ERROR" });
+  });
+
+  it("a hanging transcription is cut by the speech timeout within the deadline", async () => {
+    server.controls.failMode = "hang";
+    const c = client({ speechAttemptTimeoutMs: 200, policy: { maxRetries: 0 } });
+    const { value: err, ms } = await timed(() => providerError(c.transcribe(transcribeRequest("lug"))));
+    expect(err.kind).toBe("timeout");
+    expect(ms).toBeLessThan(400);
+  });
+
+  it("synthesizes with Orpheus by default and returns the audio bytes, never the signed URL", async () => {
+    const request = speechRequest("lug");
+    const result = await client().synthesize(request);
+    expect(Object.keys(result).sort()).toEqual(["audio", "contentType", "model", "voice"]);
+    expect(result).toMatchObject({ contentType: "audio/wav", model: "orpheus-3b-tts", voice: "salt_lug_0001" });
+    expectWav(result.audio, 24_000, request.text);
+    const [post, download] = server.stats.recent;
+    expect(JSON.parse(post.bodyText ?? "")).toEqual({ text: request.text, model: "orpheus-3b-tts", voice: "salt_lug_0001", response_mode: "url", language: "lug" });
+    expect(download.method).toBe("GET");
+    expect(download.path).toMatch(/^\/gcs\/orpheus_tts\/.+\.wav\?X-Goog-Expires=\d+&X-Goog-Signature=[0-9a-f]+$/);
+    // The signed URL carries its own signature; our token must not travel to the storage host.
+    expect(download.headers.authorization).toBeUndefined();
+  });
+
+  it("uses spark-tts for speaker ids 241..248 and for languages without an Orpheus voice", async () => {
+    const ach = await client().synthesize(speechRequest("ach", "241"));
+    expect(ach).toMatchObject({ model: "spark-tts", voice: "241" });
+    expectWav(ach.audio, 16_000, speechRequest("ach").text);
+    expect(await client().synthesize(speechRequest("lgg"))).toMatchObject({ model: "spark-tts", voice: "245" });
+    expect(JSON.parse(server.stats.recent.at(-2)?.bodyText ?? "").language).toBeUndefined();
+  });
+
+  it("refuses unknown voices, unsupported languages and over-long text without calling", async () => {
+    expect((await providerError(client().synthesize(speechRequest("lug", "999")))).upstreamCode).toBe("UNKNOWN_VOICE");
+    expect((await providerError(client().synthesize(speechRequest("tw")))).upstreamCode).toBe("UNSUPPORTED_LANGUAGE");
+    expect((await providerError(client().synthesize(speechRequest("lug", undefined, "a".repeat(2_001))))).upstreamCode).toBe("TEXT_TOO_LONG");
+    expect(server.stats.requests).toBe(0);
+  });
+
+  it("an expired signed URL is an unavailable download, not audio", async () => {
+    const expired = await startEmulatorServer("sunbird", { credential: TOKEN, signedUrlTtlMs: 0 });
+    try {
+      const c = new SunbirdClient({ baseUrl: expired.url, credential: TOKEN, policy: FAST });
+      const err = await providerError(c.synthesize(speechRequest("lug")));
+      expect(err).toMatchObject({ kind: "unavailable", status: 400, message: "could not download the synthesized audio" });
+      expect(expired.stats.requests).toBe(2);
+    } finally {
+      await expired.close();
+    }
+  });
+
+  it("a hanging download is cut within the deadline; an HTML page instead of audio is malformed", async () => {
+    server.setControls({ failMode: "hang", pathPrefix: "/gcs" });
+    const c = client({ speechAttemptTimeoutMs: 200, policy: { maxRetries: 0 } });
+    const { value: err, ms } = await timed(() => providerError(c.synthesize(speechRequest("lug"))));
+    expect(err.kind).toBe("timeout");
+    expect(ms).toBeLessThan(400);
+    server.setControls({ failMode: "html", pathPrefix: "/gcs" });
+    expect(await providerError(client().synthesize(speechRequest("lug")))).toMatchObject({ kind: "malformed", message: "provider returned no audio" });
+  });
+
+  it("a synthesis and its download count once in the circuit breaker", async () => {
+    server.setControls({ failMode: "status", status: 503, pathPrefix: "/gcs" });
+    const c = client({ policy: { maxRetries: 0 }, circuit: { failureThreshold: 2, cooldownMs: 60_000 } });
+    await providerError(c.synthesize(speechRequest("lug")));
+    expect(c.circuitState).toBe("closed");
+    await providerError(c.synthesize(speechRequest("lug")));
+    expect(c.circuitState).toBe("open");
+  });
+});
+
+describe("Khaya speech", () => {
+  const KEY = "khaya-speech-key";
+  let server: EmulatorServer;
+  beforeAll(async () => {
+    server = await startEmulatorServer("khaya", { credential: KEY });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  const client = (opts: Partial<ClientOptions> = {}) => new KhayaClient({ baseUrl: server.url, credential: KEY, ...opts, policy: { ...FAST, ...opts.policy } });
+
+  it("transcribes: raw bytes with the audio type to /asr/v3/transcribe?language=<639-3>", async () => {
+    const result = await client().transcribe(transcribeRequest("tw"));
+    expect(result).toMatchObject({ model: "khaya-asr-v3", transcript: expect.stringMatching(/^\[sandbox:khaya twi\] transcript of 1\.25 s/) });
+    const [req] = server.stats.recent;
+    expect(req.path).toBe("/asr/v3/transcribe?language=twi");
+    expect(req.headers["content-type"]).toBe("audio/wav");
+    expect(req.headers["ocp-apim-subscription-key"]).toBe(KEY);
+    expect(req.bodyBytes).toBe(clip.byteLength);
+  });
+
+  it("undecodable audio → rejected with Khaya's code; unsupported language refused without calling", async () => {
+    const garbage = new TextEncoder().encode("RIFF but not really a wave file");
+    expect(await providerError(client().transcribe(transcribeRequest("tw", garbage)))).toMatchObject({ kind: "rejected", upstreamCode: "INVALID_AUDIO_FORMAT" });
+    expect((await providerError(client().transcribe(transcribeRequest("lug")))).kind).toBe("rejected");
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("synthesizes: {text, language, speaker} to /tts/v1/tts → WAV bytes", async () => {
+    const request = speechRequest("tw", "male_low", "Wo ho te sɛn?");
+    const result = await client().synthesize(request);
+    expect(result).toMatchObject({ contentType: "audio/wav", model: "khaya-tts-v1", voice: "male_low" });
+    expectWav(result.audio, 16_000, request.text);
+    expect(JSON.parse(server.stats.recent[0].bodyText ?? "")).toEqual({ text: request.text, language: "twi", speaker: "male_low" });
+  });
+
+  it("without a voice sends no speaker and reports 'default'; an unknown voice is refused, not silently replaced", async () => {
+    expect(await client().synthesize(speechRequest("ee"))).toMatchObject({ voice: "default" });
+    expect(JSON.parse(server.stats.recent[0].bodyText ?? "")).not.toHaveProperty("speaker");
+    expect((await providerError(client().synthesize(speechRequest("tw", "twi_speaker_4")))).upstreamCode).toBe("UNKNOWN_VOICE");
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("an HTML page with 200 instead of audio is malformed", async () => {
+    server.controls.failMode = "html";
+    expect(await providerError(client().synthesize(speechRequest("tw")))).toMatchObject({ kind: "malformed" });
+  });
+});
+
+describe("Hugging Face speech", () => {
+  const TOKEN = "hf_speech";
+  let server: EmulatorServer;
+  beforeAll(async () => {
+    server = await startEmulatorServer("hf", { credential: TOKEN, hfNotDeployed: ["facebook/mms-tts-lug"] });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  const client = (opts: Partial<ClientOptions> = {}) => new HuggingFaceClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { ...FAST, ...opts.policy } });
+
+  it("transcribes raw bytes with Whisper by default", async () => {
+    const result = await client().transcribe(transcribeRequest("sw"));
+    expect(result).toMatchObject({ model: "openai/whisper-large-v3-turbo", transcript: expect.stringContaining("[sandbox:hf openai/whisper-large-v3-turbo]") });
+    const [req] = server.stats.recent;
+    expect(req.path).toBe("/hf-inference/models/openai/whisper-large-v3-turbo");
+    expect(req.headers["content-type"]).toBe("audio/wav");
+    expect(req.bodyBytes).toBe(clip.byteLength);
+  });
+
+  it("a cold ASR model is waited for when estimated_time fits the deadline", async () => {
+    server.setControls({ failMode: "loading", estimatedTimeSeconds: 0.2, failNext: 1 });
+    await expect(client().transcribe(transcribeRequest("sw"))).resolves.toMatchObject({ model: "openai/whisper-large-v3-turbo" });
+    expect(server.stats.requests).toBe(2);
+  });
+
+  it("synthesizes with facebook/mms-tts-<iso> asking for WAV", async () => {
+    const request = speechRequest("sw", undefined, "Habari yako");
+    const result = await client().synthesize(request);
+    expect(result).toMatchObject({ contentType: "audio/wav", model: "facebook/mms-tts-swh", voice: "default" });
+    expectWav(result.audio, 16_000, request.text);
+    const [req] = server.stats.recent;
+    expect(req.path).toBe("/hf-inference/models/facebook/mms-tts-swh");
+    expect(req.headers.accept).toBe("audio/wav");
+    expect(JSON.parse(req.bodyText ?? "")).toEqual({ inputs: "Habari yako" });
+  });
+
+  it("a TTS model that is not deployed is rejected (404) and not retried", async () => {
+    expect(await providerError(client().synthesize(speechRequest("lug")))).toMatchObject({ kind: "rejected", status: 404 });
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("JSON instead of audio is malformed", async () => {
+    server.setControls({ failMode: "malformed", variant: "shape" });
+    expect((await providerError(client().synthesize(speechRequest("sw")))).kind).toBe("malformed");
+  });
+});
