@@ -25,6 +25,8 @@ export interface StartAppOptions {
   env?: Record<string, string | undefined>;
   /** Run on this database URL instead of a fresh one (e.g. two instances sharing one database). */
   databaseUrl?: string;
+  /** Wait until /health answers 200 (default). With false, only until the server answers at all (any status). */
+  waitUntilHealthy?: boolean;
 }
 
 const running = new Set<RunningApp>();
@@ -89,7 +91,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
       const res = await fetch(`${url}/health`);
-      if (res.status !== 200) throw new Error(`health ${res.status}: ${await res.text()}`);
+      if (res.status !== 200 && options.waitUntilHealthy !== false) throw new Error(`health ${res.status}: ${await res.text()}`);
     }, 60_000);
   } catch (err) {
     await app.stop("SIGKILL");

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { authenticateAndCount, type AuthenticatedKey } from "@/lib/keys/store";
 import { getRateLimiter, ruleFor, type RateLimitBucket, type RateLimitDecision } from "@/lib/ratelimit";
 import { parseJsonBody } from "./body";
@@ -103,12 +104,7 @@ async function authenticate(req: Request): Promise<AuthenticatedKey> {
   if (!match) {
     throw new ApiError("INVALID_API_KEY", "The Authorization header must be: Bearer svc_<your key>.");
   }
-  let key: AuthenticatedKey | null;
-  try {
-    key = await authenticateAndCount(match[1]);
-  } catch (err) {
-    throw new DatabaseUnavailableError(err);
-  }
+  const key = await authenticateAndCount(match[1]);
   if (!key) throw new ApiError("INVALID_API_KEY", "The API key is invalid, expired or revoked.");
   return key;
 }
@@ -130,15 +126,9 @@ export function setRateLimitHeaders(headers: Headers, d: RateLimitDecision) {
   headers.set("X-RateLimit-Reset", String(Math.ceil(d.resetAt / 1000)));
 }
 
-class DatabaseUnavailableError extends Error {
-  constructor(readonly cause: unknown) {
-    super(`database unavailable: ${describe(cause)}`);
-    this.name = "DatabaseUnavailableError";
-  }
-}
-
+/** The database or (in fail-closed mode) the rate-limit store is out of reach: the caller should retry shortly. */
 function isServiceUnavailable(err: unknown): boolean {
-  return err instanceof Error && (err.name === "DatabaseUnavailableError" || err.name === "RateLimiterUnavailableError");
+  return (err instanceof Error && err.name === "RateLimiterUnavailableError") || isDatabaseUnavailable(err);
 }
 
 function describe(err: unknown): string {

@@ -1,6 +1,6 @@
 import { BaseClient, type ClientOptions } from "./client";
 import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
-import { errorForStatus, isJsonResponse, isRecord, parseRetryAfter, readText, tryParseJson } from "./http";
+import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
 import {
   ProviderError,
   type HfModelRoute,
@@ -35,11 +35,10 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
       },
       deadline: req.deadline,
       signal: req.signal,
-      handle: async (res, signal) => {
-        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
-        if (!res.ok) throw this.failure(res, text, route.model);
-        return { translatedText: this.parseTranslation(res, text), model: route.model };
-      },
+      handle: async (res, signal) => ({
+        translatedText: this.parseTranslation(res, await this.readJson(res, signal, route.model)),
+        model: route.model,
+      }),
     });
   }
 
@@ -59,9 +58,7 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
       deadline: req.deadline,
       signal: req.signal,
       handle: async (res, signal) => {
-        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
-        if (!res.ok) throw this.failure(res, text, model);
-        const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+        const body = await this.readJson(res, signal, model);
         if (!isRecord(body) || typeof body.text !== "string") throw this.malformed("provider sent an unexpected response", res.status);
         return { transcript: body.text, model };
       },
@@ -88,11 +85,7 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
       },
       deadline: req.deadline,
       signal: req.signal,
-      handle: async (res, signal) => {
-        if (!res.ok) throw this.failure(res, await readText(res, this.id, this.policy.maxBodyBytes, signal), model);
-        const { audio, contentType } = await this.readAudio(res, signal);
-        return { audio, contentType, model, voice: "default" };
-      },
+      handle: async (res, signal) => ({ ...(await this.readAudio(res, signal, model)), model, voice: "default" }),
     });
   }
 
@@ -104,8 +97,7 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
   }
 
   /** `[{"translation_text"}]`; a bare object is tolerated. */
-  private parseTranslation(res: Response, text: string): string {
-    const body = isJsonResponse(res) ? tryParseJson(text) : undefined;
+  private parseTranslation(res: Response, body: unknown): string {
     const first = Array.isArray(body) ? body[0] : body;
     const translated = isRecord(first) ? first.translation_text : undefined;
     if (typeof translated !== "string") throw this.malformed("provider sent an unexpected response", res.status);
@@ -117,21 +109,22 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
    * HF errors: {"error": string | string[]}, sometimes {"errors":[{message}]}, or only an X-Error-Message header.
    * A 503 with estimated_time is a cold start: the wait hint lets the HTTP layer retry only when it fits the deadline.
    */
-  protected failure(res: Response, text: string, model: string): ProviderError {
+  protected failure(res: Response, text: string, model?: string): ProviderError {
     const status = res.status;
     const body = tryParseJson(text);
     const message = hfErrorMessage(body) ?? res.headers.get("x-error-message") ?? "";
     const code = res.headers.get("x-error-code") ?? undefined;
     const estimated = isRecord(body) && typeof body.estimated_time === "number" ? body.estimated_time : undefined;
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after")) ?? (estimated !== undefined ? Math.ceil(estimated * 1000) : undefined);
+    const subject = model ? `model ${model}` : "model";
 
     if (status === 503 && (estimated !== undefined || /loading/i.test(message)))
       return new ProviderError(this.id, "unavailable", "model is loading", status, retryAfterMs, code ?? "MODEL_LOADING");
     // A model that is not deployed concerns this route only, not the provider's health.
     if (status === 404)
-      return new ProviderError(this.id, "rejected", `model ${model} is not deployed on provider`, status, undefined, code ?? "MODEL_NOT_DEPLOYED");
+      return new ProviderError(this.id, "rejected", `${subject} is not deployed on provider`, status, undefined, code ?? "MODEL_NOT_DEPLOYED");
     if (status === 400 && /not supported by provider/i.test(message))
-      return new ProviderError(this.id, "rejected", `model ${model} is not available on provider`, status, undefined, code ?? "MODEL_NOT_SUPPORTED");
+      return new ProviderError(this.id, "rejected", `${subject} is not available on provider`, status, undefined, code ?? "MODEL_NOT_SUPPORTED");
     if (status === 402) return new ProviderError(this.id, "rate_limited", "provider credits exhausted", status, undefined, code);
     return errorForStatus(this.id, status, retryAfterMs, code);
   }

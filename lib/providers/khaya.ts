@@ -1,6 +1,6 @@
 import { BaseClient, type ClientOptions } from "./client";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
-import { errorForStatus, isJsonResponse, isRecord, mediaType, parseRetryAfter, readText, tryParseJson } from "./http";
+import { errorForStatus, isRecord, mediaType, parseRetryAfter, tryParseJson } from "./http";
 import {
   ProviderError,
   type ProviderClient,
@@ -35,6 +35,10 @@ export class KhayaClient extends BaseClient implements ProviderClient {
     return undefined;
   }
 
+  /**
+   * POST /v1/translate {in, lang}. The 200 body is a JSON string ("Wo ho te s\u025bn?"), decoded with JSON.parse;
+   * stripping the quotes would break escapes.
+   */
   async translate(req: TranslateRequest): Promise<TranslateResult> {
     if (!req.text.trim()) this.reject("text is empty");
     if (req.text.length > KHAYA_MAX_TEXT_CHARS) this.reject(`text exceeds ${KHAYA_MAX_TEXT_CHARS} characters`, "TEXT_TOO_LONG");
@@ -51,9 +55,10 @@ export class KhayaClient extends BaseClient implements ProviderClient {
       deadline: req.deadline,
       signal: req.signal,
       handle: async (res, signal) => {
-        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
-        if (!res.ok) throw this.failure(res, text);
-        return { translatedText: this.parseTranslation(res, text), model: KHAYA_TRANSLATE_MODEL };
+        const body = await this.readJson(res, signal);
+        if (typeof body !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+        if (!body.trim()) throw this.malformed("provider returned no translation", res.status);
+        return { translatedText: body, model: KHAYA_TRANSLATE_MODEL };
       },
     });
   }
@@ -71,11 +76,8 @@ export class KhayaClient extends BaseClient implements ProviderClient {
       deadline: req.deadline,
       signal: req.signal,
       handle: async (res, signal) => {
-        const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
-        if (!res.ok) throw this.failure(res, text);
-        if (!isJsonResponse(res)) throw this.malformed("provider returned a non-JSON page", res.status);
-        // v3 answers {text}; v1 a bare JSON string. Both decode the same way.
-        const body = tryParseJson(text);
+        // v3 answers {text}; v1 a bare JSON string.
+        const body = await this.readJson(res, signal);
         const transcript = typeof body === "string" ? body : isRecord(body) ? body.text : undefined;
         if (typeof transcript !== "string") throw this.malformed("provider sent an unexpected response", res.status);
         return { transcript, model: KHAYA_STT_MODEL };
@@ -100,24 +102,8 @@ export class KhayaClient extends BaseClient implements ProviderClient {
       },
       deadline: req.deadline,
       signal: req.signal,
-      handle: async (res, signal) => {
-        if (!res.ok) throw this.failure(res, await readText(res, this.id, this.policy.maxBodyBytes, signal));
-        const { audio, contentType } = await this.readAudio(res, signal);
-        return { audio, contentType, model: KHAYA_TTS_MODEL, voice: req.voice ?? "default" };
-      },
+      handle: async (res, signal) => ({ ...(await this.readAudio(res, signal)), model: KHAYA_TTS_MODEL, voice: req.voice ?? "default" }),
     });
-  }
-
-  /**
-   * The 200 body is a JSON string ("Wo ho te s\u025bn?"), decoded with JSON.parse; stripping the quotes would break
-   * escapes. The APIM gateway also serves HTML pages with 200 when the backend is down, so the type is checked.
-   */
-  private parseTranslation(res: Response, text: string): string {
-    if (!isJsonResponse(res)) throw this.malformed("provider returned a non-JSON page", res.status);
-    const body = tryParseJson(text);
-    if (typeof body !== "string") throw this.malformed("provider sent an unexpected response", res.status);
-    if (!body.trim()) throw this.malformed("provider returned no translation", res.status);
-    return body;
   }
 
   /** An APIM subscription key, not a Bearer token; no-cache as the official SDK sends. */
@@ -144,16 +130,24 @@ export class KhayaClient extends BaseClient implements ProviderClient {
     if (status === 403 && /quota/i.test(gatewayMessage))
       return new ProviderError(this.id, "rate_limited", "provider quota exhausted", status, retryAfterMs);
     if (status === 400 || status === 422) {
-      if (code === "UNSUPPORTED_LANGUAGE_PAIR" || code === "UNSUPPORTED_LANGUAGE_CODE")
-        return new ProviderError(this.id, "rejected", "language pair not supported by provider", status, undefined, code);
-      if (code === "UNSUPPORTED_LANGUAGE") return new ProviderError(this.id, "rejected", "language not supported by provider", status, undefined, code);
-      if (code === "MISSING_TEXT" || code === "EMPTY_TEXT" || code === "EMPTY_AUDIO")
-        return new ProviderError(this.id, "rejected", code === "EMPTY_AUDIO" ? "audio is empty" : "text is empty", status, undefined, code);
-      if (code === "INVALID_AUDIO_FORMAT") return new ProviderError(this.id, "rejected", "audio could not be decoded by provider", status, undefined, code);
+      const message = code ? REJECTION_MESSAGES[code] : undefined;
+      if (message) return new ProviderError(this.id, "rejected", message, status, undefined, code);
     }
     return errorForStatus(this.id, status, retryAfterMs, code);
   }
 }
+
+/** Our wording for Khaya's documented validation codes (its own messages are not passed on). */
+const REJECTION_MESSAGES: Readonly<Record<string, string>> = {
+  UNSUPPORTED_LANGUAGE_PAIR: "language pair not supported by provider",
+  UNSUPPORTED_LANGUAGE_CODE: "language pair not supported by provider",
+  UNSUPPORTED_LANGUAGE: "language not supported by provider",
+  MISSING_TEXT: "text is empty",
+  EMPTY_TEXT: "text is empty",
+  EMPTY_AUDIO: "audio is empty",
+  INVALID_AUDIO_FORMAT: "audio could not be decoded by provider",
+  INVALID_SPEAKER: "unknown voice for provider",
+};
 
 /** The most specific backend code: the first detail's code, else the envelope's, else a legacy {type}. */
 function backendErrorCode(body: unknown): string | undefined {

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ApiError } from "./errors";
+import { apiRoute, errorResponse } from "./route";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+
+describe("errorResponse", () => {
+  it("turns an unexpected error into a 500 INTERNAL_ERROR without internals", async () => {
+    const res = errorResponse(new TypeError("Cannot read properties of undefined (reading 'secretThing') at /srv/app.js:12"), "req_test");
+    expect(res.status).toBe(500);
+    const body = await res.json();
+    expect(body).toEqual({ detail: { code: "INTERNAL_ERROR", message: expect.any(String), request_id: "req_test" } });
+    expect(JSON.stringify(body)).not.toMatch(/secretThing|app\.js|TypeError/);
+    expect(res.headers.get("x-request-id")).toBe("req_test");
+  });
+
+  it("maps ApiError codes to their statuses and keeps field errors", async () => {
+    const res = errorResponse(new ApiError("VALIDATION_ERROR", "bad", { errors: [{ loc: ["body", "x"], msg: "m", type: "t" }] }), "req_x");
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail.errors).toEqual([{ loc: ["body", "x"], msg: "m", type: "t" }]);
+  });
+
+  it("answers 503 SERVICE_UNAVAILABLE with Retry-After when the database is unreachable", async () => {
+    const err = Object.assign(new Error("connect failed"), { cause: Object.assign(new Error("connect ECONNREFUSED 10.0.0.1:5432"), { code: "ECONNREFUSED" }) });
+    const res = errorResponse(err, "req_db");
+    expect(res.status).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    const text = await res.text();
+    expect(text).toContain("SERVICE_UNAVAILABLE");
+    expect(text).not.toContain("10.0.0.1");
+  });
+});
+
+describe("isDatabaseUnavailable", () => {
+  it("recognises connectivity failures through wrapping and ignores ordinary errors", () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code: "57P01" }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Can't reach database server at `db`"))).toBe(true);
+    expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error("a"), { code: "ECONNREFUSED" })]))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("duplicate key value violates unique constraint"))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError("undefined is not a function"))).toBe(false);
+  });
+});
+
+describe("apiRoute without authentication", () => {
+  const route = apiRoute({
+    auth: "none",
+    body: z.object({ n: z.number().int() }),
+    maxBodyBytes: 100,
+    handler: async ({ body, requestId }) => ({ doubled: body.n * 2, requestId }),
+  });
+  const post = (body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
+    route(new Request("http://x/api", { method: "POST", body, headers }));
+
+  it("validates and answers with X-Request-Id, honouring a well-formed incoming id", async () => {
+    const res = await route(new Request("http://x/api", { method: "POST", body: '{"n":21}', headers: { "content-type": "application/json", "x-request-id": "trace-12345678" } }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ doubled: 42, requestId: "trace-12345678" });
+    expect(res.headers.get("x-request-id")).toBe("trace-12345678");
+  });
+
+  it("replaces a hostile incoming request id", async () => {
+    const res = await route(new Request("http://x/api", { method: "POST", body: '{"n":1}', headers: { "content-type": "application/json", "x-request-id": "a b<script>" } }));
+    expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+
+  it("refuses a body over the limit while reading, even without Content-Length", async () => {
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"n":' + "1".repeat(200) + "}"));
+        c.close();
+      },
+    });
+    const res = await route(new Request("http://x/api", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit));
+    expect(res.status).toBe(413);
+  });
+
+  it("locates validation problems without echoing input", async () => {
+    const res = await post('{"n":"secret-value"}');
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body.detail.errors).toEqual([{ loc: ["body", "n"], msg: expect.any(String), type: "number_type" }]);
+    expect(JSON.stringify(body)).not.toContain("secret-value");
+  });
+});
