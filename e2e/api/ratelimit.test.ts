@@ -1,7 +1,7 @@
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
+import { startApp, stopAllApps, type RunningApp, type StartAppOptions } from "../support/app";
 import { freePort, waitFor } from "../support/net";
 import { startRedis, type RedisServer } from "../support/redis";
 import { startUpstashShim, type UpstashShim } from "../support/upstash-shim";
@@ -89,7 +89,19 @@ function expect429(res: JsonResponse, limit: number, windowMs: number) {
 
 afterAll(stopAllApps);
 
-const DEFAULT_WINDOW = 3_000; // RATE_LIMIT_DEFAULT=3/3s
+/** Starts an app for the enclosing describe (in beforeAll: start-up time is not test time) and stops it after. */
+function appFor(options: () => StartAppOptions | Promise<StartAppOptions> = () => ({})) {
+  let app: RunningApp | undefined;
+  beforeAll(async () => {
+    app = await startApp(await options());
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+  return () => app!;
+}
+
+const DEFAULT_WINDOW = 4_000; // RATE_LIMIT_DEFAULT=3/4s
 const LONG_WINDOW = 20_000; // RATE_LIMIT_TRANSLATE=2/20s, RATE_LIMIT_BATCH=3/20s
 
 const me = (app: RunningApp, key: string) => call(app.url, "GET", "/api/v1/auth/keys/me", { key });
@@ -105,7 +117,7 @@ describe.each(BACKENDS)("per-key limits over HTTP, %s store", (backend) => {
   beforeAll(async () => {
     store = await startStore(backend);
     app = await startApp({
-      env: { ...store.env, RATE_LIMIT_DEFAULT: "3/3s", RATE_LIMIT_TRANSLATE: "2/20s", RATE_LIMIT_BATCH: "3/20s" },
+      env: { ...store.env, RATE_LIMIT_DEFAULT: "3/4s", RATE_LIMIT_TRANSLATE: "2/20s", RATE_LIMIT_BATCH: "3/20s" },
     });
   });
   afterAll(async () => {
@@ -133,7 +145,7 @@ describe.each(BACKENDS)("per-key limits over HTTP, %s store", (backend) => {
 
   it("counts X-RateLimit-Remaining down per request, answers the request after the budget with 429 + Retry-After, and admits again after waiting it; every request is counted", async () => {
     const key = await mintKey(app.url, "burst");
-    await roomInWindow(backend, DEFAULT_WINDOW, 1_500);
+    await roomInWindow(backend, DEFAULT_WINDOW, 2_000);
     for (let i = 0; i < 3; i++) {
       const ok = await me(app, key);
       expect(ok.status).toBe(200);

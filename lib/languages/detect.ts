@@ -6,11 +6,13 @@ import { LANGUAGES } from "./registry";
  * Source-language detection for translate requests without source_lang. Restricted to the languages we translate.
  *
  * Library choice (measured in detect.test.ts on the hand-written samples of detect.samples.ts):
- *  - franc-all (trigram profiles from the UDHR in 400+ languages) knows 37 of our 45 languages, and is the only
+ *  - franc-all (trigram profiles from the UDHR in 400+ languages) knows 35 of our 45 languages, and is the only
  *    evaluated library that knows Luganda, Runyankole, Twi, Fante, Ewe, Ga, Dagbani, Kinyarwanda, ... It is used
  *    restricted to our languages (`only`).
  *  - eld knows 60 languages, of ours only en, fr, pt, ar, am and yo: it cannot detect African languages at all.
- *  - cld (CLD2, native addon) was not adopted: it needs a native build, knows few of our languages, and is unmaintained.
+ *  - cld (CLD2 bindings) was not evaluated: it is a native addon built with node-gyp at install time, which the
+ *    project cannot rely on for its offline installs. (CLD2 does know several of our languages — e.g. Luganda,
+ *    Kinyarwanda, Swahili, Yoruba — but not Acholi, Ateso, Lugbara or Runyankole.)
  *
  * The rule, in order:
  *  1. Script: Ethiopic text is Amharic or Tigrinya (decided by the steps below among those two); Arabic script is Arabic.

@@ -148,8 +148,18 @@ describe("GET /languages listing", () => {
 
   it("capability filter: translation lists all; stt/tts list only languages with speech data", () => {
     expect(listLanguages({ capability: "translation" }).total).toBe(LANGUAGES.length);
-    const stt = listLanguages({ capability: "stt" });
-    expect(stt.languages.every((l) => l.stt.supported)).toBe(true);
+    expect(listLanguages({ capability: "stt" }).total).toBe(0); // no speech data until the speech module fills it in
+    const lug = LANGUAGES.find((l) => l.code === "lug")!;
+    lug.speech = { stt: [{ provider: "provider_a" }], tts: [{ provider: "provider_a", voices: [{ id: "248", gender: "female" }] }] };
+    try {
+      const stt = listLanguages({ capability: "stt" });
+      expect(stt.languages.map((l) => l.code)).toEqual(["lug"]);
+      expect(stt.languages[0].stt).toEqual({ supported: true, providers: [{ provider: "provider_a" }] });
+      expect(listLanguages({ capability: "tts", provider: "provider_b" }).total).toBe(0);
+      expect(listLanguages({ capability: "tts", provider: "provider_a" }).languages[0].tts.providers[0].voices[0].id).toBe("248");
+    } finally {
+      delete lug.speech;
+    }
   });
 
   it("is consistent with translate: every listed pair translates in the sandbox with the listed provider, model and quality", async () => {

@@ -302,6 +302,9 @@ function schemas(): Record<string, SchemaObject> {
   };
   issue.example = { name: "my app", expires_in_days: 90 };
 
+  const stt = all.SttForm as { properties: Record<string, SchemaObject> };
+  stt.properties.audio = { ...stt.properties.audio, type: "string", format: "binary" };
+
   const issued = all.IssuedKey as { example?: unknown };
   issued.example = {
     api_key: "svc_0123456789abcdef0123456789abcdef01234567",

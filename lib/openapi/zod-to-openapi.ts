@@ -6,6 +6,8 @@ import { z } from "zod";
  *  - `examples: [x, …]` (JSON Schema) becomes `example: x` (the Schema Object of 3.0 has no `examples`)
  *  - the ±Number.MAX_SAFE_INTEGER bounds zod puts on every .int() are dropped (noise, not a rule of the API)
  *  - `$schema`/`id` keys and empty `definitions` are removed
+ *  - responses do not get `additionalProperties: false` (zod's output mode adds it): new fields are additive, and a
+ *    client generated from this document must not break when one appears
  * Shared schemas are registered under a name and referenced as #/components/schemas/<name>.
  */
 export type SchemaObject = Record<string, unknown>;
@@ -24,17 +26,17 @@ export function toOpenApiSchemas(
     unrepresentable: "any",
     uri: (id) => `#/components/schemas/${id}`,
   });
-  return Object.fromEntries(Object.entries(out.schemas).map(([id, s]) => [id, clean(s) as SchemaObject]));
+  return Object.fromEntries(Object.entries(out.schemas).map(([id, s]) => [id, clean(s, io) as SchemaObject]));
 }
 
 /** One schema, inline (no registry): for parameters and one-off bodies. */
 export function toOpenApiSchema(schema: z.ZodType, io: "input" | "output" = "input"): SchemaObject {
-  return clean(z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" })) as SchemaObject;
+  return clean(z.toJSONSchema(schema, { target: "openapi-3.0", io, unrepresentable: "any" }), io) as SchemaObject;
 }
 
 /** Cleans one Schema Object (keywords), recursing into sub-schemas; maps of field names are walked as maps. */
-function clean(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(clean);
+function clean(node: unknown, io: "input" | "output" = "input"): unknown {
+  if (Array.isArray(node)) return node.map((n) => clean(n, io));
   if (!node || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
@@ -42,7 +44,7 @@ function clean(node: unknown): unknown {
     if (k === "properties" || k === "definitions" || k === "$defs" || k === "patternProperties") {
       const entries = Object.entries((v ?? {}) as Record<string, unknown>);
       if (entries.length === 0 && k !== "properties") continue;
-      out[k] = Object.fromEntries(entries.map(([name, sub]) => [name, clean(sub)]));
+      out[k] = Object.fromEntries(entries.map(([name, sub]) => [name, clean(sub, io)]));
       continue;
     }
     if (k === "examples" && Array.isArray(v)) {
@@ -54,7 +56,8 @@ function clean(node: unknown): unknown {
       continue;
     }
     if ((k === "minimum" && v === -SAFE) || (k === "maximum" && v === SAFE)) continue;
-    out[k] = clean(v);
+    if (k === "additionalProperties" && v === false && io === "output") continue;
+    out[k] = clean(v, io);
   }
   return out;
 }

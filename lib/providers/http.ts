@@ -125,10 +125,11 @@ export async function readBytes(res: Response, provider: ProviderId, maxBytes: n
     throw new ProviderError(provider, "malformed", "provider response too large", res.status);
   }
   const reader = res.body.getReader();
+  let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(signal.reason ?? new DOMException("aborted", "AbortError"));
-    if (signal.aborted) fail();
-    else signal.addEventListener("abort", fail, { once: true });
+    onAbort = () => reject(signal.reason ?? new DOMException("aborted", "AbortError"));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
   });
   aborted.catch(() => {});
   const chunks: Uint8Array[] = [];
@@ -144,6 +145,8 @@ export async function readBytes(res: Response, provider: ProviderId, maxBytes: n
   } catch (err) {
     reader.cancel().catch(() => {});
     throw err;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
   }
   const out = new Uint8Array(total);
   let offset = 0;

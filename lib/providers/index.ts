@@ -1,17 +1,28 @@
 import type { BaseClient } from "./client";
 import { loadProvidersConfig, type ProvidersConfig } from "./config";
 import { HuggingFaceClient } from "./huggingface";
-import { KhayaClient } from "./khaya";
-import { createEmulator, inProcessFetch, type Emulator, type EmulatorKind } from "./sandbox";
-import { SunbirdClient } from "./sunbird";
+import { KhayaClient, KHAYA_MAX_TEXT_CHARS } from "./khaya";
+// Not "./sandbox": that index also carries the node:http server, which the app never needs.
+import { createEmulator } from "./sandbox/create";
+import { inProcessFetch, type Emulator, type EmulatorKind } from "./sandbox/emulator";
+import { SunbirdClient, SUNBIRD_MAX_TEXT_CHARS } from "./sunbird";
 import { PROVIDER_IDS, type CircuitState, type ProviderClient, type ProviderId, type ProviderMode } from "./types";
 
 export * from "./types";
 export { HuggingFaceClient } from "./huggingface";
-export { KhayaClient, KHAYA_MAX_TEXT_CHARS } from "./khaya";
+export { KhayaClient, KHAYA_MAX_TEXT_CHARS, KHAYA_SPEAKERS } from "./khaya";
 export { SunbirdClient, SUNBIRD_MAX_TEXT_CHARS } from "./sunbird";
+export { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel, SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, toIso3 } from "./codes";
 export type { ClientOptions } from "./client";
 export { loadProvidersConfig, ProviderConfigError, type ProvidersConfig } from "./config";
+
+/** Input limits per provider (spec §8); the clients refuse longer text, lib/translate should check before routing. */
+export const PROVIDER_INPUT_LIMITS = {
+  provider_a: { maxChars: SUNBIRD_MAX_TEXT_CHARS },
+  provider_b: { maxChars: KHAYA_MAX_TEXT_CHARS },
+  /** Marian/NLLB models truncate beyond 512 tokens; counting tokens needs the model's tokenizer, so it is not checked here. */
+  provider_c: { maxTokens: 512 },
+} as const satisfies Record<ProviderId, object>;
 
 export interface ProviderStatus {
   mode: ProviderMode;

@@ -1,0 +1,45 @@
+import { apiRoute } from "@/lib/http/route";
+import { methodNotAllowed } from "@/lib/http/methods";
+import { defaultSpeechDeps, prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
+import { TtsRequest } from "@/lib/speech/schemas";
+import { SANDBOX_HEADER } from "@/lib/translate";
+
+/**
+ * POST /api/v1/speech/tts — text-to-speech (spec 4.4; DESIGN.md "Speech"). JSON {text, language, voice?, provider?}.
+ * The audio is in the response, never a link: JSON with audio_base64 by default, or the raw bytes with their
+ * Content-Type (and the metadata in X-Lugha-* headers) when Accept prefers audio/*. 422 for request problems
+ * (VALIDATION_ERROR, TEXT_TOO_LONG, UNSUPPORTED_LANGUAGE, UNSUPPORTED_VOICE), 503 PROVIDER_ERROR when no provider spoke.
+ */
+export const POST = apiRoute({
+  auth: "api_key",
+  rateLimit: "tts",
+  body: TtsRequest,
+  maxBodyBytes: 64 * 1024,
+  handler: async ({ req, body, startedAt }) => {
+    const { response: meta, audio } = await synthesizeSpeech(body, defaultSpeechDeps(), { startedAt });
+    const headers: Record<string, string> = { Vary: "Accept", ...(meta.sandbox ? { [SANDBOX_HEADER]: "true" } : {}) };
+    if (prefersRawAudio(req.headers.get("accept"))) {
+      return new Response(audio as Uint8Array<ArrayBuffer>, {
+        headers: {
+          ...headers,
+          "Content-Type": meta.content_type,
+          "Content-Length": String(audio.byteLength),
+          "Content-Disposition": `inline; filename="speech.${meta.content_type === "audio/mpeg" ? "mp3" : meta.content_type.split("/")[1]}"`,
+          "X-Lugha-Language": meta.language,
+          "X-Lugha-Voice": meta.voice,
+          "X-Lugha-Model-Used": meta.model_used,
+          "X-Lugha-Provider": meta.provider,
+          "X-Lugha-Latency-Ms": String(meta.latency_ms),
+          "X-Lugha-Audio-Duration-Seconds": String(meta.audio_duration_seconds),
+          "X-Lugha-Requested-Provider": meta.requested_provider,
+          "X-Lugha-Fallback-Used": String(meta.fallback_used),
+          "X-Lugha-Providers-Tried": meta.providers_tried.join(","),
+        },
+      });
+    }
+    return Response.json({ audio_base64: Buffer.from(audio).toString("base64"), ...meta }, { headers });
+  },
+});
+
+const notAllowed = methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

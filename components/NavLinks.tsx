@@ -1,0 +1,56 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { signOut } from "next-auth/react";
+import { useState } from "react";
+import { forgetPlaygroundKey } from "@/lib/portal/key-storage";
+
+/** Main navigation; marks the current page (aria-current) and offers sign-out when a session exists. */
+export function NavLinks({ signedIn }: { signedIn: boolean }) {
+  const pathname = usePathname();
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const links = [
+    { href: "/", label: "Home" },
+    { href: "/docs", label: "Docs" },
+    signedIn ? { href: "/dashboard", label: "Dashboard" } : { href: "/signin", label: "Sign in" },
+  ];
+
+  async function onSignOut() {
+    setBusy(true);
+    forgetPlaygroundKey();
+    await signOut({ redirect: false }).catch(() => undefined);
+    router.push("/");
+    router.refresh();
+    setBusy(false);
+  }
+
+  return (
+    <nav aria-label="Main">
+      <ul className="flex flex-wrap items-center gap-1 text-sm font-medium sm:gap-2">
+        {links.map((link) => {
+          const current = link.href === "/" ? pathname === "/" : pathname.startsWith(link.href);
+          return (
+            <li key={link.href}>
+              <Link
+                href={link.href}
+                aria-current={current ? "page" : undefined}
+                className={`rounded-md px-3 py-2 ${current ? "bg-brand-50 text-brand-800 underline underline-offset-4" : "text-slate-800 hover:bg-slate-100"}`}
+              >
+                {link.label}
+              </Link>
+            </li>
+          );
+        })}
+        {signedIn && (
+          <li>
+            <button type="button" onClick={onSignOut} disabled={busy} className="rounded-md px-3 py-2 text-slate-800 hover:bg-slate-100">
+              {busy ? "Signing out…" : "Sign out"}
+            </button>
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,13 @@
+const STYLES: Record<string, string> = {
+  provider_a: "bg-emerald-100 text-emerald-950 ring-emerald-300",
+  provider_b: "bg-sky-100 text-sky-950 ring-sky-300",
+  provider_c: "bg-violet-100 text-violet-950 ring-violet-300",
+};
+
+export function ProviderBadge({ provider }: { provider: string }) {
+  return (
+    <span className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset ${STYLES[provider] ?? "bg-slate-100 text-slate-900 ring-slate-300"}`}>
+      {provider}
+    </span>
+  );
+}

@@ -1,0 +1,83 @@
+"use client";
+
+import { PROVIDER_BLURB } from "@/lib/portal/quality";
+
+export interface PlaygroundLanguage {
+  code: string;
+  name: string;
+  /** Codes this language translates into (any provider). */
+  targets: string[];
+}
+
+export interface LanguageChoice {
+  source: string; // "" = detect
+  target: string;
+  provider: string;
+}
+
+/** Source / target / provider pickers, from the registry /languages serves. Targets follow the chosen source. */
+export function LanguageFields({
+  idPrefix,
+  languages,
+  value,
+  onChange,
+}: {
+  idPrefix: string;
+  languages: PlaygroundLanguage[];
+  value: LanguageChoice;
+  onChange(next: LanguageChoice): void;
+}) {
+  const sources = languages.filter((l) => l.targets.length > 0);
+  const source = languages.find((l) => l.code === value.source);
+  const targetCodes = new Set(source ? source.targets : languages.flatMap((l) => l.targets));
+  const targets = languages.filter((l) => targetCodes.has(l.code));
+
+  function set(patch: Partial<LanguageChoice>) {
+    const next = { ...value, ...patch };
+    const nextSource = languages.find((l) => l.code === next.source);
+    if (nextSource && !nextSource.targets.includes(next.target)) next.target = nextSource.targets[0] ?? "";
+    onChange(next);
+  }
+
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <div>
+        <label htmlFor={`${idPrefix}-source`} className="field-label">
+          From
+        </label>
+        <select id={`${idPrefix}-source`} className="field-input" value={value.source} onChange={(e) => set({ source: e.target.value })}>
+          <option value="">Detect automatically</option>
+          {sources.map((l) => (
+            <option key={l.code} value={l.code}>
+              {l.name} ({l.code})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${idPrefix}-target`} className="field-label">
+          To
+        </label>
+        <select id={`${idPrefix}-target`} className="field-input" value={value.target} onChange={(e) => set({ target: e.target.value })}>
+          {targets.map((l) => (
+            <option key={l.code} value={l.code}>
+              {l.name} ({l.code})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${idPrefix}-provider`} className="field-label">
+          Provider
+        </label>
+        <select id={`${idPrefix}-provider`} className="field-input" value={value.provider} onChange={(e) => set({ provider: e.target.value })}>
+          {Object.entries(PROVIDER_BLURB).map(([id, blurb]) => (
+            <option key={id} value={id}>
+              {blurb}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}

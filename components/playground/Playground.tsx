@@ -1,0 +1,436 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useRef, useState } from "react";
+import { callApi, formatSeconds, type ApiProblem } from "@/lib/portal/api";
+import { KEY_PATTERN } from "@/lib/portal/key-storage";
+import { qualityLabel } from "@/lib/portal/quality";
+import { LanguageFields, type LanguageChoice, type PlaygroundLanguage } from "./LanguageFields";
+import { usePlayground } from "./PlaygroundContext";
+
+/**
+ * The playground is a plain client of the public API: it calls /api/v1/translate, /translate/batch and /speech/tts from
+ * this browser with the user's key (Authorization: Bearer), exactly as their own code would. Requests are counted and
+ * rate-limited like any other; the portal's session cookie plays no part in them.
+ */
+export function Playground({ languages }: { languages: PlaygroundLanguage[] }) {
+  const { apiKey, ready } = usePlayground();
+  if (!ready) return <p className="text-slate-700">Loading the playground…</p>;
+  if (!apiKey) return <KeyGate />;
+  return (
+    <div className="space-y-10">
+      <KeyBar />
+      <TranslateSection languages={languages} />
+      <BatchSection languages={languages} />
+    </div>
+  );
+}
+
+function KeyGate() {
+  const { setApiKey, expectedPrefix } = usePlayground();
+  const id = useId();
+  const [value, setValue] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    const key = value.trim();
+    if (!KEY_PATTERN.test(key)) return setError("A key is svc_ followed by 40 lowercase hexadecimal characters.");
+    if (!key.startsWith(expectedPrefix)) return setError(`This is not the key you signed in with (${expectedPrefix}…).`);
+    setError(null);
+    setApiKey(key);
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Unlock the playground">
+      <p className="text-slate-800">
+        The playground calls the API from this browser with your key. Your session does not hold the key (only its id), so paste it here once;
+        it is kept in this tab only and forgotten when you sign out or close the tab.
+      </p>
+      <label htmlFor={`${id}-key`} className="field-label">
+        API key ({expectedPrefix}…)
+      </label>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <input
+          id={`${id}-key`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          className="field-input mt-0 font-mono"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+        <button type="submit" className="btn-primary">
+          Use this key
+        </button>
+      </div>
+      {error && (
+        <p id={`${id}-error`} role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function KeyBar() {
+  const { apiKey, setApiKey } = usePlayground();
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3 rounded-md bg-slate-100 px-4 py-3 text-sm">
+      <p>
+        Calling the API as <code className="font-mono">{apiKey!.slice(0, 12)}…</code> — the key is kept in this browser tab only.
+      </p>
+      <button type="button" className="btn-secondary px-3 py-1" onClick={() => setApiKey(null)}>
+        Forget key
+      </button>
+    </div>
+  );
+}
+
+function ProblemBox({ problem, what }: { problem: ApiProblem; what: string }) {
+  return (
+    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900">
+      <p>
+        <strong>
+          {what} failed: {problem.message}
+        </strong>
+      </p>
+      <p className="mt-1 font-mono text-xs">
+        HTTP {problem.status} {problem.code}
+        {problem.retryAfter ? ` · Retry-After ${problem.retryAfter} s (${formatSeconds(problem.retryAfter)})` : ""}
+        {problem.requestId ? ` · ${problem.requestId}` : ""}
+      </p>
+      {problem.errors && problem.errors.length > 0 && (
+        <ul className="mt-2 list-disc pl-5">
+          {problem.errors.map((e, i) => (
+            <li key={i}>
+              <code className="font-mono">{e.loc.join(".")}</code>: {e.msg}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+type TranslateResult = Record<string, unknown> & {
+  translated_text: string;
+  target_lang: string;
+  detected_source_lang: string;
+  quality_score: number;
+  latency_ms: number;
+  provider: string;
+};
+
+function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
+  const { apiKey, recordRateLimit } = usePlayground();
+  const router = useRouter();
+  const id = useId();
+  const names = new Map(languages.map((l) => [l.code, l.name]));
+  const [text, setText] = useState("Good morning, how are you?");
+  const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "lug", provider: "auto" });
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ data: TranslateResult; requestId: string | null } | null>(null);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    const body: Record<string, unknown> = { text, target_lang: choice.target };
+    if (choice.source) body.source_lang = choice.source;
+    if (choice.provider !== "auto") body.provider = choice.provider;
+    const r = await callApi<TranslateResult>("/api/v1/translate", { method: "POST", apiKey: apiKey!, body: JSON.stringify(body) });
+    recordRateLimit("translate", r.rateLimit);
+    setBusy(false);
+    if (r.ok) setResult({ data: r.data, requestId: r.headers.get("x-request-id") });
+    else {
+      setResult(null);
+      setProblem(r.problem);
+    }
+    router.refresh(); // requests_total and the usage chart
+  }
+
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="text-lg font-semibold text-slate-950">
+        Translate
+      </h3>
+      <form onSubmit={onSubmit} className="mt-3 space-y-4" aria-label="Translate a text">
+        <div>
+          <label htmlFor={`${id}-text`} className="field-label">
+            Text
+          </label>
+          <textarea id={`${id}-text`} rows={3} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
+          <p className="mt-1 text-xs text-slate-700">{[...text.trim()].length.toLocaleString("en-US")} / 5,000 characters</p>
+        </div>
+        <LanguageFields idPrefix={`${id}-lang`} languages={languages} value={choice} onChange={setChoice} />
+        <button type="submit" className="btn-primary" disabled={busy}>
+          {busy ? "Translating…" : "Translate"}
+        </button>
+      </form>
+
+      <div aria-live="polite" className="mt-5 space-y-4">
+        {problem && <ProblemBox problem={problem} what="Translation" />}
+        {result && <TranslationResult data={result.data} requestId={result.requestId} names={names} />}
+      </div>
+    </section>
+  );
+}
+
+const FIELD_HINTS: Record<string, string> = {
+  translated_text: "the translation",
+  detected_source_lang: "source language, detected or as supplied",
+  target_lang: "target language as requested",
+  model_used: "<provider>/<model>",
+  provider: "provider that served it",
+  quality_score: "estimated quality (spec 2.2 band)",
+  latency_ms: "time taken",
+  characters_translated: "characters in the source text",
+  detected_source_confidence: "detection confidence (null when the source was supplied)",
+  requested_provider: "provider parameter as applied",
+  fallback_used: "an earlier provider failed and a later one served",
+  providers_tried: "providers called, in order",
+  sandbox: "served by an offline emulator: not a real translation",
+};
+
+function formatValue(field: string, value: unknown, names: Map<string, string>): React.ReactNode {
+  if (field === "quality_score" && typeof value === "number") {
+    const q = qualityLabel(value);
+    return (
+      <span>
+        <strong className="tabular-nums">{value.toFixed(2)}</strong> — <span data-testid="quality-band">{q.band}</span>: {q.meaning}
+      </span>
+    );
+  }
+  if (field === "latency_ms" && typeof value === "number") return <span className="tabular-nums">{value.toLocaleString("en-US")} ms</span>;
+  if ((field === "detected_source_lang" || field === "target_lang") && typeof value === "string")
+    return (
+      <span>
+        <code className="font-mono">{value}</code>
+        {names.get(value) ? ` (${names.get(value)})` : ""}
+      </span>
+    );
+  if (field === "detected_source_confidence" && typeof value === "number") return <span className="tabular-nums">{(value * 100).toFixed(0)}%</span>;
+  if (Array.isArray(value)) return <code className="font-mono">{value.join(" → ") || "—"}</code>;
+  if (value === null) return <span className="text-slate-600">null</span>;
+  if (typeof value === "boolean") return <code className="font-mono">{String(value)}</code>;
+  if (typeof value === "object") return <code className="font-mono">{JSON.stringify(value)}</code>;
+  return <code className="break-all font-mono">{String(value)}</code>;
+}
+
+function TranslationResult({ data, requestId, names }: { data: TranslateResult; requestId: string | null; names: Map<string, string> }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="translate-result">
+      <p className="text-xs font-semibold uppercase tracking-wide text-slate-700">translated_text</p>
+      <p lang={data.target_lang} className="mt-1 text-xl text-slate-950" data-testid="translated-text">
+        {data.translated_text}
+      </p>
+      {data.sandbox === true && (
+        <p className="mt-2 inline-block rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">
+          Sandbox output — not a real translation
+        </p>
+      )}
+      <Speak text={data.translated_text} language={data.target_lang} />
+      <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        {Object.entries(data)
+          .filter(([k]) => k !== "translated_text")
+          .map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="font-mono text-slate-900" title={FIELD_HINTS[k]}>
+                {k}
+              </dt>
+              <dd className="text-slate-900" data-field={k}>
+                {formatValue(k, v, names)}
+                {FIELD_HINTS[k] && <span className="ml-2 text-xs text-slate-600">{FIELD_HINTS[k]}</span>}
+              </dd>
+            </div>
+          ))}
+      </dl>
+      <details className="mt-4 text-sm">
+        <summary className="cursor-pointer text-brand-800 underline underline-offset-2">Raw response</summary>
+        <pre className="code-block mt-2 text-xs">
+          <code>{JSON.stringify(data, null, 2)}</code>
+        </pre>
+        {requestId && <p className="mt-1 font-mono text-xs text-slate-700">X-Request-Id: {requestId}</p>}
+      </details>
+    </div>
+  );
+}
+
+/** Text-to-speech of the translation: POST /api/v1/speech/tts with Accept: audio/wav, played from the bytes. */
+function Speak({ text, language }: { text: string; language: string }) {
+  const { apiKey, recordRateLimit } = usePlayground();
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [audioUrl, setAudioUrl] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ kind: "error" | "info"; text: string } | null>(null);
+  const audioRef = useRef<HTMLAudioElement>(null);
+
+  useEffect(() => {
+    setAudioUrl(null);
+    setMessage(null);
+  }, [text, language]);
+  useEffect(() => {
+    if (!audioUrl) return;
+    audioRef.current?.play().catch(() => setMessage({ kind: "info", text: "Press play to listen." }));
+    return () => URL.revokeObjectURL(audioUrl);
+  }, [audioUrl]);
+
+  async function speak() {
+    setBusy(true);
+    setMessage(null);
+    const r = await callApi<Blob>(
+      "/api/v1/speech/tts",
+      { method: "POST", apiKey: apiKey!, headers: { Accept: "audio/wav" }, body: JSON.stringify({ text, language }) },
+      (res) => res.blob(),
+    );
+    recordRateLimit("tts", r.rateLimit);
+    setBusy(false);
+    if (r.ok) {
+      setAudioUrl(URL.createObjectURL(r.data));
+    } else if (r.problem.status === 404) {
+      setMessage({ kind: "info", text: "Text-to-speech is not available on this server yet." });
+    } else {
+      setMessage({ kind: "error", text: `Could not speak it: ${r.problem.message} (HTTP ${r.problem.status} ${r.problem.code})` });
+    }
+    router.refresh();
+  }
+
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-3">
+      <button type="button" className="btn-secondary" onClick={speak} disabled={busy}>
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-current">
+          <path d="M3 8v4h3l4 4V4L6 8H3zm10.5 2a3.5 3.5 0 0 0-2-3.15v6.3a3.5 3.5 0 0 0 2-3.15zM11.5 3.2v2.06a5 5 0 0 1 0 9.48v2.06a7 7 0 0 0 0-13.6z" />
+        </svg>
+        {busy ? "Synthesising…" : "Speak"}
+      </button>
+      {audioUrl && <audio ref={audioRef} controls src={audioUrl} data-testid="tts-audio" className="max-w-full" aria-label="Spoken translation" />}
+      {message && (
+        <p role={message.kind === "error" ? "alert" : "status"} className={`text-sm ${message.kind === "error" ? "text-red-800" : "text-slate-800"}`} data-testid="tts-message">
+          {message.text}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type BatchResponse = {
+  results: (Record<string, unknown> & {
+    id: string;
+    translated_text: string | null;
+    provider: string | null;
+    quality_score: number | null;
+    error: string | null;
+    error_code?: string | null;
+  })[];
+  total: number;
+  succeeded: number;
+  failed: number;
+  total_latency_ms: number;
+};
+
+function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
+  const { apiKey, recordRateLimit } = usePlayground();
+  const router = useRouter();
+  const id = useId();
+  const [lines, setLines] = useState("Good morning\nThank you very much\nWhere is the market?");
+  const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "sw", provider: "auto" });
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<{ data: BatchResponse; texts: string[]; target: string } | null>(null);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const texts = lines.split(/\r?\n/).filter((l) => l.trim() !== "");
+
+  async function onSubmit(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    const items = texts.map((text, i) => ({
+      id: `line-${i + 1}`,
+      text,
+      target_lang: choice.target,
+      ...(choice.source ? { source_lang: choice.source } : {}),
+    }));
+    const body = { items, ...(choice.provider !== "auto" ? { provider: choice.provider } : {}) };
+    const r = await callApi<BatchResponse>("/api/v1/translate/batch", { method: "POST", apiKey: apiKey!, body: JSON.stringify(body) });
+    recordRateLimit("batch", r.rateLimit);
+    setBusy(false);
+    if (r.ok) setResult({ data: r.data, texts, target: choice.target });
+    else {
+      setResult(null);
+      setProblem(r.problem);
+    }
+    router.refresh();
+  }
+
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="text-lg font-semibold text-slate-950">
+        Batch
+      </h3>
+      <form onSubmit={onSubmit} className="mt-3 space-y-4" aria-label="Translate a batch">
+        <div>
+          <label htmlFor={`${id}-lines`} className="field-label">
+            Texts, one per line
+          </label>
+          <textarea id={`${id}-lines`} rows={4} className="field-input" value={lines} onChange={(e) => setLines(e.target.value)} aria-describedby={`${id}-hint`} />
+          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-700">
+            {texts.length} {texts.length === 1 ? "item" : "items"} (up to 50; empty lines are skipped). One batch counts as one request.
+          </p>
+        </div>
+        <LanguageFields idPrefix={`${id}-lang`} languages={languages} value={choice} onChange={setChoice} />
+        <button type="submit" className="btn-primary" disabled={busy || texts.length === 0}>
+          {busy ? "Translating…" : `Translate ${texts.length} ${texts.length === 1 ? "line" : "lines"}`}
+        </button>
+      </form>
+      <div aria-live="polite" className="mt-5 space-y-3">
+        {problem && <ProblemBox problem={problem} what="Batch" />}
+        {result && (
+          <div data-testid="batch-result">
+            <p className="text-sm text-slate-900">
+              <strong>{result.data.succeeded}</strong> of {result.data.total} succeeded, {result.data.failed} failed ·{" "}
+              {result.data.total_latency_ms.toLocaleString("en-US")} ms in total
+            </p>
+            <div className="mt-2 overflow-x-auto rounded-md border border-slate-200 bg-white">
+              <table className="min-w-full text-left text-sm">
+                <caption className="sr-only">Batch results, in input order</caption>
+                <thead className="bg-slate-100">
+                  <tr>
+                    <th scope="col" className="px-3 py-2">id</th>
+                    <th scope="col" className="px-3 py-2">Text</th>
+                    <th scope="col" className="px-3 py-2">translated_text / error</th>
+                    <th scope="col" className="px-3 py-2">provider</th>
+                    <th scope="col" className="px-3 py-2">quality_score</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {result.data.results.map((item, i) => (
+                    <tr key={item.id} className="align-top">
+                      <th scope="row" className="px-3 py-2 font-mono font-normal">{item.id}</th>
+                      <td className="px-3 py-2">{result.texts[i]}</td>
+                      <td className="px-3 py-2">
+                        {item.error ? (
+                          <span className="text-red-800">
+                            {item.error_code ? <code className="font-mono">{item.error_code}</code> : null} {item.error}
+                          </span>
+                        ) : (
+                          <span lang={result.target}>{item.translated_text}</span>
+                        )}
+                      </td>
+                      <td className="px-3 py-2 font-mono">{item.provider ?? "—"}</td>
+                      <td className="px-3 py-2">
+                        {item.quality_score === null ? "—" : `${item.quality_score.toFixed(2)} ${qualityLabel(item.quality_score).band}`}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

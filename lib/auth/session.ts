@@ -1,0 +1,26 @@
+import { getServerSession } from "next-auth";
+import { cache } from "react";
+import { findKeyById, type KeyRecord } from "@/lib/keys/lookup";
+import { authOptions } from "./options";
+
+export type PortalSession =
+  | { state: "signed_in"; key: KeyRecord }
+  | { state: "signed_out" }
+  /** The session names a key that has since been revoked, has expired or no longer exists. */
+  | { state: "ended"; reason: "revoked" | "expired" | "unknown" };
+
+/**
+ * The portal session of the current request (server components and actions), checked against the database.
+ * Memoised per request (layout and page share one lookup).
+ */
+export const portalSession = cache(readPortalSession);
+
+async function readPortalSession(): Promise<PortalSession> {
+  const session = await getServerSession(authOptions());
+  const keyId = session?.keyId;
+  if (!keyId) return { state: "signed_out" };
+  const key = await findKeyById(keyId);
+  if (!key) return { state: "ended", reason: "unknown" };
+  if (key.status !== "active") return { state: "ended", reason: key.status };
+  return { state: "signed_in", key };
+}

@@ -1,0 +1,107 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { ERROR_STATUS } from "@/lib/http/errors";
+import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
+import { LanguagesResponse } from "@/lib/languages/schemas";
+import { BatchTranslateRequest, BatchTranslateResponse, TranslateRequest, TranslateResponse } from "@/lib/translate/schemas";
+import { openApiDocument, SPEC_ENDPOINTS } from "./document";
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown }>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; example?: unknown }>; examples: Record<string, { value: unknown }>; securitySchemes: Record<string, unknown> };
+  info: { description: string };
+};
+
+const doc = () => structuredClone(openApiDocument()) as unknown as Doc;
+
+describe("OpenAPI document", () => {
+  it("is valid OpenAPI 3.0.3 (swagger-parser)", async () => {
+    const d = doc();
+    expect(d.openapi).toBe("3.0.3");
+    await expect(SwaggerParser.validate(d as never)).resolves.toBeTruthy();
+  });
+
+  it("lists all eight endpoints of the spec, plus key revocation and itself", () => {
+    const d = doc();
+    for (const [method, path] of SPEC_ENDPOINTS) expect(d.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
+    expect(SPEC_ENDPOINTS).toHaveLength(8);
+    expect(d.paths["/api/v1/auth/keys/me"].delete).toBeDefined();
+    expect(d.paths["/api/v1/openapi.json"].get).toBeDefined();
+  });
+
+  it("uses bearer authentication everywhere except key issuance, health and the document", () => {
+    const d = doc() as Doc & { security: unknown[] };
+    expect(d.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(d.security).toEqual([{ bearerAuth: [] }]);
+    expect(d.paths["/api/v1/auth/keys"].post.security).toEqual([]);
+    expect(d.paths["/health"].get.security).toEqual([]);
+    expect(d.paths["/api/v1/translate"].post.security).toBeUndefined();
+    expect(d.paths["/api/v1/translate"].post.responses["401"]).toBeDefined();
+  });
+
+  it("documents every error code with an example body, and the status each one has", () => {
+    const d = doc();
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      const ex = d.components.examples[code]?.value as { detail: { code: string } } | undefined;
+      expect(ex?.detail.code, code).toBe(code);
+      expect(d.info.description).toContain(`| ${status} | \`${code}\` |`);
+    }
+    const translate = d.paths["/api/v1/translate"].post.responses as Record<string, { content: { "application/json": { examples: Record<string, unknown> } } }>;
+    expect(Object.keys(translate["422"].content["application/json"].examples)).toEqual(
+      expect.arrayContaining(["VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "TEXT_TOO_LONG", "SAME_LANGUAGE", "PROVIDER_UNSUPPORTED_PAIR"]),
+    );
+    expect(Object.keys(translate["503"].content["application/json"].examples)).toContain("PROVIDER_ERROR");
+    expect(Object.keys(translate["429"].content["application/json"].examples)).toEqual(["RATE_LIMIT_EXCEEDED"]);
+  });
+
+  it("is generated from the handlers' zod schemas: same fields, same required fields", () => {
+    const d = doc();
+    const pairs: [string, z.ZodObject][] = [
+      ["TranslateRequest", TranslateRequest as unknown as z.ZodObject],
+      ["TranslateResponse", TranslateResponse as unknown as z.ZodObject],
+      ["BatchTranslateRequest", BatchTranslateRequest as unknown as z.ZodObject],
+      ["BatchTranslateResponse", BatchTranslateResponse as unknown as z.ZodObject],
+      ["IssueKeyRequest", IssueKeyRequest as unknown as z.ZodObject],
+      ["IssuedKey", IssuedKey as unknown as z.ZodObject],
+      ["KeyDetails", KeyDetails as unknown as z.ZodObject],
+      ["LanguagesResponse", LanguagesResponse as unknown as z.ZodObject],
+    ];
+    for (const [name, schema] of pairs) {
+      const documented = d.components.schemas[name];
+      expect(Object.keys(documented.properties ?? {}).sort(), name).toEqual(Object.keys(schema.shape).sort());
+      const required = Object.entries(schema.shape)
+        .filter(([, s]) => !(s as z.ZodType).safeParse(undefined).success)
+        .map(([k]) => k);
+      expect((documented.required ?? []).sort(), `${name} required`).toEqual(required.sort());
+    }
+    // The spec's fields (2.1, 2.2, 2.3, 2.4) are all there.
+    expect(d.components.schemas.TranslateResponse.required).toEqual(
+      expect.arrayContaining(["translated_text", "detected_source_lang", "target_lang", "model_used", "provider", "quality_score", "latency_ms", "characters_translated"]),
+    );
+    expect(d.components.schemas.IssuedKey.required).toEqual(expect.arrayContaining(["api_key", "name", "created_at", "expires_at"]));
+    expect(d.components.schemas.KeyDetails.required).toEqual(expect.arrayContaining(["name", "created_at", "expires_at", "requests_total"]));
+    expect(d.components.schemas.BatchItemResult.required).toEqual(
+      expect.arrayContaining(["id", "translated_text", "detected_source_lang", "target_lang", "model_used", "provider", "quality_score", "error"]),
+    );
+    expect(d.components.schemas.BatchTranslateResponse.required).toEqual(expect.arrayContaining(["results", "total", "succeeded", "failed", "total_latency_ms"]));
+  });
+
+  it("has examples that the handlers' own schemas accept", () => {
+    const s = doc().components.schemas;
+    expect(TranslateRequest.safeParse(s.TranslateRequest.example).success).toBe(true);
+    expect(TranslateResponse.safeParse(s.TranslateResponse.example).success).toBe(true);
+    expect(BatchTranslateRequest.safeParse(s.BatchTranslateRequest.example).success).toBe(true);
+    expect(BatchTranslateResponse.safeParse(s.BatchTranslateResponse.example).success).toBe(true);
+    expect(IssueKeyRequest.safeParse(s.IssueKeyRequest.example).success).toBe(true);
+    expect(IssuedKey.safeParse(s.IssuedKey.example).success).toBe(true);
+    expect(KeyDetails.safeParse(s.KeyDetails.example).success).toBe(true);
+    expect(LanguagesResponse.safeParse(s.LanguagesResponse.example).success).toBe(true);
+  });
+
+  it("states the key-name rules zod checks in code", () => {
+    const name = doc().components.schemas.IssueKeyRequest.properties!.name as { minLength: number; maxLength: number };
+    expect(name).toMatchObject({ minLength: 1, maxLength: 100 });
+  });
+});

@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { PROVIDER_IDS } from "@/lib/providers/types";
+import { ACCEPTED_FORMATS_TEXT } from "./audio";
+import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_MAX_AUDIO_SECONDS, MAX_TTS_CHARS } from "./limits";
+
+/**
+ * Request and response schemas of POST /api/v1/speech/stt and POST /api/v1/speech/tts (spec 4.3, 4.4; DESIGN.md
+ * "Speech"). The routes validate with them and the OpenAPI document is built from them.
+ *
+ * As for translate, request schemas check shape only; content rules with their own codes — known language
+ * (UNSUPPORTED_LANGUAGE), known voice (UNSUPPORTED_VOICE), text length (TEXT_TOO_LONG), audio format
+ * (UNSUPPORTED_MEDIA_TYPE), upload size (PAYLOAD_TOO_LARGE) — are checked by the speech service.
+ */
+
+const required = (what: string) => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? "Field required" : `Input should be ${what}`),
+});
+
+const ProviderName = z.enum(PROVIDER_IDS as [string, ...string[]]);
+
+export const SpeechProviderChoice = z
+  .enum(["auto", ...PROVIDER_IDS], { error: () => "Input should be 'auto', 'provider_a', 'provider_b' or 'provider_c'" })
+  .describe(
+    "auto (default): the providers that serve the language, in the order provider_a → provider_b → provider_c, falling back along that chain when one fails. A named provider is used alone and never falls back.",
+  );
+export type SpeechProviderChoice = z.infer<typeof SpeechProviderChoice>;
+
+const mb = (bytes: number) => `${+(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const SpeechLanguage = (what: string) =>
+  z
+    .string(required("a string"))
+    .max(32, "Input should be a language code")
+    .describe(`${what}. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts.`);
+
+// ---------------------------------------------------------------------------------------------------------------
+// POST /api/v1/speech/stt
+
+export const SttForm = z
+  .object({
+    audio: z
+      .file(required("a file upload (a multipart part with a filename)"))
+      .describe(
+        `The recording: ${ACCEPTED_FORMATS_TEXT}. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most ${mb(DEFAULT_MAX_UPLOAD_BYTES)} (SPEECH_MAX_UPLOAD_BYTES) and ${DEFAULT_MAX_AUDIO_SECONDS / 60} minutes (SPEECH_MAX_AUDIO_SECONDS).`,
+      ),
+    language: SpeechLanguage("Language spoken in the recording"),
+    provider: SpeechProviderChoice.optional(),
+  })
+  .describe("POST /api/v1/speech/stt request: multipart/form-data fields");
+export type SttForm = z.infer<typeof SttForm>;
+
+/** Fields the STT form is validated with (the audio part is checked separately: size, bytes, format). */
+export const SttFields = SttForm.omit({ audio: true });
+
+const RoutingFields = {
+  requested_provider: SpeechProviderChoice.describe("The provider parameter as applied (auto when omitted)"),
+  fallback_used: z.boolean().describe("True when an earlier provider in the auto chain failed and a later one served"),
+  providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
+  sandbox: z
+    .boolean()
+    .describe("True when served by an offline sandbox emulator: the result is NOT real speech recognition or synthesis (also sent as the header X-Lugha-Sandbox: true)"),
+};
+
+export const SttResponse = z
+  .object({
+    transcript: z.string().describe("What was said"),
+    language: z.string().describe("Canonical code of the language requested"),
+    model_used: z.string().describe('"<provider>/<model>", e.g. "provider_a/sunbird-stt", "provider_c/openai/whisper-large-v3-turbo"'),
+    provider: ProviderName.describe("The provider that transcribed the audio"),
+    latency_ms: z.number().int().describe("Time for the whole request, milliseconds"),
+    audio_duration_seconds: z.number().describe("Duration of the uploaded audio, measured from the file (3 decimals)"),
+    // Additive fields:
+    audio_content_type: z.string().describe("The format recognised from the file's bytes, e.g. audio/ogg (what was sent upstream)"),
+    ...RoutingFields,
+  })
+  .describe("Speech-to-text result")
+  .meta({
+    examples: [
+      {
+        transcript: "Wasuze otya nno?",
+        language: "lug",
+        model_used: "provider_a/sunbird-stt",
+        provider: "provider_a",
+        latency_ms: 1830,
+        audio_duration_seconds: 2.4,
+        audio_content_type: "audio/wav",
+        requested_provider: "auto",
+        fallback_used: false,
+        providers_tried: ["provider_a"],
+        sandbox: false,
+      },
+    ],
+  });
+export type SttResponse = z.infer<typeof SttResponse>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// POST /api/v1/speech/tts
+
+export const TtsRequest = z
+  .object({
+    text: z
+      .string(required("a string"))
+      .describe(`Text to speak: 1–${MAX_TTS_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points)`),
+    language: SpeechLanguage("Language of the text"),
+    voice: z
+      .union([z.string().min(1, "voice must not be empty").max(100, "Input should be a voice id"), z.number().int()], {
+        error: () => "Input should be a voice id (string)",
+      })
+      .transform((v) => String(v))
+      .optional()
+      .describe(
+        'Voice id from GET /api/v1/languages (tts.providers[].voices[].id): e.g. "248" (provider_a, Luganda), "salt_lug_0001" (provider_a), "female" (provider_b), "facebook/mms-tts-swh" (provider_c). A voice belongs to one provider, so it also fixes the provider (no fallback). Default: the default voice of each provider tried. An unknown voice, or one that does not speak the language, is a 422 UNSUPPORTED_VOICE — never silently another voice.',
+      ),
+    provider: SpeechProviderChoice.optional(),
+  })
+  .describe("POST /api/v1/speech/tts request")
+  .meta({ examples: [{ text: "Wasuze otya nno?", language: "lug" }, { text: "Wasuze otya nno?", language: "lug", voice: "248" }] });
+export type TtsRequest = z.infer<typeof TtsRequest>;
+
+export const TtsResponse = z
+  .object({
+    audio_base64: z.string().describe("The audio file, base64. Send Accept: audio/wav (or any audio/*) to receive the raw bytes instead"),
+    content_type: z.string().describe("Media type of the audio, recognised from its bytes (audio/wav from every current provider)"),
+    language: z.string().describe("Canonical code of the language requested"),
+    voice: z.string().describe("The voice id that spoke"),
+    model_used: z.string().describe('"<provider>/<model>", e.g. "provider_a/spark-tts", "provider_b/khaya-tts-v1"'),
+    provider: ProviderName.describe("The provider that synthesised the audio"),
+    latency_ms: z.number().int().describe("Time for the whole request, milliseconds"),
+    audio_duration_seconds: z.number().describe("Duration of the audio, measured from the file (3 decimals)"),
+    ...RoutingFields,
+  })
+  .describe("Text-to-speech result (JSON form)")
+  .meta({
+    examples: [
+      {
+        audio_base64: "UklGRiQAAABXQVZFZm10IBAAAAABAAEAgD4AAAB9AAACABAAZGF0YQAAAAA=",
+        content_type: "audio/wav",
+        language: "lug",
+        voice: "248",
+        model_used: "provider_a/spark-tts",
+        provider: "provider_a",
+        latency_ms: 2410,
+        audio_duration_seconds: 1.02,
+        requested_provider: "auto",
+        fallback_used: false,
+        providers_tried: ["provider_a"],
+        sandbox: false,
+      },
+    ],
+  });
+export type TtsResponse = z.infer<typeof TtsResponse>;
+
+/**
+ * Headers of the raw-audio form of a TTS response (Accept: audio/*): the JSON metadata, minus the audio itself.
+ * For the OpenAPI document's 200 audio/* response.
+ */
+export const TTS_AUDIO_HEADERS: Readonly<Record<string, { description: string; schema: { type: "string" | "integer" | "number" | "boolean" } }>> = {
+  "Content-Type": { description: "Media type of the audio (audio/wav from every current provider); the service does not transcode", schema: { type: "string" } },
+  "X-Lugha-Language": { description: "language", schema: { type: "string" } },
+  "X-Lugha-Voice": { description: "voice", schema: { type: "string" } },
+  "X-Lugha-Model-Used": { description: "model_used", schema: { type: "string" } },
+  "X-Lugha-Provider": { description: "provider", schema: { type: "string" } },
+  "X-Lugha-Latency-Ms": { description: "latency_ms", schema: { type: "integer" } },
+  "X-Lugha-Audio-Duration-Seconds": { description: "audio_duration_seconds", schema: { type: "number" } },
+  "X-Lugha-Requested-Provider": { description: "requested_provider", schema: { type: "string" } },
+  "X-Lugha-Fallback-Used": { description: "fallback_used (true|false)", schema: { type: "boolean" } },
+  "X-Lugha-Providers-Tried": { description: "providers_tried, comma-separated", schema: { type: "string" } },
+  "X-Lugha-Sandbox": { description: "true when a sandbox emulator served (absent otherwise); on JSON responses too", schema: { type: "string" } },
+};

@@ -1,0 +1,220 @@
+/**
+ * STT and TTS routing and fallback, through the real provider clients and their sandbox emulators (in-process), with
+ * faults injected into the emulators. The clients' own wire contracts are tested in lib/providers/speech.test.ts.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { audioFixtures, removeAudioFixtures, type AudioFixtures } from "@/e2e/support/audio";
+import { ApiError } from "@/lib/http/errors";
+import { createProviders, loadProvidersConfig } from "@/lib/providers";
+import type { Emulator } from "@/lib/providers/sandbox";
+import { makeWav, speechDurationSeconds } from "@/lib/providers/sandbox";
+import type { ProviderId } from "@/lib/providers/types";
+import type { SpeechDeps } from "./stt";
+import { transcribeAudio } from "./stt";
+import { synthesizeSpeech } from "./tts";
+
+let fx: AudioFixtures;
+let deps: SpeechDeps;
+let emulators: Record<ProviderId, Emulator>;
+
+function build() {
+  const registry = createProviders(
+    loadProvidersConfig({ PROVIDER_MODE: "sandbox", PROVIDER_MAX_RETRIES: "0", CIRCUIT_FAILURE_THRESHOLD: "1000", PROVIDER_SPEECH_TIMEOUT_MS: "2000" }),
+  );
+  emulators = registry.emulators as Record<ProviderId, Emulator>;
+  deps = { providers: registry.clients, deadlineMs: 5_000, maxAudioSeconds: 600 };
+}
+
+beforeAll(async () => {
+  fx = await audioFixtures();
+}, 60_000);
+afterAll(removeAudioFixtures);
+beforeEach(build);
+
+async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error("expected an ApiError");
+}
+
+const wav = makeWav({ durationSeconds: 1.25, seed: 5 });
+
+describe("transcribeAudio: routing", () => {
+  it("provider_a for Luganda, with the fields of the response and the duration measured from the file", async () => {
+    const r = await transcribeAudio({ audio: wav, language: "LUG" }, deps);
+    expect(r).toMatchObject({
+      language: "lug",
+      provider: "provider_a",
+      model_used: "provider_a/sunbird-stt",
+      audio_duration_seconds: 1.25,
+      audio_content_type: "audio/wav",
+      requested_provider: "auto",
+      fallback_used: false,
+      providers_tried: ["provider_a"],
+      sandbox: true,
+    });
+    expect(r.transcript).toMatch(/^\[sandbox:sunbird lug\] transcript of 1\.25 s/);
+    expect(Number.isInteger(r.latency_ms)).toBe(true);
+  });
+
+  it("provider_b for Twi, provider_c (Whisper) for Lingala; the upstream gets the detected type", async () => {
+    expect(await transcribeAudio({ audio: fx.files.ogg.bytes, language: "tw" }, deps)).toMatchObject({ provider: "provider_b", model_used: "provider_b/khaya-asr-v3" });
+    expect(emulators.provider_b.stats.recent.at(-1)).toMatchObject({ path: "/asr/v3/transcribe?language=twi", headers: expect.objectContaining({ "content-type": "audio/ogg" }) });
+    expect(await transcribeAudio({ audio: fx.files.m4a.bytes, language: "ln" }, deps)).toMatchObject({ provider: "provider_c", model_used: "provider_c/openai/whisper-large-v3-turbo" });
+  });
+
+  it("skips a provider that does not take the format: FLAC in English goes to provider_b", async () => {
+    const r = await transcribeAudio({ audio: fx.files.flac.bytes, language: "en" }, deps);
+    expect(r).toMatchObject({ provider: "provider_b", providers_tried: ["provider_b"], fallback_used: false, audio_content_type: "audio/flac" });
+    expect(emulators.provider_a.stats.requests).toBe(0);
+  });
+
+  it("415 when no provider for the language takes the format (FLAC in Luganda), naming what would work", async () => {
+    const err = await apiError(transcribeAudio({ audio: fx.files.flac.bytes, language: "lug" }, deps));
+    expect(err).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", status: 415 });
+    expect(err.message).toContain("provider_a accepts WAV, MP3, OGG, M4A, WebM");
+  });
+
+  it("422 for an unknown language, a language without STT, and a forced provider that lacks it", async () => {
+    expect(await apiError(transcribeAudio({ audio: wav, language: "klingon" }, deps))).toMatchObject({ code: "UNSUPPORTED_LANGUAGE" });
+    const zu = await apiError(transcribeAudio({ audio: wav, language: "zu" }, deps));
+    expect(zu.message).toContain("Speech-to-text is not available for Zulu (zu)");
+    const forced = await apiError(transcribeAudio({ audio: wav, language: "lug", provider: "provider_b" }, deps));
+    expect(forced).toMatchObject({ code: "UNSUPPORTED_LANGUAGE" });
+    expect(forced.options.errors?.[0].loc).toEqual(["body", "provider"]);
+    expect(forced.message).toContain("Providers that do: provider_a");
+  });
+
+  it("415 for bad audio before any provider is called", async () => {
+    for (const bytes of [fx.empty.bytes, fx.textAsWav.bytes, fx.truncatedHeader.wav.bytes, fx.truncatedBody.mp3.bytes]) {
+      expect(await apiError(transcribeAudio({ audio: bytes, language: "lug" }, deps))).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE" });
+    }
+    expect(emulators.provider_a.stats.requests).toBe(0);
+  });
+
+  it("422 for audio longer than the configured maximum", async () => {
+    const err = await apiError(transcribeAudio({ audio: wav, language: "lug" }, { ...deps, maxAudioSeconds: 1 }));
+    expect(err).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(err.options.errors?.[0]).toMatchObject({ loc: ["body", "audio"], type: "audio_too_long" });
+  });
+});
+
+describe("transcribeAudio: fallback", () => {
+  it("English falls back to provider_b when provider_a is down", async () => {
+    emulators.provider_a.setControls({ failMode: "status", status: 503 });
+    const r = await transcribeAudio({ audio: wav, language: "en" }, deps);
+    expect(r).toMatchObject({ provider: "provider_b", fallback_used: true, providers_tried: ["provider_a", "provider_b"] });
+    expect(emulators.provider_a.stats.requests).toBe(1);
+  });
+
+  it("a forced provider never falls back: 503 naming it, in our words", async () => {
+    emulators.provider_a.setControls({ failMode: "status", status: 502 });
+    const err = await apiError(transcribeAudio({ audio: wav, language: "en", provider: "provider_a" }, deps));
+    expect(err).toMatchObject({ code: "PROVIDER_ERROR", status: 503 });
+    expect(err.message).toMatch(/^provider_a failed to transcribe English \(en\)/);
+    expect(err.message).toContain("no other provider was tried");
+    expect(emulators.provider_b.stats.requests).toBe(0);
+  });
+
+  it("all failed → 503 naming every provider tried, never the upstream's text", async () => {
+    emulators.provider_a.setControls({ failMode: "status", status: 500 });
+    emulators.provider_b.setControls({ failMode: "html", status: 200 });
+    emulators.provider_c.setControls({ failMode: "rate_limited", retryAfterSeconds: 7 });
+    const err = await apiError(transcribeAudio({ audio: wav, language: "en" }, deps));
+    expect(err.code).toBe("PROVIDER_ERROR");
+    expect(err.message).toMatch(/^All providers failed to transcribe English \(en\): provider_a \(.+\); provider_b \(.+\); provider_c \(.+\)/);
+    expect(err.message).not.toMatch(/Web App|Rate limit reached|Internal Server Error|<html/i);
+  });
+
+  it("a hanging provider leaves time for the next one within the deadline", async () => {
+    emulators.provider_a.setControls({ failMode: "hang" });
+    const started = Date.now();
+    const r = await transcribeAudio({ audio: wav, language: "sw" }, { ...deps, deadlineMs: 3_000 });
+    expect(r).toMatchObject({ provider: "provider_b", fallback_used: true });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("Retry-After on the 503 when every failure carried a wait hint", async () => {
+    emulators.provider_b.setControls({ failMode: "rate_limited", retryAfterSeconds: 9 });
+    const err = await apiError(transcribeAudio({ audio: wav, language: "tw" }, deps));
+    expect(err.options.headers).toEqual({ "Retry-After": "9" });
+  });
+});
+
+describe("synthesizeSpeech", () => {
+  it("Luganda with the default spark-tts voice 248; WAV bytes measured", async () => {
+    const text = "Oli otya, nnyabo?";
+    const { response, audio } = await synthesizeSpeech({ text: `  ${text} `, language: "lug" }, deps);
+    expect(response).toMatchObject({
+      content_type: "audio/wav",
+      language: "lug",
+      voice: "248",
+      model_used: "provider_a/spark-tts",
+      provider: "provider_a",
+      fallback_used: false,
+      sandbox: true,
+    });
+    expect(response.audio_duration_seconds).toBeCloseTo(speechDurationSeconds(text), 2);
+    expect(String.fromCharCode(...audio.subarray(0, 4))).toBe("RIFF");
+    expect(JSON.stringify(response)).not.toMatch(/https?:/); // never a link
+  });
+
+  it("an explicit Orpheus voice, a Khaya speaker, an MMS model", async () => {
+    expect((await synthesizeSpeech({ text: "Hello", language: "lug", voice: "salt_lug_0001" }, deps)).response).toMatchObject({ voice: "salt_lug_0001", model_used: "provider_a/orpheus-3b-tts" });
+    expect((await synthesizeSpeech({ text: "Maakye", language: "tw", voice: "male_low" }, deps)).response).toMatchObject({ voice: "male_low", provider: "provider_b", model_used: "provider_b/khaya-tts-v1" });
+    expect(JSON.parse(emulators.provider_b.stats.recent.at(-1)?.bodyText ?? "{}")).toEqual({ text: "Maakye", language: "twi", speaker: "male_low" });
+    expect((await synthesizeSpeech({ text: "Habari", language: "sw", voice: "facebook/mms-tts-swh" }, deps)).response).toMatchObject({ provider: "provider_c", voice: "facebook/mms-tts-swh", model_used: "provider_c/facebook/mms-tts-swh" });
+  });
+
+  it("422 UNSUPPORTED_VOICE for an unknown voice, a voice of another language, or another provider's voice — listing the valid ones", async () => {
+    const unknown = await apiError(synthesizeSpeech({ text: "Hi", language: "lug", voice: "999" }, deps));
+    expect(unknown).toMatchObject({ code: "UNSUPPORTED_VOICE", status: 422 });
+    expect(unknown.message).toContain("Voices for Luganda (lug): 248, salt_lug_0001, waxal_lug_0002, facebook/mms-tts-lug");
+    const other = await apiError(synthesizeSpeech({ text: "Hi", language: "ach", voice: "248" }, deps));
+    expect(other.message).toContain('Voice "248" (provider_a, Luganda (female)) does not speak Acholi (ach)');
+    const provider = await apiError(synthesizeSpeech({ text: "Hi", language: "lug", voice: "248", provider: "provider_c" }, deps));
+    expect(provider.message).toContain("provider_c voices for Luganda (lug): facebook/mms-tts-lug");
+    expect(Object.values(emulators).every((e) => e.stats.requests === 0)).toBe(true);
+  });
+
+  it("422 for empty text, text over 2,000 characters, unknown language, language without TTS, forced provider without it", async () => {
+    expect(await apiError(synthesizeSpeech({ text: " \n ", language: "lug" }, deps))).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect(await apiError(synthesizeSpeech({ text: "a".repeat(2_001), language: "lug" }, deps))).toMatchObject({ code: "TEXT_TOO_LONG" });
+    await expect(synthesizeSpeech({ text: "é".repeat(2_000), language: "lug" }, deps)).resolves.toBeTruthy();
+    expect(await apiError(synthesizeSpeech({ text: "Hi", language: "xx" }, deps))).toMatchObject({ code: "UNSUPPORTED_LANGUAGE" });
+    expect(await apiError(synthesizeSpeech({ text: "Hi", language: "zu" }, deps))).toMatchObject({ code: "UNSUPPORTED_LANGUAGE" });
+    const forced = await apiError(synthesizeSpeech({ text: "Hi", language: "lug", provider: "provider_b" }, deps));
+    expect(forced.options.errors?.[0].loc).toEqual(["body", "provider"]);
+  });
+
+  it("falls back to the next provider's default voice when provider_a fails, and says so", async () => {
+    emulators.provider_a.setControls({ failMode: "status", status: 503 });
+    const { response } = await synthesizeSpeech({ text: "Oli otya", language: "lug" }, deps);
+    expect(response).toMatchObject({ provider: "provider_c", voice: "facebook/mms-tts-lug", fallback_used: true, providers_tried: ["provider_a", "provider_c"] });
+  });
+
+  it("falls back when provider_a's signed audio download fails", async () => {
+    emulators.provider_a.setControls({ failMode: "status", status: 500, pathPrefix: "/gcs/" });
+    const { response } = await synthesizeSpeech({ text: "Oli otya", language: "lug" }, deps);
+    expect(response).toMatchObject({ provider: "provider_c", fallback_used: true });
+  });
+
+  it("an explicit voice never falls back: 503 saying the voice chose the provider", async () => {
+    emulators.provider_a.setControls({ failMode: "status", status: 503 });
+    const err = await apiError(synthesizeSpeech({ text: "Oli otya", language: "lug", voice: "248" }, deps));
+    expect(err).toMatchObject({ code: "PROVIDER_ERROR" });
+    expect(err.message).toContain('It was chosen by the voice "248", so no other provider was tried');
+    expect(emulators.provider_c.stats.requests).toBe(0);
+  });
+
+  it("audio that does not decode is a provider failure, not a response", async () => {
+    emulators.provider_b.setControls({ failMode: "malformed", variant: "garbage" });
+    const err = await apiError(synthesizeSpeech({ text: "Maakye", language: "tw" }, deps));
+    expect(err).toMatchObject({ code: "PROVIDER_ERROR" });
+    expect(err.message).toMatch(/provider_b failed|All providers failed/);
+  });
+});

@@ -1,0 +1,155 @@
+import { ApiError, type FieldError } from "@/lib/http/errors";
+import { ProviderError, type ProviderId } from "@/lib/providers/types";
+import { AudioRejected, analyzeAudio, type AudioInfo } from "./audio";
+import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, voiceIdsFor, type Voice } from "./catalog";
+import { MAX_TTS_CHARS } from "./limits";
+import { clip, providerFailure, round3, runChain } from "./routing";
+import type { SpeechProviderChoice, TtsResponse } from "./schemas";
+import { describe, type SpeechDeps } from "./stt";
+
+/**
+ * Text-to-speech: text, language, voice and provider checks, routing with fallback (./routing.ts), and the audio —
+ * always the bytes themselves (provider_a's signed URL is downloaded by its client), checked and measured here.
+ *
+ *   empty / whitespace-only text              → 422 VALIDATION_ERROR (body.text)
+ *   text over 2,000 characters                → 422 TEXT_TOO_LONG (body.text)
+ *   unknown language, or nobody speaks it     → 422 UNSUPPORTED_LANGUAGE (body.language)
+ *   forced provider does not speak it         → 422 UNSUPPORTED_LANGUAGE (body.provider)
+ *   unknown voice, a voice of another
+ *   language, or of another provider than the
+ *   forced one                                → 422 UNSUPPORTED_VOICE (body.voice), listing the valid voices
+ *   every provider tried failed               → 503 PROVIDER_ERROR
+ *
+ * An explicit voice belongs to exactly one provider, so it fixes the chain to that provider (no fallback: another
+ * provider would mean another voice). Without a voice, each provider tried speaks with its default voice for the
+ * language, and the response names the voice that spoke.
+ */
+
+export interface SynthesizeInput {
+  text: string;
+  language: string;
+  voice?: string;
+  provider?: SpeechProviderChoice;
+}
+
+/** The JSON result plus the audio bytes, so a route can answer with either form. */
+export interface SynthesisOutcome {
+  response: Omit<TtsResponse, "audio_base64">;
+  audio: Uint8Array;
+}
+
+interface Candidate {
+  provider: ProviderId;
+  voice: Voice;
+}
+
+export async function synthesizeSpeech(input: SynthesizeInput, deps: Pick<SpeechDeps, "providers" | "deadlineMs">, options: { startedAt?: number } = {}): Promise<SynthesisOutcome> {
+  const startedAt = options.startedAt ?? performance.now();
+  const deadline = Date.now() + deps.deadlineMs;
+  const requested = input.provider ?? "auto";
+
+  const text = input.text.trim();
+  if (text.length === 0) throw fieldError("VALIDATION_ERROR", "text must not be empty or only whitespace.", "text", "string_too_short");
+  const characters = [...text].length;
+  if (characters > MAX_TTS_CHARS) {
+    throw fieldError("TEXT_TOO_LONG", `text is ${characters.toLocaleString("en-US")} characters; the limit is ${MAX_TTS_CHARS.toLocaleString("en-US")} characters.`, "text", "string_too_long");
+  }
+
+  const language = resolveSpeechLanguage(input.language);
+  if (!language) {
+    throw fieldError("UNSUPPORTED_LANGUAGE", `language "${clip(input.language)}" is not a supported language. Use a code from GET /api/v1/languages?capability=tts (e.g. lug, sw, tw, en).`, "language", "unsupported_language");
+  }
+  const options_ = ttsOptions(language);
+  if (options_.length === 0) {
+    throw fieldError(
+      "UNSUPPORTED_LANGUAGE",
+      `Text-to-speech is not available for ${describe(language)}. Languages with text-to-speech: ${speechLanguageCodes("tts").join(", ")} (GET /api/v1/languages?capability=tts).`,
+      "language",
+      "unsupported_language",
+    );
+  }
+
+  let chain: Candidate[];
+  let forcedBy = "requested explicitly";
+  if (input.voice !== undefined) {
+    const voice = findVoice(input.voice);
+    const valid = voiceIdsFor(language);
+    const list = () => `Voices for ${describe(language)}: ${valid.join(", ")}.`;
+    if (!voice) throw voiceError(`Unknown voice "${clip(input.voice)}". ${list()}`);
+    if (!voice.languages.includes(language)) {
+      throw voiceError(`Voice "${voice.id}" (${voice.provider}, ${voice.name}) does not speak ${describe(language)}. ${list()}`);
+    }
+    if (requested !== "auto" && voice.provider !== requested) {
+      const own = valid.filter((id) => findVoice(id)?.provider === requested);
+      throw voiceError(
+        `Voice "${voice.id}" belongs to ${voice.provider}, not ${requested}. ${own.length ? `${requested} voices for ${describe(language)}: ${own.join(", ")}.` : list()}`,
+      );
+    }
+    chain = [{ provider: voice.provider, voice }];
+    if (requested === "auto") forcedBy = `chosen by the voice "${voice.id}"`;
+  } else if (requested === "auto") {
+    chain = options_.map((o) => ({ provider: o.provider, voice: o.defaultVoice }));
+  } else {
+    const option = options_.find((o) => o.provider === requested);
+    if (!option) {
+      throw fieldError(
+        "UNSUPPORTED_LANGUAGE",
+        `${requested} does not speak ${describe(language)}. Providers that do: ${options_.map((o) => o.provider).join(", ")}; or use provider "auto".`,
+        "provider",
+        "unsupported_language",
+      );
+    }
+    chain = [{ provider: option.provider, voice: option.defaultVoice }];
+  }
+
+  const outcome = await runChain(chain, deadline, async ({ provider, voice }, callDeadline) => {
+    const client = deps.providers[provider];
+    if (!client.synthesize) throw new ProviderError(provider, "rejected", "provider offers no text-to-speech");
+    const result = await client.synthesize({
+      text,
+      language,
+      // provider_c has one voice per model: the voice id is the model.
+      ...(provider === "provider_c" ? { hfModel: voice.model } : { voice: voice.id }),
+      deadline: callDeadline,
+    });
+    let info: AudioInfo;
+    try {
+      info = await analyzeAudio(result.audio);
+    } catch (err) {
+      if (err instanceof AudioRejected) throw new ProviderError(provider, "malformed", "provider returned audio that could not be decoded");
+      throw err;
+    }
+    return { result, info, voice, sandbox: client.mode === "sandbox" };
+  });
+  if (!("value" in outcome)) {
+    const forced = chain.length === 1 && (requested !== "auto" || input.voice !== undefined) ? chain[0].provider : "auto";
+    throw providerFailure(forced, `synthesise speech in ${describe(language)}`, outcome.failures, forcedBy);
+  }
+
+  const { result, info, voice, sandbox } = outcome.value;
+  return {
+    audio: result.audio,
+    response: {
+      content_type: info.contentType,
+      language,
+      voice: voice.id,
+      model_used: `${outcome.provider}/${result.model}`,
+      provider: outcome.provider,
+      latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
+      audio_duration_seconds: round3(info.durationSeconds),
+      requested_provider: requested,
+      fallback_used: outcome.failures.length > 0,
+      providers_tried: outcome.tried,
+      sandbox,
+    },
+  };
+}
+
+function voiceError(message: string) {
+  return new ApiError("UNSUPPORTED_VOICE", message, { errors: [{ loc: ["body", "voice"], msg: message, type: "unsupported_voice" }] });
+}
+
+function fieldError(code: "VALIDATION_ERROR" | "TEXT_TOO_LONG" | "UNSUPPORTED_LANGUAGE", message: string, field: string, type: string) {
+  const errors: FieldError[] = [{ loc: ["body", field], msg: message, type }];
+  return new ApiError(code, message, { errors });
+}
