@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
+import { unstable_rethrow } from "next/navigation";
+import { connection } from "next/server";
 import { NavLinks } from "@/components/NavLinks";
 import { SandboxBanner } from "@/components/SandboxBanner";
 import { portalSession } from "@/lib/auth/session";
@@ -16,13 +18,15 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1, them
 async function signedIn(): Promise<boolean> {
   try {
     return (await portalSession()).state === "signed_in";
-  } catch {
+  } catch (err) {
+    unstable_rethrow(err);
     return false;
   }
 }
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  // Reading the session makes every page dynamic, which the per-request CSP nonce (proxy.ts) needs anyway.
+  // Every page is rendered per request: the per-request CSP nonce (proxy.ts) needs it, and so does the session.
+  await connection();
   const isSignedIn = await signedIn();
   return (
     <html lang="en">

@@ -22,7 +22,7 @@
  */
 import autocannon, { type Result } from "autocannon";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, waitFor } from "../e2e/support/net";
@@ -232,7 +232,22 @@ async function setLatency(upstreams: Record<string, string>, latencyMs: number) 
   }
 }
 
-async function startApp(databaseUrl: string, upstreams: Record<string, string>): Promise<{ url: string; child: ChildProcess; logs: () => string }> {
+/**
+ * A private copy of the production build to run from, so a `next build` started by someone else during the run (it
+ * rewrites .next in place) cannot change what is being measured half-way. Source files are symlinked.
+ */
+function snapshotBuild(tmp: string): string {
+  const dir = path.join(tmp, "app");
+  mkdirSync(dir);
+  if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("no production build in .next (run without BENCH_SKIP_BUILD)");
+  cpSync(path.join(ROOT, ".next"), path.join(dir, ".next"), { recursive: true, filter: (src) => !src.startsWith(path.join(ROOT, ".next/cache")) });
+  for (const name of ["node_modules", "package.json", "next.config.mjs", "prisma", "public", "lib", "app", "instrumentation.ts", "tsconfig.json"]) {
+    if (existsSync(path.join(ROOT, name))) symlinkSync(path.join(ROOT, name), path.join(dir, name));
+  }
+  return dir;
+}
+
+async function startApp(appDir: string, databaseUrl: string, upstreams: Record<string, string>): Promise<{ url: string; child: ChildProcess; logs: () => string }> {
   const port = await freePort();
   const appEnv: NodeJS.ProcessEnv = {
     PATH: env.PATH,
@@ -254,7 +269,7 @@ async function startApp(databaseUrl: string, upstreams: Record<string, string>):
     ...(env.BENCH_APP_ENV ? JSON.parse(env.BENCH_APP_ENV) : {}),
   };
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
+    cwd: appDir,
     env: appEnv,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -337,6 +352,7 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
   const tmp = mkdtempSync(path.join(os.tmpdir(), "lugha-bench-"));
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  const appDir = snapshotBuild(tmp);
 
   const emu = await spawnWithReadyLine(process.execPath, tsx("bench/emulators.ts"), { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production" });
   const upstreams = JSON.parse(emu.line) as Record<string, string>;
@@ -358,7 +374,7 @@ async function main() {
       databaseUrl = `pglite:${path.join(tmp, "pglite")}`;
     }
     log(`starting the app on ${db}`);
-    const app = await startApp(databaseUrl, upstreams);
+    const app = await startApp(appDir, databaseUrl, upstreams);
     const key = await mintKey(app.url);
 
     if (!baseline) {

@@ -1,4 +1,5 @@
 import { getServerSession } from "next-auth";
+import { cookies } from "next/headers";
 import { cache } from "react";
 import { findKeyById, type KeyRecord } from "@/lib/keys/lookup";
 import { authOptions } from "./options";
@@ -15,7 +16,12 @@ export type PortalSession =
  */
 export const portalSession = cache(readPortalSession);
 
+/** next-auth's session cookie (chunked as .0, .1, … when large; __Secure- prefixed on https). */
+const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
+
 async function readPortalSession(): Promise<PortalSession> {
+  // No session cookie: signed out, without decoding anything (and without needing the secret).
+  if (!(await cookies()).getAll().some((c) => SESSION_COOKIE.test(c.name))) return { state: "signed_out" };
   const session = await getServerSession(authOptions());
   const keyId = session?.keyId;
   if (!keyId) return { state: "signed_out" };

@@ -23,15 +23,22 @@ function call(fetch: (url: string, init: RequestInit) => Promise<Response>, dead
 }
 
 describe("send: retries", () => {
-  it("retries 5xx at most maxRetries times, then gives up without a final sleep", async () => {
-    const { fetch, calls } = fakeFetch(() => new Response("", { status: 503 }));
-    const { value: err, ms } = await timed(() => providerError(call(fetch, within(5_000), { backoffBaseMs: 100, backoffMaxMs: 100 })));
+  it("retries 5xx at most maxRetries times with backoff, then gives up without a final sleep", async () => {
+    const attemptsAt: number[] = [];
+    const { fetch, calls } = fakeFetch(() => {
+      attemptsAt.push(performance.now());
+      return new Response("", { status: 503 });
+    });
+    // Backoff 400 ms with jitter fixed at 0.5 → 300 ms between attempts.
+    const err = await providerError(call(fetch, within(5_000), { backoffBaseMs: 400, backoffMaxMs: 400 }));
+    const failedAt = performance.now();
     expect(err.kind).toBe("unavailable");
     expect(err.status).toBe(503);
     expect(calls).toHaveLength(3);
-    // Two backoffs of 100 ms (jitter fixed at 0.5 → 75 ms each); a third sleep after the last attempt would add ~75 ms.
-    expect(ms).toBeGreaterThanOrEqual(140);
-    expect(ms).toBeLessThan(230);
+    expect(attemptsAt[1] - attemptsAt[0]).toBeGreaterThanOrEqual(290);
+    expect(attemptsAt[2] - attemptsAt[1]).toBeGreaterThanOrEqual(290);
+    // A sleep after the last attempt would put another 300 ms here.
+    expect(failedAt - attemptsAt[2]).toBeLessThan(150);
   });
 
   it.each([400, 401, 403, 404, 405, 422])("never retries %i", async (status) => {
@@ -61,7 +68,7 @@ describe("send: retries", () => {
     expect(err.kind).toBe("rate_limited");
     expect(err.retryAfterMs).toBe(30_000);
     expect(calls).toHaveLength(1);
-    expect(ms).toBeLessThan(100);
+    expect(ms).toBeLessThan(500);
   });
 
   it("treats a thrown fetch as a retryable network error", async () => {

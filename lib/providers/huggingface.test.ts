@@ -65,7 +65,7 @@ describe("Hugging Face translate: cold start and errors", () => {
     server.setControls({ failMode: "loading", estimatedTimeSeconds: 20 });
     const { value: err, ms } = await timed(() => providerError(translate(client(), EN_SW, 1_500)));
     expect(err).toMatchObject({ kind: "unavailable", status: 503, message: "model is loading", retryAfterMs: 20_000 });
-    expect(ms).toBeLessThan(150);
+    expect(ms).toBeLessThan(500);
     expect(server.stats.requests).toBe(1);
   });
 

@@ -124,6 +124,71 @@ describe("Sunbird emulator wire", () => {
   });
 });
 
+describe("emulator speech routes", () => {
+  const wav = makeWav({ durationSeconds: 0.75, seed: 2 });
+
+  it("Sunbird legacy /tasks/stt answers with Deprecation, Sunset and successor Link headers", async () => {
+    const emulator = createEmulator("sunbird");
+    const form = new FormData();
+    form.set("audio", new Blob([wav], { type: "audio/wav" }), "a.wav");
+    const res = await emulator.handler(new Request("http://sunbird.test/tasks/stt", { method: "POST", body: form }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("deprecation")).toBe("true");
+    expect(res.headers.get("sunset")).toBe("Tue, 01 Dec 2026 00:00:00 GMT");
+    // `language` defaults to lug on the legacy route.
+    expect((await res.json()).audio_transcription).toMatch(/^\[sandbox:sunbird lug\] transcript of 0\.75 s of audio #[0-9a-f]{8}$/);
+  });
+
+  it("Sunbird: 422 for a language outside the STT enum, 400 without audio, 413 over 100 MB", async () => {
+    const emulator = createEmulator("sunbird");
+    const send = (form: FormData) => emulator.handler(new Request("http://sunbird.test/tasks/audio/transcriptions", { method: "POST", body: form }));
+    const bad = new FormData();
+    bad.set("language", "ttj");
+    bad.set("audio", new Blob([wav], { type: "audio/wav" }), "a.wav");
+    expect((await send(bad)).status).toBe(422);
+    const noAudio = new FormData();
+    noAudio.set("language", "lug");
+    expect(await (await send(noAudio)).json()).toMatchObject({ error_code: "BAD_REQUEST" });
+    const huge = await emulator.handler(
+      new Request("http://sunbird.test/tasks/audio/transcriptions", { method: "POST", headers: { "content-length": String(101 * 1024 * 1024) }, body: "x" }),
+    );
+    expect(huge.status).toBe(413);
+  });
+
+  it("Sunbird legacy /tasks/tts validates speaker_id (422) and answers {output:{audio_url, blob, sample_rate}}", async () => {
+    const emulator = createEmulator("sunbird");
+    const tts = (body: unknown) => emulator.handler(new Request("http://sunbird.test/tasks/tts", { method: "POST", body: JSON.stringify(body) }));
+    expect((await tts({ text: "Hi", speaker_id: 9999 })).status).toBe(422);
+    const { output } = await (await tts({ text: "Hi", speaker_id: 248 })).json();
+    expect(output).toMatchObject({ sample_rate: 16_000, blob: expect.stringMatching(/\.wav$/) });
+    const audio = await emulator.handler(new Request(output.audio_url));
+    expect(parseWav(new Uint8Array(await audio.arrayBuffer()))?.sampleRate).toBe(16_000);
+  });
+
+  it("Sunbird /gcs refuses a tampered signature (403) and an unknown object (404)", async () => {
+    const emulator = createEmulator("sunbird");
+    const res = await emulator.handler(new Request("http://sunbird.test/tasks/audio/speech", { method: "POST", body: JSON.stringify({ text: "Hi" }) }));
+    const { audio_url: url } = await res.json();
+    expect((await emulator.handler(new Request(url.replace(/Signature=.{4}/, "Signature=0000")))).status).toBe(403);
+    expect((await emulator.handler(new Request(url))).status).toBe(200);
+  });
+
+  it("Khaya: /asr/v1 answers a bare string, v3 warns about legacy codes, /tts/v2/tts is 404, v2 checks speaker_id", async () => {
+    const emulator = createEmulator("khaya");
+    const asr = (path: string) => emulator.handler(new Request(`http://khaya.test${path}`, { method: "POST", headers: { "content-type": "audio/wav" }, body: wav }));
+    expect(typeof (await (await asr("/asr/v1/transcribe?language=twi")).json())).toBe("string");
+    expect((await (await asr("/asr/v3/transcribe?language=tw")).json()).warnings[0]).toMatch(/legacy code/);
+    expect((await (await asr("/asr/v3/transcribe?language=twi")).json()).warnings).toBeUndefined();
+    const tts = (path: string, body: unknown) => emulator.handler(new Request(`http://khaya.test${path}`, { method: "POST", body: JSON.stringify(body) }));
+    expect((await tts("/tts/v2/tts", { text: "Hi", language: "twi" })).status).toBe(404);
+    const invalid = await (await tts("/tts/v2/synthesize", { text: "Hi", language: "twi", speaker_id: "twi_speaker_4" })).json();
+    expect(invalid.error.details[0].code).toBe("INVALID_SPEAKER");
+    // v1 silently replaces an unknown speaker, as upstream does.
+    const v1 = await tts("/tts/v1/tts", { text: "Hi", language: "twi", speaker: "twi_speaker_4" });
+    expect(v1.headers.get("content-type")).toBe("audio/wav");
+  });
+});
+
 describe("Khaya emulator wire", () => {
   const emulator = createEmulator("khaya", { credential: "key" });
   const call = (path: string, body: unknown, key: string | null = "key") =>
