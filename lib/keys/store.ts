@@ -1,5 +1,7 @@
 import { getPrisma } from "@/lib/db";
+import { KeyCache, keyCacheTtlFromEnv, type VerifiedKey } from "./cache";
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./format";
+import { databaseUsageWriter, UsageBuffer } from "./usage-buffer";
 
 const DAY_MS = 86_400_000;
 
@@ -9,9 +11,89 @@ export interface AuthenticatedKey {
   displayPrefix: string;
   createdAt: Date;
   expiresAt: Date;
+  /** The use before this one. Only from authenticateAndCount (exact routes); null on the cached path. */
   lastUsedAt: Date | null;
-  /** Includes the request being served. */
-  requestsTotal: number;
+  /** Includes the request being served. Only from authenticateAndCount (exact routes); null on the cached path. */
+  requestsTotal: number | null;
+}
+
+/*
+ * The hot path (README "Performance and the hot path"): a request with a key costs no database round trip.
+ *   authenticateKey      verified-key cache (lib/keys/cache.ts) → on a miss one indexed SELECT by hash (concurrent
+ *                        misses for the same key share it) → the request is counted in memory (usage-buffer.ts) and
+ *                        written in a batch after the response (flushUsageAfterResponse, called through after()).
+ *   authenticateAndCount the exact path for GET/DELETE /keys/me: this instance's pending counts are written first,
+ *                        then one statement authenticates against the database and counts the request, so the
+ *                        requests_total it returns includes this request and every earlier one of this instance.
+ * Both live on globalThis: Next.js may evaluate this module once per route bundle, and a revocation seen by the
+ * DELETE route must reach the cache the translate route reads.
+ */
+interface HotPath {
+  cache: KeyCache;
+  usage: UsageBuffer;
+  inflight: Map<string, Promise<VerifiedKey | null>>;
+}
+const HOT_PATH = Symbol.for("lugha.keys.hotpath");
+
+function hotPath(): HotPath {
+  const g = globalThis as typeof globalThis & { [HOT_PATH]?: HotPath };
+  if (!g[HOT_PATH]) {
+    const cache = new KeyCache(keyCacheTtlFromEnv());
+    const usage = new UsageBuffer(databaseUsageWriter);
+    usage.onInactive = (id) => cache.revoke(id);
+    g[HOT_PATH] = { cache, usage, inflight: new Map() };
+    process.once("exit", () => {
+      const left = usage.backlog();
+      if (left.keys > 0) console.error(`[usage] exiting with usage not written: ${left.requests} requests, ${left.characters} characters for ${left.keys} keys`);
+    });
+  }
+  return g[HOT_PATH];
+}
+
+/** How long, at most, the after-response task keeps retrying a failed usage write (a serverless function or a
+ * stopping server waits this long for it at worst). */
+const USAGE_DRAIN_MS = 5_000;
+
+/** The after-response task of every counted request: write the counts, retrying for a while if the database is out. */
+export async function flushUsageAfterResponse(): Promise<void> {
+  const { usage } = hotPath();
+  if (!(await usage.flush())) await usage.drain(USAGE_DRAIN_MS);
+}
+
+/**
+ * The hot path: a well-formed, known, unexpired, unrevoked key → its record, and the request counted (in memory, written
+ * after the response); anything else → null (INVALID_API_KEY). Throws only when the database is needed and unreachable.
+ */
+export async function authenticateKey(plainKey: string): Promise<AuthenticatedKey | null> {
+  if (!isWellFormedKey(plainKey)) return null;
+  const hp = hotPath();
+  const hash = hashApiKey(plainKey);
+  let key = hp.cache.get(hash) ?? (await lookupActiveKey(hp, hash));
+  if (key && hp.cache.isRevoked(key.id)) key = null; // revoked here while the lookup was in flight
+  if (!key) return null;
+  hp.usage.record(key.id, 1);
+  return { ...key, lastUsedAt: null, requestsTotal: null };
+}
+
+/** One indexed SELECT by hash; concurrent misses for the same key share it. Caches an active key. */
+function lookupActiveKey(hp: HotPath, hash: string): Promise<VerifiedKey | null> {
+  let pending = hp.inflight.get(hash);
+  if (!pending) {
+    const startedAt = Date.now();
+    pending = (async () => {
+      const prisma = await getPrisma();
+      const rows = await prisma.$queryRaw<{ id: string; name: string; display_prefix: string; created_at: Date; expires_at: Date }[]>`
+        SELECT id, name, display_prefix, created_at, expires_at FROM api_keys
+         WHERE key_hash = ${hash} AND revoked_at IS NULL AND expires_at > now()`;
+      const r = rows[0];
+      if (!r) return null;
+      const key: VerifiedKey = { id: r.id, name: r.name, displayPrefix: r.display_prefix, createdAt: r.created_at, expiresAt: r.expires_at };
+      hp.cache.set(hash, key, startedAt);
+      return key;
+    })().finally(() => hp.inflight.delete(hash));
+    hp.inflight.set(hash, pending);
+  }
+  return pending;
 }
 
 export async function issueKey(name: string, lifetimeDays = 365, now = new Date()) {
@@ -48,13 +130,19 @@ interface AuthRow {
  */
 export async function authenticateAndCount(plainKey: string): Promise<AuthenticatedKey | null> {
   if (!isWellFormedKey(plainKey)) return null;
+  const hp = hotPath();
+  // Bring the database up to date with this instance's counts first. If that fails (they stay queued), the pending
+  // ones are added to the figure returned below instead.
+  await hp.usage.flush();
+  const startedAt = Date.now();
+  const hash = hashApiKey(plainKey);
   const prisma = await getPrisma();
   const rows = await prisma.$queryRaw<AuthRow[]>`
     WITH k AS (
       UPDATE api_keys AS a
          SET requests_total = a.requests_total + 1, last_used_at = now()
         FROM api_keys AS before
-       WHERE a.key_hash = ${hashApiKey(plainKey)} AND before.id = a.id
+       WHERE a.key_hash = ${hash} AND before.id = a.id
          AND a.revoked_at IS NULL AND a.expires_at > now()
       RETURNING a.id, a.name, a.display_prefix, a.created_at, a.expires_at, a.requests_total,
                 before.last_used_at AS prev_last_used_at
@@ -66,29 +154,27 @@ export async function authenticateAndCount(plainKey: string): Promise<Authentica
     SELECT * FROM k`;
   const r = rows[0];
   if (!r) return null;
-  return {
-    id: r.id,
-    name: r.name,
-    displayPrefix: r.display_prefix,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    lastUsedAt: r.prev_last_used_at,
-    requestsTotal: Number(r.requests_total),
-  };
+  const key: VerifiedKey = { id: r.id, name: r.name, displayPrefix: r.display_prefix, createdAt: r.created_at, expiresAt: r.expires_at };
+  if (hp.cache.isRevoked(key.id)) return null;
+  hp.cache.set(hash, key, startedAt);
+  return { ...key, lastUsedAt: r.prev_last_used_at, requestsTotal: Number(r.requests_total) + hp.usage.pendingRequests(r.id) };
 }
 
-/** Marks the key revoked; from then on it authenticates nothing. Idempotent. */
+/**
+ * Marks the key revoked; from then on it authenticates nothing — on this instance at once, on others within the key
+ * cache's lifetime (KEY_CACHE_TTL_MS). Idempotent.
+ */
 export async function revokeKey(id: string, now = new Date()): Promise<void> {
   const prisma = await getPrisma();
   await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+  hotPath().cache.revoke(id);
 }
 
-/** Adds translated characters to today's usage row (the dashboard's second series). */
+/**
+ * Adds translated characters to today's usage row (the dashboard's second series). Tallied in memory and written
+ * with the request counts after the response (never blocks it).
+ */
 export async function recordCharactersTranslated(keyId: string, characters: number): Promise<void> {
   if (characters <= 0) return;
-  const prisma = await getPrisma();
-  await prisma.$executeRaw`
-    INSERT INTO usage_daily (key_id, day, requests, characters_translated)
-    VALUES (${keyId}::uuid, (now() AT TIME ZONE 'UTC')::date, 0, ${characters})
-    ON CONFLICT (key_id, day) DO UPDATE SET characters_translated = usage_daily.characters_translated + ${characters}`;
+  hotPath().usage.record(keyId, 0, characters);
 }

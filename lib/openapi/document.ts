@@ -11,10 +11,10 @@ import {
   TranslateRequest,
   TranslateResponse,
 } from "@/lib/translate/schemas";
+import { SttForm, SttResponse, TTS_AUDIO_HEADERS, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import packageJson from "@/package.json";
 import { ERROR_DOCS, ErrorBody, errorExample, FieldError } from "./errors";
 import { HealthResponse } from "./health";
-import { SttForm, SttResponse, TtsRequest, TtsResponse } from "./speech";
 import { toOpenApiSchema, toOpenApiSchemas, type SchemaObject } from "./zod-to-openapi";
 
 /**
@@ -142,7 +142,8 @@ function paths(): Record<string, Record<string, Op>> {
         operationId: "speechToText",
         tags: ["Speech"],
         summary: "Speech-to-text",
-        description: "Spec 4.3. Upload the recording as multipart/form-data. Rate limit: stt bucket (20/min per key by default).",
+        description:
+          "Spec 4.3. Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default).",
         requestBody: {
           required: true,
           content: {
@@ -170,14 +171,14 @@ function paths(): Record<string, Record<string, Op>> {
         requestBody: jsonBody("TtsRequest"),
         responses: {
           "200": {
-            description: "The speech",
-            headers: { ...REQUEST_ID, ...RATE_HEADERS },
+            description: "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
+            headers: { ...REQUEST_ID, ...RATE_HEADERS, ...Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type")) },
             content: {
               "application/json": { schema: ref("TtsResponse") },
               "audio/wav": { schema: { type: "string", format: "binary" } },
             },
           },
-          ...errorResponses([...AUTH, ...JSON_BODY, "UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", ...ALWAYS], true),
+          ...errorResponses([...AUTH, ...JSON_BODY, "UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", ...ALWAYS], true),
         },
       },
     },

@@ -5,7 +5,8 @@ import { z } from "zod";
  * needs on top of it:
  *  - `examples: [x, …]` (JSON Schema) becomes `example: x` (the Schema Object of 3.0 has no `examples`)
  *  - the ±Number.MAX_SAFE_INTEGER bounds zod puts on every .int() are dropped (noise, not a rule of the API)
- *  - `$schema`/`id` keys and empty `definitions` are removed
+ *  - `$schema`/`id` keys, empty `definitions` and `contentEncoding`/`contentMediaType` (z.file(); 3.0 uses
+ *    `format: binary`, which zod also emits) are removed
  *  - responses do not get `additionalProperties: false` (zod's output mode adds it): new fields are additive, and a
  *    client generated from this document must not break when one appears
  * Shared schemas are registered under a name and referenced as #/components/schemas/<name>.
@@ -41,6 +42,7 @@ function clean(node: unknown, io: "input" | "output" = "input"): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
     if (k === "$schema" || ((k === "id" || k === "$id") && typeof v === "string")) continue;
+    if (k === "contentEncoding" || k === "contentMediaType") continue; // JSON Schema 2019+; 3.0 says format: binary
     if (k === "properties" || k === "definitions" || k === "$defs" || k === "patternProperties") {
       const entries = Object.entries((v ?? {}) as Record<string, unknown>);
       if (entries.length === 0 && k !== "properties") continue;

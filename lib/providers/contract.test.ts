@@ -161,9 +161,14 @@ describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ 
       const c = breaker();
       for (let i = 0; i < 3; i++) expect((await providerError(translate(c))).kind).toBe("unavailable");
       expect(c.circuitState).toBe("open");
-      const { value: err, ms } = await timed(() => providerError(translate(c)));
-      expect(err.kind).toBe("circuit_open");
-      expect(ms).toBeLessThan(5);
+      // The median of several calls, so one scheduler hiccup on a loaded machine does not decide the result.
+      const samples: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const { value: err, ms } = await timed(() => providerError(translate(c)));
+        expect(err.kind).toBe("circuit_open");
+        samples.push(ms);
+      }
+      expect(samples.sort((a, b) => a - b)[3]).toBeLessThan(5);
       expect(server.stats.requests).toBe(3);
     });
 

@@ -177,7 +177,7 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
       "/tasks/stt": transcribe(true),
       "/tasks/audio/speech": speech,
       "/tasks/tts": legacyTts,
-    } as Record<string, (req: Request) => Promise<Response>>,
+    },
     download,
   };
 }

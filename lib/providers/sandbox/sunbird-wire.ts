@@ -12,6 +12,11 @@ export function validationError(loc: (string | number)[], msg: string, input: un
   return json(422, { errors: [{ loc, msg, input: input ?? null }] });
 }
 
+/** LargeUploadMiddleware's plain-text 413 for any POST over 100 MB. */
+export function uploadTooLarge(): Response {
+  return text(413, "File too large. Maximum size is 100.0MB. For larger files, only the first 10 minutes will be transcribed.");
+}
+
 /**
  * Sunbird's real answer for a status. `variant` "detail" gives the 2025-era {"detail"} bodies; "timeout" the 503
  * timeout message instead of the cold-start one.
@@ -33,7 +38,7 @@ export function sunbirdError(status: number, variant: string | undefined): Respo
     case 405:
       return json(405, { detail: "Method Not Allowed" });
     case 413:
-      return text(413, "File too large. Maximum size is 100.0MB. For larger files, only the first 10 minutes will be transcribed.");
+      return uploadTooLarge();
     case 422:
       return validationError(["body", "target_language"], "Field required", {});
     case 429:

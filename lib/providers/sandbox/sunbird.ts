@@ -2,9 +2,11 @@ import { SUNBIRD_TRANSLATE_LANGUAGES } from "../codes";
 import type { EmulatorControls } from "./controls";
 import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
 import { isRecord } from "../http";
-import { hash32, hex, htmlPage, json, readJson, sandboxMark, text } from "./respond";
+import { hash32, hex, htmlPage, json, readJson, sandboxMark } from "./respond";
 import { sunbirdSpeechRoutes } from "./sunbird-speech";
-import { apiError, sunbirdError, validationError } from "./sunbird-wire";
+import { apiError, sunbirdError, uploadTooLarge, validationError } from "./sunbird-wire";
+
+const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /** Emulates api.sunbird.ai as of 2026-07 (reference/upstream-apis.md §1 and §4 "Sunbird emulator"). */
 export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
@@ -46,22 +48,23 @@ export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     return json(200, { language: /\b(the|and|is|you|hello)\b/i.test(value) ? "eng" : "lug" });
   };
 
+  const handlers: Record<string, (req: Request) => Promise<Response>> = {
+    "/tasks/translate": translate,
+    "/tasks/language_id": languageId,
+    ...speech.routes,
+  };
+
   return {
     async route(req, url) {
       const path = url.pathname;
+      // GET: the signed audio downloads, else the SPA catch-all serving its index page.
       if (req.method === "GET") return speech.download(url) ?? htmlPage(200, "Sunbird AI");
       if (req.method !== "POST") return json(405, { detail: "Method Not Allowed" });
       if (path === "/auth/token") return json(200, { access_token: opts.credential ?? "sandbox-token", token_type: "bearer" });
       // Any POST to a path without a POST route hits the SPA catch-all GET route: 405, whatever the token.
-      const handlers: Record<string, (r: Request) => Promise<Response>> = {
-        "/tasks/translate": translate,
-        "/tasks/language_id": languageId,
-        ...speech.routes,
-      };
       const handle = handlers[path];
       if (!handle) return json(405, { detail: "Method Not Allowed" });
-      const tooLarge = Number(req.headers.get("content-length")) > 100 * 1024 * 1024;
-      if (tooLarge) return text(413, "File too large. Maximum size is 100.0MB. For larger files, only the first 10 minutes will be transcribed.");
+      if (Number(req.headers.get("content-length")) > MAX_UPLOAD_BYTES) return uploadTooLarge();
       return authFailure(req) ?? handle(req);
     },
 

@@ -1,0 +1,56 @@
+import { expect, issueKey, screenshot, test } from "./fixtures";
+
+/** /docs: Swagger UI on /api/v1/openapi.json, authorised with a real key, runs "Try it out" on POST /translate. */
+test.describe("API reference", () => {
+  test("loads every endpoint, authorises with a key and runs Try it out on /translate", async ({ page, api }) => {
+    const key = await issueKey(api, "docs try-it-out");
+    await page.goto("/docs");
+    await expect(page.locator(".swagger-ui .info .title")).toContainText("Lugha API");
+    await expect(page.locator(".swagger-ui .info .title")).toContainText("OAS 3.0");
+
+    // All eight endpoints of the spec (and key revocation, and the document itself).
+    const operations = [
+      ["post", "/api/v1/translate"],
+      ["post", "/api/v1/translate/batch"],
+      ["post", "/api/v1/speech/stt"],
+      ["post", "/api/v1/speech/tts"],
+      ["get", "/api/v1/languages"],
+      ["post", "/api/v1/auth/keys"],
+      ["get", "/api/v1/auth/keys/me"],
+      ["delete", "/api/v1/auth/keys/me"],
+      ["get", "/health"],
+      ["get", "/api/v1/openapi.json"],
+    ];
+    for (const [method, path] of operations) {
+      await expect(page.locator(`.opblock-${method} .opblock-summary-path[data-path="${path}"]`), `${method} ${path}`).toHaveCount(1);
+    }
+
+    // Authorize: bearer with the key.
+    await page.locator(".swagger-ui .auth-wrapper .btn.authorize").click();
+    const modal = page.locator(".swagger-ui .modal-ux");
+    await expect(modal).toBeVisible();
+    await modal.locator("input").first().fill(key);
+    await modal.getByRole("button", { name: "Authorize", exact: true }).click();
+    await expect(modal.getByRole("button", { name: "Logout" })).toBeVisible();
+    await modal.getByRole("button", { name: "Close" }).click();
+    await expect(modal).toBeHidden();
+
+    // Open POST /api/v1/translate, Try it out with the prefilled example, Execute.
+    const op = page.locator("#operations-Translation-translate");
+    await op.locator(".opblock-summary-control").click();
+    await op.getByRole("button", { name: "Try it out" }).click();
+    const body = op.locator("textarea.body-param__text");
+    await expect(body).toContainText('"target_lang"');
+    await op.getByRole("button", { name: "Execute" }).click();
+
+    const status = op.locator(".live-responses-table .response .response-col_status").first();
+    await expect(status).toHaveText("200");
+    await expect(op.locator(".live-responses-table .response-col_description")).toContainText("translated_text");
+    await expect(op.locator(".curl-command")).toContainText(`Authorization: Bearer ${key}`);
+    await screenshot(page, "docs-try-it-out-desktop");
+
+    // The same key is now counted: translate went through the real API.
+    const me = await api.get("/api/v1/auth/keys/me", { headers: { Authorization: `Bearer ${key}` } });
+    expect((await me.json()).requests_total).toBe(2);
+  });
+});

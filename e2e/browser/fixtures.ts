@@ -1,0 +1,78 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
+
+/**
+ * Shared fixtures:
+ *  - every test runs in a context with its own client address (X-Forwarded-For; the server trusts it in these tests),
+ *    so per-address limits (key issuance, sign-in) are per test;
+ *  - every test fails if the page logged a console error or threw (pageerror), except messages a test declares it
+ *    provokes on purpose (`allowConsoleErrors`) — e.g. Chromium's "Failed to load resource: … 422" for a deliberately
+ *    invalid request.
+ */
+export const ARTIFACTS = path.resolve(__dirname, "../artifacts");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+let addressCounter = 0;
+function uniqueAddress(): string {
+  addressCounter += 1;
+  return `10.${(process.pid >> 8) & 255}.${process.pid & 255}.${addressCounter % 250}`;
+}
+
+interface Fixtures {
+  clientAddress: string;
+  allowConsoleErrors: RegExp[];
+  consoleErrors: string[];
+  api: APIRequestContext;
+}
+
+export const test = base.extend<Fixtures>({
+  clientAddress: async ({}, use) => use(uniqueAddress()),
+  allowConsoleErrors: [[], { option: true }],
+  extraHTTPHeaders: async ({ clientAddress }, use) => use({ "X-Forwarded-For": clientAddress }),
+  consoleErrors: [
+    async ({ page, allowConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on("console", (msg) => {
+        if (msg.type() !== "error") return;
+        const text = `${msg.text()} @ ${msg.location().url}`;
+        if (!allowConsoleErrors.some((re) => re.test(text))) errors.push(text);
+      });
+      page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+      await use(errors);
+      expect(errors, "console errors / uncaught exceptions in the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+  api: async ({ playwright, baseURL, clientAddress }, use) => {
+    const ctx = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "X-Forwarded-For": clientAddress } });
+    await use(ctx);
+    await ctx.dispose();
+  },
+});
+
+export { expect };
+
+export const KEY_RE = /^svc_[0-9a-f]{40}$/;
+
+/** Issues a key through the API (for tests that are not about the form). */
+export async function issueKey(api: APIRequestContext, name = "e2e key"): Promise<string> {
+  const res = await api.post("/api/v1/auth/keys", { data: { name } });
+  expect(res.status(), await res.text()).toBe(200);
+  const body = (await res.json()) as { api_key: string };
+  expect(body.api_key).toMatch(KEY_RE);
+  return body.api_key;
+}
+
+/** Signs in through the /signin form. */
+export async function signIn(page: Page, key: string) {
+  await page.goto("/signin");
+  await page.getByLabel("API key", { exact: true }).fill(key);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+}
+
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}

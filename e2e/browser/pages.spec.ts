@@ -1,0 +1,107 @@
+import type { Page } from "@playwright/test";
+import { expect, issueKey, screenshot, signIn, test } from "./fixtures";
+
+/**
+ * Every page, at desktop and phone width: it renders without console errors, does not scroll sideways on a phone,
+ * carries the security headers, and a screenshot is kept in e2e/artifacts/.
+ */
+const VIEWPORTS = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function checkPage(page: Page, path: string, name: string, ready: (page: Page) => Promise<void>) {
+  for (const vp of VIEWPORTS) {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    const response = await page.goto(path);
+    await ready(page);
+    await page.waitForLoadState("networkidle");
+    const headers = response!.headers();
+    expect(headers["content-security-policy"], "CSP").toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic'/);
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} scrolls sideways at ${vp.width}px`).toBeLessThanOrEqual(0);
+    await screenshot(page, `${name}-${vp.name}`);
+  }
+}
+
+test.describe("every page, desktop and phone", () => {
+  test("home", async ({ page }) => {
+    await checkPage(page, "/", "home", async (p) => {
+      await expect(p.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(p.getByRole("table").first()).toBeVisible();
+    });
+    // The coverage table comes from the registry /languages serves.
+    await expect(page.getByRole("rowheader", { name: /Luganda/ })).toBeVisible();
+    await expect(page.getByRole("note", { name: "Sandbox mode" })).toBeVisible();
+  });
+
+  test("sign in", async ({ page }) => {
+    await checkPage(page, "/signin", "signin", async (p) => {
+      await expect(p.getByRole("heading", { name: "Sign in with your API key" })).toBeVisible();
+    });
+  });
+
+  test("API reference", async ({ page }) => {
+    await checkPage(page, "/docs", "docs", async (p) => {
+      await expect(p.locator(".swagger-ui .info .title")).toContainText("Lugha API");
+      await expect(p.locator(".opblock").first()).toBeVisible();
+    });
+  });
+
+  test("dashboard", async ({ page, api }) => {
+    const key = await issueKey(api, "screenshots");
+    await signIn(page, key);
+    await checkPage(page, "/dashboard", "dashboard", async (p) => {
+      await expect(p.getByTestId("requests-total")).toBeVisible();
+      await expect(p.getByRole("form", { name: "Translate a text" })).toBeVisible();
+    });
+  });
+
+  test.describe("not found", () => {
+    // The page itself answers 404, which Chromium reports as a failed resource.
+    test.use({ allowConsoleErrors: [/status of 404 .*@ .*\/no-such-page$/] });
+    test("404 page", async ({ page }) => {
+      await checkPage(page, "/no-such-page", "not-found", async (p) => {
+        await expect(p.getByRole("heading", { name: "Page not found" })).toBeVisible();
+      });
+    });
+  });
+
+  test("signed out, /dashboard sends you to sign in", async ({ page }) => {
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/signin$/);
+  });
+});
+
+test.describe("keyboard and labels", () => {
+  test("skip link, labelled controls, keyboard-only key creation", async ({ page }) => {
+    await page.goto("/");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("#main")).toBeFocused();
+
+    // Every form control on the home page has an accessible name.
+    const unnamed = await page.locator("input, select, textarea, button").evaluateAll((els) =>
+      els
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .filter((el) => {
+          const id = el.id;
+          const label = id ? document.querySelector(`label[for="${CSS.escape(id)}"]`) : null;
+          return !(label || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || (el.textContent ?? "").trim());
+        })
+        .map((el) => el.outerHTML.slice(0, 120)),
+    );
+    expect(unnamed).toEqual([]);
+
+    // Create a key with the keyboard only.
+    await page.getByLabel("Key name").focus();
+    await page.keyboard.type("keyboard only");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("issued-key-panel")).toBeVisible();
+    await expect(page.getByRole("heading", { name: /Your new API key/ })).toBeFocused();
+  });
+});

@@ -1,0 +1,295 @@
+import { getDatabase } from "@/lib/db";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+
+/**
+ * Usage counters (requests_total, last_used_at, the per-day usage rows) written off the response path, in batches,
+ * without losing or double-counting an increment.
+ *
+ *  - record() adds to an in-memory tally per key (and per UTC day): no I/O on the request path.
+ *  - flush() writes everything tallied so far in ONE statement (group commit): while a write is in flight, new
+ *    increments accumulate and go out together in the next one, so under load the database sees a handful of writes
+ *    per second instead of one per request, and at low load each request's count is written right after its response.
+ *    The HTTP wrapper calls it through Next's `after()`, which keeps a serverless function alive until it is done and
+ *    makes `next start` wait for it on SIGTERM.
+ *  - A write that fails is merged back into the tally and retried (next request, or a backoff timer).
+ *  - A write whose outcome is unknown — the connection dropped around COMMIT — is never simply retried: the
+ *    transaction's id was read before committing, and txid_status() later says whether it committed (drop it) or
+ *    not (merge back). So a database restart loses nothing and counts nothing twice.
+ * What is not yet written when the process dies hard (SIGKILL, OOM) is lost: at most the increments of the last few
+ * milliseconds (or of the outage, if the database is down at that moment). A graceful stop (SIGTERM) writes them.
+ */
+
+const DAY_MS = 86_400_000;
+
+interface DayTally {
+  requests: number;
+  characters: number;
+}
+
+export interface KeyTally {
+  requests: number;
+  /** Epoch ms of the latest counted request; 0 when none. */
+  lastUsedAt: number;
+  /** UTC day number (epoch ms / 86400000) → counts. */
+  days: Map<number, DayTally>;
+}
+
+export type UsageBatch = Map<string, KeyTally>;
+
+export interface UsageWriter {
+  /** Writes the batch atomically. Returns the ids of keys that are no longer active (revoked or expired). */
+  write(batch: UsageBatch): Promise<{ inactiveKeyIds: string[] }>;
+  /** Outcome of a transaction an AmbiguousWriteError named. */
+  outcome(txid: string): Promise<"committed" | "aborted" | "unknown">;
+}
+
+/** The connection failed after the transaction may have committed; `txid` tells which transaction to ask about. */
+export class AmbiguousWriteError extends Error {
+  constructor(
+    readonly txid: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`usage write ${txid}: outcome unknown`, options);
+    this.name = "AmbiguousWriteError";
+  }
+}
+
+export class UsageBuffer {
+  private pending: UsageBatch = new Map();
+  private uncertain: { txid: string; batch: UsageBatch }[] = [];
+  private waiters: ((ok: boolean) => void)[] = [];
+  private active = false;
+  private failing = false;
+  private retryDelayMs = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Called with ids the database reports inactive (revoked or expired): the key cache drops them. */
+  onInactive?: (keyId: string) => void;
+
+  constructor(
+    private readonly writer: UsageWriter,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts `requests` requests (and `characters` translated characters) for the key, now. Synchronous, no I/O. */
+  record(keyId: string, requests: number, characters = 0): void {
+    const now = this.now();
+    let tally = this.pending.get(keyId);
+    if (!tally) this.pending.set(keyId, (tally = { requests: 0, lastUsedAt: 0, days: new Map() }));
+    tally.requests += requests;
+    if (requests > 0 && now > tally.lastUsedAt) tally.lastUsedAt = now;
+    const dayNo = Math.floor(now / DAY_MS);
+    const day = tally.days.get(dayNo);
+    if (day) {
+      day.requests += requests;
+      day.characters += characters;
+    } else tally.days.set(dayNo, { requests, characters });
+  }
+
+  /**
+   * Writes what has been recorded. Resolves true once everything recorded before the call is durably written; false
+   * when that write failed (the counts stay queued and are retried). Never rejects.
+   */
+  flush(): Promise<boolean> {
+    if (!this.active && this.pending.size === 0 && this.uncertain.length === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      if (!this.active) void this.loop();
+    });
+  }
+
+  /** Flushes, retrying with backoff while the database is unreachable, for at most `timeoutMs`. */
+  async drain(timeoutMs: number): Promise<boolean> {
+    const until = this.now() + timeoutMs;
+    let delay = 50;
+    for (;;) {
+      if (await this.flush()) return true;
+      if (this.now() + delay > until) return false;
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 1_000);
+    }
+  }
+
+  /** Requests counted here for the key and not known to be in the database yet. */
+  pendingRequests(keyId: string): number {
+    let n = this.pending.get(keyId)?.requests ?? 0;
+    for (const u of this.uncertain) n += u.batch.get(keyId)?.requests ?? 0;
+    return n;
+  }
+
+  /** Totals not yet written (for the shutdown log and tests). */
+  backlog(): { keys: number; requests: number; characters: number } {
+    const out = { keys: 0, requests: 0, characters: 0 };
+    const add = (batch: UsageBatch) => {
+      for (const t of batch.values()) {
+        out.keys += 1;
+        out.requests += t.requests;
+        for (const d of t.days.values()) out.characters += d.characters;
+      }
+    };
+    add(this.pending);
+    for (const u of this.uncertain) add(u.batch);
+    return out;
+  }
+
+  private async loop() {
+    this.active = true;
+    try {
+      while (this.waiters.length > 0) {
+        const waiters = this.waiters;
+        this.waiters = [];
+        const ok = await this.writeOnce();
+        for (const resolve of waiters) resolve(ok);
+      }
+    } finally {
+      this.active = false;
+    }
+  }
+
+  private async writeOnce(): Promise<boolean> {
+    await this.settleUncertain();
+    if (this.pending.size === 0) return this.uncertain.length === 0;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      const { inactiveKeyIds } = await this.writer.write(batch);
+      for (const id of inactiveKeyIds) this.onInactive?.(id);
+      this.noteSuccess();
+      return this.uncertain.length === 0;
+    } catch (err) {
+      if (err instanceof AmbiguousWriteError) this.uncertain.push({ txid: err.txid, batch });
+      else this.mergeBack(batch);
+      this.noteFailure(err);
+      return false;
+    }
+  }
+
+  private async settleUncertain() {
+    if (this.uncertain.length === 0) return;
+    const still: typeof this.uncertain = [];
+    for (const u of this.uncertain) {
+      let outcome: "committed" | "aborted" | "unknown";
+      try {
+        outcome = await this.writer.outcome(u.txid);
+      } catch {
+        outcome = "unknown";
+      }
+      if (outcome === "aborted") this.mergeBack(u.batch);
+      else if (outcome === "unknown") still.push(u);
+      // committed: it is in the database; nothing to do
+    }
+    this.uncertain = still;
+  }
+
+  private mergeBack(batch: UsageBatch) {
+    for (const [keyId, t] of batch) {
+      const into = this.pending.get(keyId);
+      if (!into) {
+        this.pending.set(keyId, t);
+        continue;
+      }
+      into.requests += t.requests;
+      into.lastUsedAt = Math.max(into.lastUsedAt, t.lastUsedAt);
+      for (const [dayNo, d] of t.days) {
+        const e = into.days.get(dayNo);
+        if (e) {
+          e.requests += d.requests;
+          e.characters += d.characters;
+        } else into.days.set(dayNo, { ...d });
+      }
+    }
+  }
+
+  private noteFailure(err: unknown) {
+    if (!this.failing) {
+      this.failing = true;
+      const what = err instanceof Error ? `${err.name}: ${err.message.split("\n")[0].slice(0, 200)}` : String(err);
+      console.warn(`[usage] could not write usage counters (${what}); they are kept and retried`);
+    }
+    // Retry even if no request comes to trigger it; the timer never keeps the process alive on its own.
+    this.retryDelayMs = Math.min(5_000, Math.max(100, this.retryDelayMs * 2));
+    if (!this.retryTimer) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        void this.flush();
+      }, this.retryDelayMs);
+      this.retryTimer.unref?.();
+    }
+  }
+
+  private noteSuccess() {
+    this.retryDelayMs = 0;
+    if (!this.failing) return;
+    this.failing = false;
+    console.warn("[usage] usage counters written again");
+  }
+}
+
+// ------------------------------------------------------------------------------------------- the database writer
+
+/**
+ * One statement: add each key's requests to requests_total, move last_used_at forward, add the per-day rows, and
+ * report keys no longer active. Rows are matched by id; keys that no longer exist are skipped.
+ */
+const WRITE_SQL = `
+WITH v AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, n bigint, last_used timestamptz)
+), d AS (
+  SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, day date, n bigint, c bigint)
+), k AS (
+  UPDATE api_keys AS a
+     SET requests_total = a.requests_total + v.n,
+         last_used_at = GREATEST(a.last_used_at, v.last_used)
+    FROM v
+   WHERE a.id = v.id
+  RETURNING a.id, a.revoked_at, a.expires_at
+), u AS (
+  INSERT INTO usage_daily (key_id, day, requests, characters_translated)
+  SELECT d.id, d.day, d.n, d.c FROM d JOIN k ON k.id = d.id
+  ON CONFLICT (key_id, day) DO UPDATE
+     SET requests = usage_daily.requests + excluded.requests,
+         characters_translated = usage_daily.characters_translated + excluded.characters_translated
+)
+SELECT id::text AS id FROM k WHERE revoked_at IS NOT NULL OR expires_at <= now()`;
+
+function payload(batch: UsageBatch): [string, string] {
+  const keys: { id: string; n: number; last_used: string | null }[] = [];
+  const days: { id: string; day: string; n: number; c: number }[] = [];
+  for (const [id, t] of batch) {
+    keys.push({ id, n: t.requests, last_used: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null });
+    for (const [dayNo, d] of t.days) days.push({ id, day: new Date(dayNo * DAY_MS).toISOString().slice(0, 10), n: d.requests, c: d.characters });
+  }
+  // A fixed order makes two instances writing the same keys lock them in the same order.
+  keys.sort((a, b) => (a.id < b.id ? -1 : 1));
+  days.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.day < b.day ? -1 : 1));
+  return [JSON.stringify(keys), JSON.stringify(days)];
+}
+
+export const databaseUsageWriter: UsageWriter = {
+  async write(batch) {
+    const db = await getDatabase();
+    const [keys, days] = payload(batch);
+    if (db.kind === "pglite") {
+      // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
+      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(WRITE_SQL, keys, days);
+      return { inactiveKeyIds: rows.map((r) => r.id) };
+    }
+    let txid: string | undefined;
+    try {
+      const rows = await db.prisma.$transaction(async (tx) => {
+        txid = (await tx.$queryRaw<{ txid: string }[]>`SELECT txid_current()::text AS txid`)[0]?.txid;
+        return tx.$queryRawUnsafe<{ id: string }[]>(WRITE_SQL, keys, days);
+      });
+      return { inactiveKeyIds: rows.map((r) => r.id) };
+    } catch (err) {
+      // Lost connection with a transaction open: it may or may not have committed. Anything else rolled back.
+      if (txid !== undefined && isDatabaseUnavailable(err)) throw new AmbiguousWriteError(txid, { cause: err });
+      throw err;
+    }
+  },
+  async outcome(txid) {
+    const db = await getDatabase();
+    const rows = await db.prisma.$queryRawUnsafe<{ s: string | null }[]>("SELECT txid_status($1::bigint) AS s", txid);
+    const s = rows[0]?.s;
+    return s === "committed" ? "committed" : s === "aborted" ? "aborted" : "unknown";
+  },
+};
