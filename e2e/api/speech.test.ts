@@ -215,6 +215,8 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
           if (done) return req.end();
           sent += value.byteLength;
           if (!req.write(value)) await new Promise((r) => req.once("drain", r).once("close", r));
+          // Let I/O callbacks run between chunks, so the response is noticed as soon as it arrives.
+          await new Promise((r) => setImmediate(r));
         }
       };
       pump().catch(() => {});

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { authenticateAndCount, type AuthenticatedKey } from "@/lib/keys/store";
+import { after } from "next/server";
+import { authenticateAndCount, authenticateKey, flushUsageAfterResponse, type AuthenticatedKey } from "@/lib/keys/store";
 import { getRateLimiter, ruleFor, type RateLimitBucket, type RateLimitDecision } from "@/lib/ratelimit";
 import { parseJsonBody } from "./body";
 import { clientIp } from "./client-ip";
@@ -10,7 +11,7 @@ import { PEER_ADDRESS_HEADER } from "./socket-address";
 
 /**
  * The one wrapper every API route goes through. In order:
- *   request id → authentication (and the usage count, same statement) → rate limit → body validation → handler,
+ *   request id → authentication (and the usage count) → rate limit → body validation → handler,
  * and every response it produces — success or error — carries X-Request-Id, and for authenticated routes the
  * X-RateLimit-* headers. Errors leave as {"detail": {code, message, request_id}}; anything unexpected becomes a
  * 500 INTERNAL_ERROR without internals (the cause is logged with the request id).
@@ -34,6 +35,12 @@ interface RouteOptions<TBody, A extends Auth> {
   /** JSON body schema; the body is read with a byte limit and validated before the handler runs. */
   body?: z.ZodType<TBody>;
   maxBodyBytes?: number;
+  /**
+   * The handler reports requests_total / last_used_at (GET and DELETE /keys/me): authenticate against the database
+   * and count in the same statement, so the figure includes this request exactly. Other routes use the cached key and
+   * the batched counter (lib/keys/store.ts), and key.requestsTotal / key.lastUsedAt are null there.
+   */
+  exactUsage?: boolean;
   handler: (ctx: A extends "api_key" ? RouteContext<TBody> : Omit<RouteContext<TBody>, "key">) => Promise<Response | object>;
 }
 
@@ -47,7 +54,8 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     try {
       let key: AuthenticatedKey | undefined;
       if (options.auth === "api_key") {
-        key = await authenticate(req);
+        key = await authenticate(req, options.exactUsage === true);
+        if (!options.exactUsage) writeUsageAfterResponse();
         if (options.rateLimit) await enforceRateLimit(options.rateLimit, key.id, headers);
       } else if (options.rateLimit) {
         await enforceRateLimit(options.rateLimit, clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined), headers, false);
@@ -95,7 +103,7 @@ export function errorResponse(err: unknown, requestId: string, headers = new Hea
  * unrevoked key — another scheme (Basic …), an empty token, wrong case, a malformed or unknown key — is
  * INVALID_API_KEY: a credential was sent, and it is not acceptable.
  */
-async function authenticate(req: Request): Promise<AuthenticatedKey> {
+async function authenticate(req: Request, exact: boolean): Promise<AuthenticatedKey> {
   const header = req.headers.get("authorization");
   if (header === null) {
     throw new ApiError("MISSING_API_KEY", "No API key was sent. Add the header: Authorization: Bearer svc_<your key>.");
@@ -104,9 +112,22 @@ async function authenticate(req: Request): Promise<AuthenticatedKey> {
   if (!match) {
     throw new ApiError("INVALID_API_KEY", "The Authorization header must be: Bearer svc_<your key>.");
   }
-  const key = await authenticateAndCount(match[1]);
+  const key = exact ? await authenticateAndCount(match[1]) : await authenticateKey(match[1]);
   if (!key) throw new ApiError("INVALID_API_KEY", "The API key is invalid, expired or revoked.");
   return key;
+}
+
+/**
+ * The request was counted in memory; write the counts once the response has gone out. Next's after() runs the task
+ * after the response, keeps a serverless function alive until it settles, and makes `next start` wait for it on
+ * SIGTERM. Outside a request scope (unit tests calling a handler directly) the task simply runs in the background.
+ */
+function writeUsageAfterResponse() {
+  try {
+    after(flushUsageAfterResponse);
+  } catch {
+    void flushUsageAfterResponse();
+  }
 }
 
 async function enforceRateLimit(bucket: RateLimitBucket, identifier: string, headers: Headers, exposeHeaders = true) {

@@ -1,5 +1,6 @@
 import { getPrisma } from "@/lib/db";
 import { hashApiKey, isWellFormedKey } from "./format";
+import { flushUsage } from "./store";
 
 /**
  * Read-only key lookups for the developer portal. Unlike authenticateAndCount (lib/keys/store.ts), nothing here
@@ -55,6 +56,7 @@ function toRecord(row: Row, now: Date): KeyRecord {
 /** The key by its id (the portal session holds only this), whatever its status; null when there is no such key. */
 export async function findKeyById(id: string, now = new Date()): Promise<KeyRecord | null> {
   if (!UUID.test(id)) return null;
+  await flushUsage(); // counts are written just after each response; make sure this instance's are in
   const prisma = await getPrisma();
   const row = await prisma.apiKey.findUnique({ where: { id } });
   return row ? toRecord(row, now) : null;

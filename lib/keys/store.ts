@@ -60,6 +60,11 @@ export async function flushUsageAfterResponse(): Promise<void> {
   if (!(await usage.flush())) await usage.drain(USAGE_DRAIN_MS);
 }
 
+/** Writes this instance's pending counts now (read paths such as the portal call it so they show every request). */
+export async function flushUsage(): Promise<void> {
+  await hotPath().usage.flush();
+}
+
 /**
  * The hot path: a well-formed, known, unexpired, unrevoked key → its record, and the request counted (in memory, written
  * after the response); anything else → null (INVALID_API_KEY). Throws only when the database is needed and unreachable.

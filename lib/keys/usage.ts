@@ -1,4 +1,5 @@
 import { getPrisma } from "@/lib/db";
+import { flushUsage } from "./store";
 
 /** One UTC day of a key's usage (the rows authenticateAndCount and recordCharactersTranslated write). */
 export interface UsageDay {
@@ -21,6 +22,7 @@ export function utcDay(date: Date): string {
 export async function usageByDay(keyId: string, days = 30, now = new Date()): Promise<UsageDay[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const first = new Date(today - (days - 1) * DAY_MS);
+  await flushUsage(); // counts are written just after each response; make sure this instance's are in
   const prisma = await getPrisma();
   const rows = await prisma.usageDaily.findMany({
     where: { keyId, day: { gte: first } },

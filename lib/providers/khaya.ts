@@ -1,6 +1,7 @@
 import { BaseClient, type ClientOptions } from "./client";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
 import { errorForStatus, isRecord, mediaType, parseRetryAfter, tryParseJson } from "./http";
+import { codePointLength } from "@/lib/text";
 import {
   ProviderError,
   type ProviderClient,
@@ -41,7 +42,7 @@ export class KhayaClient extends BaseClient implements ProviderClient {
    */
   async translate(req: TranslateRequest): Promise<TranslateResult> {
     if (!req.text.trim()) this.reject("text is empty");
-    if (req.text.length > KHAYA_MAX_TEXT_CHARS) this.reject(`text exceeds ${KHAYA_MAX_TEXT_CHARS} characters`, "TEXT_TOO_LONG");
+    if (codePointLength(req.text) > KHAYA_MAX_TEXT_CHARS) this.reject(`text exceeds ${KHAYA_MAX_TEXT_CHARS} characters`, "TEXT_TOO_LONG");
     const lang = KhayaClient.pairCode(req.source, req.target);
     if (!lang) this.reject("language pair not supported by provider", "UNSUPPORTED_LANGUAGE_PAIR");
 

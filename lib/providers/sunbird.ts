@@ -2,6 +2,7 @@ import { audioFileName } from "./audio";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
+import { codePointLength } from "@/lib/text";
 import {
   ProviderError,
   type ProviderClient,
@@ -33,7 +34,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     const source = toIso3(req.source);
     const target = toIso3(req.target);
     if (!req.text.trim()) this.reject("text is empty");
-    if (req.text.length > SUNBIRD_MAX_TEXT_CHARS) this.reject(`text exceeds ${SUNBIRD_MAX_TEXT_CHARS} characters`, "TEXT_TOO_LONG");
+    if (codePointLength(req.text) > SUNBIRD_MAX_TEXT_CHARS) this.reject(`text exceeds ${SUNBIRD_MAX_TEXT_CHARS} characters`, "TEXT_TOO_LONG");
     if (!SUNBIRD_TRANSLATE_LANGUAGES[source] || !SUNBIRD_TRANSLATE_LANGUAGES[target])
       this.reject("language not supported by provider", "UNSUPPORTED_LANGUAGE");
     if (source === target) this.reject("source and target languages must differ", "SAME_LANGUAGE");
@@ -85,7 +86,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
   async synthesize(req: SynthesizeRequest): Promise<SynthesizeResult> {
     if (!req.text.trim()) this.reject("text is empty");
     const { model, voice, language } = this.chooseVoice(req);
-    if (req.text.length > TTS_TEXT_LIMITS[model]) this.reject(`text exceeds ${TTS_TEXT_LIMITS[model]} characters`, "TEXT_TOO_LONG");
+    if (codePointLength(req.text) > TTS_TEXT_LIMITS[model]) this.reject(`text exceeds ${TTS_TEXT_LIMITS[model]} characters`, "TEXT_TOO_LONG");
     const body = { text: req.text, model, voice, response_mode: "url", ...(language && { language }) };
 
     return this.guard(async () => {

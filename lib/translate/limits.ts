@@ -1,4 +1,5 @@
 import type { ProviderId } from "@/lib/providers/types";
+import { codePointLength } from "@/lib/text";
 
 /**
  * Text limits. "Characters" are Unicode code points (what a person counts; an emoji is one), measured on the text after
@@ -37,11 +38,7 @@ export function estimateTokens(text: string, prefix = ""): number {
 }
 
 /** Length in Unicode code points. */
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
+export { codePointLength };
 
 export interface LimitCheck {
   ok: boolean;

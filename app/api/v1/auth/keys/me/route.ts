@@ -9,6 +9,7 @@ const PER_KEY_BUCKETS: RateLimitBucket[] = ["translate", "batch", "stt", "tts", 
 export const GET = apiRoute({
   auth: "api_key",
   rateLimit: "default",
+  exactUsage: true,
   handler: async ({ key }) => ({
     name: key.name,
     created_at: key.createdAt.toISOString(),
@@ -29,6 +30,7 @@ export const GET = apiRoute({
 export const DELETE = apiRoute({
   auth: "api_key",
   rateLimit: "default",
+  exactUsage: true,
   handler: async ({ key }) => {
     await revokeKey(key.id);
     return { revoked: true, name: key.name, display_prefix: key.displayPrefix };
