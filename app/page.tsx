@@ -4,6 +4,7 @@ import { CoverageTable } from "@/components/CoverageTable";
 import { KeyIssuer } from "@/components/KeyIssuer";
 import { requestOrigin } from "@/components/origin";
 import { ProviderBadge } from "@/components/ProviderBadge";
+import { authConfigured } from "@/lib/auth/secret";
 import { listLanguages } from "@/lib/languages/listing";
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -80,7 +81,7 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
           Give the key a name you will recognise. It is shown once; Lugha stores only a hash of it. Keys expire after a year unless you choose
           a shorter lifetime.
         </p>
-        <KeyIssuer origin={origin} />
+        <KeyIssuer origin={origin} portalEnabled={authConfigured()} />
       </section>
 
       <section aria-labelledby="quick-start-title">

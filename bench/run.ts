@@ -368,7 +368,7 @@ async function main() {
     if (db === "postgres") {
       pg ??= await startPostgres();
       databaseUrl = await createDatabase(pg.adminUrl);
-      const mig = spawnSync(process.execPath, tsx("scripts/migrate.ts"), { cwd: ROOT, env: { PATH: env.PATH, HOME: env.HOME, DATABASE_URL: databaseUrl }, encoding: "utf8" });
+      const mig = spawnSync(process.execPath, tsx("scripts/migrate.ts"), { cwd: ROOT, env: { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production", DATABASE_URL: databaseUrl }, encoding: "utf8" });
       if (mig.status !== 0) throw new Error(`migrate: ${mig.stderr}`);
     } else {
       databaseUrl = `pglite:${path.join(tmp, "pglite")}`;

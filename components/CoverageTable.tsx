@@ -18,7 +18,7 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
         <strong>{data.total}</strong> languages, <strong>{pairs.toLocaleString("en-US")}</strong> translation directions; speech-to-text in{" "}
         <strong>{stt}</strong> and text-to-speech in <strong>{tts}</strong> {stt === 0 && tts === 0 ? "(speech is being added)" : ""}.
       </p>
-      <div className="mt-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <div className="relative mt-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Languages, the languages each translates into by provider, and speech support</caption>
           <thead className="bg-slate-100 text-slate-900">

@@ -24,7 +24,7 @@ function formatUtc(iso: string): string {
  * The key issuance form of the home page: POST /api/v1/auth/keys from the browser. Validation is the server's
  * (the same zod schema the API uses), shown inline per field from detail.errors; a 429 shows Retry-After as a countdown.
  */
-export function KeyIssuer({ origin }: { origin: string }) {
+export function KeyIssuer({ origin, portalEnabled = true }: { origin: string; portalEnabled?: boolean }) {
   const router = useRouter();
   const id = useId();
   const [name, setName] = useState("");
@@ -229,9 +229,11 @@ export function KeyIssuer({ origin }: { origin: string }) {
   -d '{"text": "Good morning, how are you?", "target_lang": "lug"}'`}</code>
           </pre>
           <div className="mt-4 flex flex-wrap items-center gap-3">
-            <button type="button" className="btn-primary" onClick={continueToDashboard} disabled={signingIn}>
-              {signingIn ? "Opening…" : "Open the dashboard with this key"}
-            </button>
+            {portalEnabled && (
+              <button type="button" className="btn-primary" onClick={continueToDashboard} disabled={signingIn}>
+                {signingIn ? "Opening…" : "Open the dashboard with this key"}
+              </button>
+            )}
             <button type="button" className="btn-secondary" onClick={() => setIssued(null)}>
               I have stored it — hide the key
             </button>

@@ -91,7 +91,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
       </div>
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer font-medium text-brand-800 underline underline-offset-2">Show the numbers as a table</summary>
-        <div className="mt-2 max-h-72 overflow-auto rounded-md border border-slate-200">
+        <div className="relative mt-2 max-h-72 overflow-auto rounded-md border border-slate-200">
           <table className="min-w-full text-left">
             <caption className="sr-only">Requests and characters translated per day (UTC)</caption>
             <thead className="sticky top-0 bg-slate-100">

@@ -393,7 +393,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
               <strong>{result.data.succeeded}</strong> of {result.data.total} succeeded, {result.data.failed} failed ·{" "}
               {result.data.total_latency_ms.toLocaleString("en-US")} ms in total
             </p>
-            <div className="mt-2 overflow-x-auto rounded-md border border-slate-200 bg-white">
+            <div className="relative mt-2 overflow-x-auto rounded-md border border-slate-200 bg-white">
               <table className="min-w-full text-left text-sm">
                 <caption className="sr-only">Batch results, in input order</caption>
                 <thead className="bg-slate-100">

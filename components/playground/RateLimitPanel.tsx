@@ -27,7 +27,7 @@ export function RateLimitPanel({ rules }: { rules: RuleView[] }) {
 
   return (
     <div>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Rate limits per bucket and the remaining budget last reported by the API</caption>
           <thead className="bg-slate-100">

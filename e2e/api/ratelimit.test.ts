@@ -230,7 +230,10 @@ describe.each(BACKENDS)("per-key limits over HTTP, %s store", (backend) => {
     expectRateHeaders(b, 3, 2, LONG_WINDOW);
     // And spending translate to the end did not touch c's batch refusal or d's default budget.
     expect429(await batch(app, c), 3, LONG_WINDOW);
-    expectRateHeaders(await me(app, d), 3, 2, DEFAULT_WINDOW);
+    const usage = await me(app, d);
+    expectRateHeaders(usage, 3, 2, DEFAULT_WINDOW);
+    // DESIGN: requests_total counts every authenticated request, the refused one included: 3 translate, 1 batch, this.
+    expect(usage.body.requests_total).toBe(5);
   });
 });
 

@@ -29,9 +29,9 @@ test.describe("API reference", () => {
     await page.locator(".swagger-ui .auth-wrapper .btn.authorize").click();
     const modal = page.locator(".swagger-ui .modal-ux");
     await expect(modal).toBeVisible();
-    await modal.locator("input").first().fill(key);
-    await modal.getByRole("button", { name: "Authorize", exact: true }).click();
-    await expect(modal.getByRole("button", { name: "Logout" })).toBeVisible();
+    await modal.getByLabel("auth-bearer-value").fill(key);
+    await modal.getByRole("button", { name: "Apply credentials" }).click();
+    await expect(modal.getByRole("button", { name: "Remove authorization" })).toBeVisible();
     await modal.getByRole("button", { name: "Close" }).click();
     await expect(modal).toBeHidden();
 
@@ -45,7 +45,7 @@ test.describe("API reference", () => {
 
     const status = op.locator(".live-responses-table .response .response-col_status").first();
     await expect(status).toHaveText("200");
-    await expect(op.locator(".live-responses-table .response-col_description")).toContainText("translated_text");
+    await expect(op.locator(".live-responses-table .response-col_description").last()).toContainText("translated_text");
     await expect(op.locator(".curl-command")).toContainText(`Authorization: Bearer ${key}`);
     await screenshot(page, "docs-try-it-out-desktop");
 

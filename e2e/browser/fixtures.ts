@@ -21,14 +21,15 @@ function uniqueAddress(): string {
 
 interface Fixtures {
   clientAddress: string;
-  allowConsoleErrors: RegExp[];
+  /** Console errors a test provokes on purpose (an object: Playwright reads a bare array option as [value, options]). */
+  allowConsoleErrors: { patterns: RegExp[] };
   consoleErrors: string[];
   api: APIRequestContext;
 }
 
 export const test = base.extend<Fixtures>({
   clientAddress: async ({}, use) => use(uniqueAddress()),
-  allowConsoleErrors: [[], { option: true }],
+  allowConsoleErrors: [{ patterns: [] }, { option: true }],
   extraHTTPHeaders: async ({ clientAddress }, use) => use({ "X-Forwarded-For": clientAddress }),
   consoleErrors: [
     async ({ page, allowConsoleErrors }, use) => {
@@ -36,7 +37,7 @@ export const test = base.extend<Fixtures>({
       page.on("console", (msg) => {
         if (msg.type() !== "error") return;
         const text = `${msg.text()} @ ${msg.location().url}`;
-        if (!allowConsoleErrors.some((re) => re.test(text))) errors.push(text);
+        if (!allowConsoleErrors.patterns.some((re) => re.test(text))) errors.push(text);
       });
       page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
       await use(errors);

@@ -3,7 +3,7 @@ import { expect, KEY_RE, screenshot, test } from "./fixtures";
 
 /** The key form reports the API's validation (422 detail.errors) and throttling (429 + Retry-After) inline. */
 test.describe("key issuance form", () => {
-  test.use({ allowConsoleErrors: [/status of (422|429) .*@ .*\/api\/v1\/auth\/keys$/] });
+  test.use({ allowConsoleErrors: { patterns: [/status of (422|429) .*@ .*\/api\/v1\/auth\/keys$/] } });
 
   test("invalid names and lifetimes are shown next to their fields", async ({ page }) => {
     await page.goto("/");

@@ -61,7 +61,7 @@ test.describe("every page, desktop and phone", () => {
 
   test.describe("not found", () => {
     // The page itself answers 404, which Chromium reports as a failed resource.
-    test.use({ allowConsoleErrors: [/status of 404 .*@ .*\/no-such-page$/] });
+    test.use({ allowConsoleErrors: { patterns: [/status of 404 .*@ .*\/no-such-page$/] } });
     test("404 page", async ({ page }) => {
       await checkPage(page, "/no-such-page", "not-found", async (p) => {
         await expect(p.getByRole("heading", { name: "Page not found" })).toBeVisible();

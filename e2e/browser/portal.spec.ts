@@ -9,7 +9,7 @@ test.describe("portal journey", () => {
   // Deliberate failures below: a forced provider that cannot serve the pair (422), and a revoked key at sign-in (401).
   // Chromium logs every non-2xx fetch as "Failed to load resource"; those two, and only those, are expected.
   test.use({
-    allowConsoleErrors: [/status of 422 .*@ .*\/api\/v1\/translate$/, /status of 401 .*@ .*\/api\/auth\/callback\/api-key$/],
+    allowConsoleErrors: { patterns: [/status of 422 .*@ .*\/api\/v1\/translate$/, /status of 401 .*@ .*\/api\/auth\/callback\/api-key$/] },
   });
 
   test("mint → copy → sign in → playground → usage → revoke", async ({ page, context, baseURL, api }) => {
@@ -145,6 +145,47 @@ test.describe("portal journey", () => {
     await expect(page).toHaveURL(/\/signin/);
     await page.getByLabel("API key", { exact: true }).fill(key);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect(page.getByRole("alert")).toContainText("unknown, expired or revoked");
+    await expect(page.getByRole("alert").filter({ hasText: "That key was not accepted" })).toContainText("unknown, expired or revoked");
+  });
+});
+
+test.describe("sessions and the playground key", () => {
+  test("open the dashboard from the form; a new tab asks for the key; a key revoked elsewhere ends the session", async ({ page, context, api }) => {
+    await page.goto("/");
+    await page.getByLabel("Key name").fill("session semantics");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.getByTestId("issued-key").textContent())!.trim();
+    expect(key).toMatch(KEY_RE);
+
+    // Straight from the form to the dashboard: the playground already has the key (this tab's sessionStorage).
+    await page.getByRole("button", { name: "Open the dashboard with this key" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText(`Calling the API as ${key.slice(0, 12)}…`)).toBeVisible();
+
+    // Another tab shares the session cookie but not the key: the playground asks for it, and checks it is this key.
+    const other = await context.newPage();
+    await other.goto("/dashboard");
+    const gate = other.getByRole("form", { name: "Unlock the playground" });
+    await expect(gate).toBeVisible();
+    const otherKey = `svc_${"0".repeat(40)}`;
+    await gate.getByLabel(/API key/).fill(otherKey);
+    await gate.getByRole("button", { name: "Use this key" }).click();
+    await expect(gate.getByRole("alert")).toContainText("not the key you signed in with");
+    await gate.getByLabel(/API key/).fill(key);
+    await gate.getByRole("button", { name: "Use this key" }).click();
+    await expect(other.getByRole("form", { name: "Translate a text" })).toBeVisible();
+    // "Forget key" removes it from this tab.
+    await other.getByRole("button", { name: "Forget key" }).click();
+    await expect(other.getByRole("form", { name: "Unlock the playground" })).toBeVisible();
+    expect(await other.evaluate(() => sessionStorage.length)).toBe(0);
+    await other.close();
+
+    // Revoked through the API (DELETE /auth/keys/me) while signed in: the next page view ends the session.
+    const revoke = await api.delete("/api/v1/auth/keys/me", { headers: { Authorization: `Bearer ${key}` } });
+    expect(revoke.status()).toBe(200);
+    await page.reload();
+    await expect(page).toHaveURL(/\/signin\?ended=revoked$/);
+    await expect(page.getByRole("status").filter({ hasText: "has been revoked" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
   });
 });

@@ -1,7 +1,7 @@
 import { getPrisma } from "@/lib/db";
 import { KeyCache, keyCacheTtlFromEnv, type VerifiedKey } from "./cache";
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./format";
-import { databaseUsageWriter, UsageBuffer } from "./usage-buffer";
+import { databaseUsageWriter, UsageBuffer, usageFlushIntervalFromEnv } from "./usage-buffer";
 
 const DAY_MS = 86_400_000;
 
@@ -39,7 +39,7 @@ function hotPath(): HotPath {
   const g = globalThis as typeof globalThis & { [HOT_PATH]?: HotPath };
   if (!g[HOT_PATH]) {
     const cache = new KeyCache(keyCacheTtlFromEnv());
-    const usage = new UsageBuffer(databaseUsageWriter);
+    const usage = new UsageBuffer(databaseUsageWriter, usageFlushIntervalFromEnv());
     usage.onInactive = (id) => cache.revoke(id);
     g[HOT_PATH] = { cache, usage, inflight: new Map() };
     process.once("exit", () => {
@@ -62,7 +62,7 @@ export async function flushUsageAfterResponse(): Promise<void> {
 
 /** Writes this instance's pending counts now (read paths such as the portal call it so they show every request). */
 export async function flushUsage(): Promise<void> {
-  await hotPath().usage.flush();
+  await hotPath().usage.flush(true);
 }
 
 /**
@@ -138,7 +138,7 @@ export async function authenticateAndCount(plainKey: string): Promise<Authentica
   const hp = hotPath();
   // Bring the database up to date with this instance's counts first. If that fails (they stay queued), the pending
   // ones are added to the figure returned below instead.
-  await hp.usage.flush();
+  await hp.usage.flush(true);
   const startedAt = Date.now();
   const hash = hashApiKey(plainKey);
   const prisma = await getPrisma();

@@ -21,6 +21,17 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
 
 const DAY_MS = 86_400_000;
 
+export const DEFAULT_USAGE_FLUSH_INTERVAL_MS = 50;
+
+export function usageFlushIntervalFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.USAGE_FLUSH_INTERVAL_MS?.trim();
+  if (!raw) return DEFAULT_USAGE_FLUSH_INTERVAL_MS;
+  const n = Number(raw);
+  if (Number.isInteger(n) && n >= 0 && n <= 10_000) return n;
+  console.warn(`USAGE_FLUSH_INTERVAL_MS=${JSON.stringify(raw)} is not 0-10000; using ${DEFAULT_USAGE_FLUSH_INTERVAL_MS}`);
+  return DEFAULT_USAGE_FLUSH_INTERVAL_MS;
+}
+
 interface DayTally {
   requests: number;
   characters: number;
@@ -59,14 +70,21 @@ export class UsageBuffer {
   private uncertain: { txid: string; batch: UsageBatch }[] = [];
   private waiters: ((ok: boolean) => void)[] = [];
   private active = false;
+  private urgent = false;
+  private wake: (() => void) | undefined;
   private failing = false;
   private retryDelayMs = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Called with ids the database reports inactive (revoked or expired): the key cache drops them. */
   onInactive?: (keyId: string) => void;
 
+  /**
+   * `coalesceMs`: how long a flush waits for more increments before writing (USAGE_FLUSH_INTERVAL_MS). It bounds the
+   * write rate to one statement per interval per instance, whatever the request rate; an urgent flush skips the wait.
+   */
   constructor(
     private readonly writer: UsageWriter,
+    private readonly coalesceMs = 0,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -86,13 +104,18 @@ export class UsageBuffer {
   }
 
   /**
-   * Writes what has been recorded. Resolves true once everything recorded before the call is durably written; false
-   * when that write failed (the counts stay queued and are retried). Never rejects.
+   * Writes what has been recorded, within the coalescing interval (at once when `urgent`: a reader that must see
+   * every count). Resolves true once everything recorded before the call is durably written; false when that write
+   * failed (the counts stay queued and are retried). Never rejects.
    */
-  flush(): Promise<boolean> {
+  flush(urgent = false): Promise<boolean> {
     if (!this.active && this.pending.size === 0 && this.uncertain.length === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       this.waiters.push(resolve);
+      if (urgent) {
+        this.urgent = true;
+        this.wake?.();
+      }
       if (!this.active) void this.loop();
     });
   }
@@ -102,7 +125,7 @@ export class UsageBuffer {
     const until = this.now() + timeoutMs;
     let delay = 50;
     for (;;) {
-      if (await this.flush()) return true;
+      if (await this.flush(true)) return true;
       if (this.now() + delay > until) return false;
       await new Promise((r) => setTimeout(r, delay));
       delay = Math.min(delay * 2, 1_000);
@@ -135,6 +158,18 @@ export class UsageBuffer {
     this.active = true;
     try {
       while (this.waiters.length > 0) {
+        if (this.coalesceMs > 0 && !this.urgent) {
+          // Not unref'd: a stopping server awaits this flush (after()), so the timer must keep the process alive.
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, this.coalesceMs);
+            this.wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        this.wake = undefined;
+        this.urgent = false;
         const waiters = this.waiters;
         this.waiters = [];
         const ok = await this.writeOnce();

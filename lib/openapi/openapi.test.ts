@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { ERROR_STATUS } from "@/lib/http/errors";
 import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
 import { LanguagesResponse } from "@/lib/languages/schemas";
+import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import { BatchTranslateRequest, BatchTranslateResponse, TranslateRequest, TranslateResponse } from "@/lib/translate/schemas";
 import { openApiDocument, SPEC_ENDPOINTS } from "./document";
 
@@ -67,6 +68,10 @@ describe("OpenAPI document", () => {
       ["IssuedKey", IssuedKey as unknown as z.ZodObject],
       ["KeyDetails", KeyDetails as unknown as z.ZodObject],
       ["LanguagesResponse", LanguagesResponse as unknown as z.ZodObject],
+      ["SttForm", SttForm as unknown as z.ZodObject],
+      ["SttResponse", SttResponse as unknown as z.ZodObject],
+      ["TtsRequest", TtsRequest as unknown as z.ZodObject],
+      ["TtsResponse", TtsResponse as unknown as z.ZodObject],
     ];
     for (const [name, schema] of pairs) {
       const documented = d.components.schemas[name];
@@ -98,6 +103,9 @@ describe("OpenAPI document", () => {
     expect(IssuedKey.safeParse(s.IssuedKey.example).success).toBe(true);
     expect(KeyDetails.safeParse(s.KeyDetails.example).success).toBe(true);
     expect(LanguagesResponse.safeParse(s.LanguagesResponse.example).success).toBe(true);
+    expect(TtsRequest.safeParse(s.TtsRequest.example).success).toBe(true);
+    expect(TtsResponse.safeParse(s.TtsResponse.example).success).toBe(true);
+    expect(SttResponse.safeParse(s.SttResponse.example).success).toBe(true);
   });
 
   it("states the key-name rules zod checks in code", () => {

@@ -27,7 +27,13 @@ export function toOpenApiSchemas(
     unrepresentable: "any",
     uri: (id) => `#/components/schemas/${id}`,
   });
-  return Object.fromEntries(Object.entries(out.schemas).map(([id, s]) => [id, clean(s, io) as SchemaObject]));
+  const result = Object.fromEntries(Object.entries(out.schemas).map(([id, s]) => [id, clean(s, io) as SchemaObject]));
+  // zod leaves `examples` out of input-mode schemas that contain a transform; the examples are still request bodies.
+  for (const [id, schema] of Object.entries(schemas)) {
+    const examples = z.globalRegistry.get(schema)?.examples;
+    if (result[id] && !("example" in result[id]) && Array.isArray(examples) && examples.length > 0) result[id].example = examples[0];
+  }
+  return result;
 }
 
 /** One schema, inline (no registry): for parameters and one-off bodies. */

@@ -8,8 +8,8 @@ export function qualityLabel(score: number): { band: string; meaning: string } {
 }
 
 export const PROVIDER_BLURB: Record<string, string> = {
-  auto: "Automatic: the best provider for the pair, with fallback",
-  provider_a: "provider_a: specialised in Ugandan languages",
-  provider_b: "provider_b: West African languages ↔ English",
-  provider_c: "provider_c: open-model hub (pair models, multilingual fallback)",
+  auto: "auto — best for the pair, with fallback",
+  provider_a: "provider_a — Ugandan languages",
+  provider_b: "provider_b — West African ↔ English",
+  provider_c: "provider_c — open models",
 };

@@ -20,8 +20,7 @@ export const GET = apiRoute({
       Object.fromEntries(["capability", "provider", "source"].filter((k) => params.has(k)).map((k) => [k, params.get(k)])),
       "query",
     );
-    const body = JSON.stringify(listLanguages(query));
-    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+    const { body, etag } = rendered(query);
     const headers = { "Content-Type": "application/json", ETag: etag, "Cache-Control": "private, max-age=300" };
     const ifNoneMatch = req.headers.get("if-none-match");
     if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) {
@@ -30,6 +29,27 @@ export const GET = apiRoute({
     return new Response(body, { status: 200, headers });
   },
 });
+
+/*
+ * The listing depends only on the query and on configuration fixed at start-up (the model map), so each distinct
+ * query's body (~125 kB unfiltered) and ETag are computed once, not per request — building, serialising and hashing
+ * it cost several ms of CPU a request (bench/results). Bounded: at most MEMO_MAX distinct queries are kept, oldest out.
+ */
+const MEMO_MAX = 64;
+const memo = new Map<string, { body: Uint8Array; etag: string }>();
+
+function rendered(query: LanguagesQuery): { body: Uint8Array; etag: string } {
+  const memoKey = `${query.capability ?? ""}|${query.provider ?? ""}|${query.source ?? ""}`;
+  let hit = memo.get(memoKey);
+  if (!hit) {
+    const body = JSON.stringify(listLanguages(query));
+    // Kept as UTF-8 bytes: encoding the string again on every response was measurable too.
+    hit = { body: new TextEncoder().encode(body), etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
+    memo.set(memoKey, hit);
+  }
+  return hit;
+}
 
 const notAllowed = methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
