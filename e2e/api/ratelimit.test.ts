@@ -1,5 +1,5 @@
 import IORedis from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
 import { startApp, stopAllApps, type RunningApp, type StartAppOptions } from "../support/app";
 import { freePort, waitFor } from "../support/net";
@@ -117,18 +117,31 @@ describe.each(BACKENDS)("per-key limits over HTTP, %s store", (backend) => {
   beforeAll(async () => {
     store = await startStore(backend);
     app = await startApp({
-      env: { ...store.env, RATE_LIMIT_DEFAULT: "3/4s", RATE_LIMIT_TRANSLATE: "2/20s", RATE_LIMIT_BATCH: "3/20s" },
+      env: {
+        ...store.env,
+        RATE_LIMIT_DEFAULT: "3/4s",
+        RATE_LIMIT_TRANSLATE: "2/20s",
+        RATE_LIMIT_BATCH: "3/20s",
+        // These tests are about a healthy store. On a loaded machine a call can exceed the default 300 ms; fail-open
+        // would then silently answer from the per-instance fallback and blur the counts. Fail closed with a generous
+        // timeout instead, so a slow store shows up as a 503 (and in the check below), never as a wrong count.
+        ...(backend === "memory" ? {} : { RATE_LIMIT_TIMEOUT_MS: "3000", RATE_LIMIT_FAIL_MODE: "closed" }),
+      },
     });
   });
   afterAll(async () => {
     await app?.stop();
     await store?.stop();
   });
+  afterEach(() => {
+    // Every decision came from the configured store: no timeout, no fallback.
+    expect(app.logs()).not.toMatch(/\[ratelimit\][^\n]*(failed|answers again)/);
+  });
 
   it("runs on the store the environment selects, and /health reports it", async () => {
     const health = await call(app.url, "GET", "/health");
     expect(health.status).toBe(200);
-    expect(health.body.checks.rate_limiter).toMatchObject({ status: "ok", backend, ok: true, fail_mode: "open" });
+    expect(health.body.checks.rate_limiter).toMatchObject({ status: "ok", backend, ok: true, fail_mode: backend === "memory" ? "open" : "closed" });
     if (store.redis) {
       // The budget really lives in that Redis (not in a silent in-process fallback).
       const key = await mintKey(app.url, "where is my budget");

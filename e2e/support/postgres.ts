@@ -14,6 +14,11 @@ export interface PostgresServer {
   adminUrl: string;
   port: number;
   stop(): Promise<void>;
+  /**
+   * Stops the server (fast shutdown: every connection is terminated), keeps it down for `downMs`, and starts it again
+   * on the same port and data directory (fault tests: "the database restarted under load").
+   */
+  restart(downMs?: number): Promise<void>;
 }
 
 function binDir(): string {
@@ -45,23 +50,35 @@ export async function startPostgres(): Promise<PostgresServer> {
     "-D", dataDir, "-p", String(port), "-k", dir, "-h", "127.0.0.1",
     "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
   ]);
-  const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.end();
-  }, 30_000);
+  let stderr = "";
+  const launch = async () => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+    child.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`postgres exited: ${stderr}`);
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.end();
+    }, 30_000);
+    return child;
+  };
+  const halt = async (child: ReturnType<typeof spawn>) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT"); // fast shutdown
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));
+  };
+  let child = await launch();
   return {
     adminUrl,
     port,
     stop: async () => {
-      child.kill("SIGINT"); // fast shutdown
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once("exit", r)));
+      await halt(child);
       rmSync(dir, { recursive: true, force: true });
+    },
+    restart: async (downMs = 0) => {
+      await halt(child);
+      await new Promise((r) => setTimeout(r, downMs));
+      child = await launch();
     },
   };
 }

@@ -2,6 +2,7 @@ import { getServerSession } from "next-auth";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { findKeyById, type KeyRecord } from "@/lib/keys/lookup";
+import { flushUsage } from "@/lib/keys/store";
 import { authOptions } from "./options";
 
 export type PortalSession =
@@ -25,6 +26,9 @@ async function readPortalSession(): Promise<PortalSession> {
   const session = await getServerSession(authOptions());
   const keyId = session?.keyId;
   if (!keyId) return { state: "signed_out" };
+  // Requests are counted in memory and written just after their response; write this instance's pending counts first
+  // so the dashboard shows every request it has served (requests_total, today's bar). Never fails the page.
+  await flushUsage().catch(() => undefined);
   const key = await findKeyById(keyId);
   if (!key) return { state: "ended", reason: "unknown" };
   if (key.status !== "active") return { state: "ended", reason: key.status };

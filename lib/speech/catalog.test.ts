@@ -103,3 +103,12 @@ describe("speechCapabilities (what /languages reports)", () => {
     }
   });
 });
+
+describe("hfAsrModel", () => {
+  it("defaults to Whisper large-v3-turbo; HF_ASR_MODEL overrides with a valid model id only", async () => {
+    const { hfAsrModel } = await import("./catalog");
+    expect(hfAsrModel({})).toBe("openai/whisper-large-v3-turbo");
+    expect(hfAsrModel({ HF_ASR_MODEL: " openai/whisper-small " })).toBe("openai/whisper-small");
+    expect(hfAsrModel({ HF_ASR_MODEL: "../../etc" })).toBe("openai/whisper-large-v3-turbo");
+  });
+});

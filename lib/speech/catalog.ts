@@ -22,7 +22,7 @@ import type { AudioFormat } from "./audio";
  *   provider_a  Sunbird /tasks/audio/transcriptions: en, lug, ach, teo, nyn, lgg, sw, rw, xog, myx (its `language` enum)
  *   provider_b  Khaya ASR v3: its catalogue, limited to the languages this API knows (en, fr, tw, ee, gaa, fat, yo, dag,
  *               ki, gur, luo, mer, kus, ha, ig, rw, sn, sw, wo)
- *   provider_c  Whisper (openai/whisper-large-v3-turbo) on the HF router: only languages Whisper was trained on that
+ *   provider_c  Whisper (openai/whisper-large-v3-turbo, or HF_ASR_MODEL) on the HF router: only languages Whisper knows that
  *               this API knows — en, fr, pt, ar, sw, yo, ha, ln, sn, so, af, am, mg. hf-inference has no language
  *               parameter: Whisper detects the spoken language itself.
  * Upload formats each provider takes (reference/upstream-apis.md §1.5, §2.3, §3.3): provider_a WAV, MP3, OGG, M4A, WebM
@@ -93,6 +93,12 @@ export const STT_MODELS: Readonly<Record<ProviderId, string>> = {
   provider_c: DEFAULT_HF_ASR_MODEL,
 };
 
+/** provider_c's ASR model: HF_ASR_MODEL ("org/name", a Whisper model) or openai/whisper-large-v3-turbo. */
+export function hfAsrModel(env: Record<string, string | undefined> = process.env): string {
+  const configured = env.HF_ASR_MODEL?.trim();
+  return configured && /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(configured) ? configured : DEFAULT_HF_ASR_MODEL;
+}
+
 /** Whisper's languages (its tokenizer's list) that this API knows; the others are not claimed. */
 const WHISPER_LANGUAGES: readonly string[] = ["en", "fr", "pt", "ar", "sw", "yo", "ha", "ln", "sn", "so", "af", "am", "mg"];
 
@@ -106,7 +112,7 @@ export const STT_LANGUAGES: Readonly<Record<ProviderId, readonly string[]>> = {
 export function sttOptions(language: string): SttOption[] {
   return PROVIDER_IDS.filter((p) => STT_LANGUAGES[p].includes(language)).map((provider) => ({
     provider,
-    model: STT_MODELS[provider],
+    model: provider === "provider_c" ? hfAsrModel() : STT_MODELS[provider],
     formats: STT_FORMATS[provider],
   }));
 }

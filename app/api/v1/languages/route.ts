@@ -36,9 +36,9 @@ export const GET = apiRoute({
  * it cost several ms of CPU a request (bench/results). Bounded: at most MEMO_MAX distinct queries are kept, oldest out.
  */
 const MEMO_MAX = 64;
-const memo = new Map<string, { body: Uint8Array; etag: string }>();
+const memo = new Map<string, { body: Uint8Array<ArrayBuffer>; etag: string }>();
 
-function rendered(query: LanguagesQuery): { body: Uint8Array; etag: string } {
+function rendered(query: LanguagesQuery): { body: Uint8Array<ArrayBuffer>; etag: string } {
   const memoKey = `${query.capability ?? ""}|${query.provider ?? ""}|${query.source ?? ""}`;
   let hit = memo.get(memoKey);
   if (!hit) {

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { AmbiguousWriteError, UsageBuffer, type UsageBatch, type UsageWriter } from "./usage-buffer";
+
+/** A writer that applies batches to an in-memory "database" and can be told to fail. */
+function fakeWriter() {
+  const db = new Map<string, number>();
+  const days = new Map<string, { requests: number; characters: number }>();
+  const calls: UsageBatch[] = [];
+  const txs = new Map<string, "committed" | "aborted" | "unknown">();
+  let mode: "ok" | "fail" | "ambiguous-committed" | "ambiguous-aborted" = "ok";
+  let n = 0;
+  const apply = (batch: UsageBatch) => {
+    for (const [id, t] of batch) {
+      db.set(id, (db.get(id) ?? 0) + t.requests);
+      for (const [day, d] of t.days) {
+        const k = `${id}@${day}`;
+        const e = days.get(k) ?? { requests: 0, characters: 0 };
+        days.set(k, { requests: e.requests + d.requests, characters: e.characters + d.characters });
+      }
+    }
+  };
+  const writer: UsageWriter = {
+    async write(batch) {
+      calls.push(batch);
+      await new Promise((r) => setTimeout(r, 1));
+      const txid = String(++n);
+      if (mode === "fail") throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+      if (mode === "ambiguous-committed") {
+        apply(batch);
+        txs.set(txid, "committed");
+        throw new AmbiguousWriteError(txid);
+      }
+      if (mode === "ambiguous-aborted") {
+        txs.set(txid, "aborted");
+        throw new AmbiguousWriteError(txid);
+      }
+      apply(batch);
+      return { inactiveKeyIds: [...batch.keys()].filter((id) => id.startsWith("revoked")) };
+    },
+    async outcome(txid) {
+      return txs.get(txid) ?? "unknown";
+    },
+  };
+  return { writer, db, days, calls, setMode: (m: typeof mode) => (mode = m) };
+}
+
+describe("UsageBuffer", () => {
+  it("writes nothing per record, and one batch with the summed counts per flush", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    for (let i = 0; i < 100; i++) buf.record("a", 1);
+    buf.record("b", 1, 42);
+    buf.record("a", 0, 8);
+    expect(w.calls).toHaveLength(0);
+    expect(await buf.flush()).toBe(true);
+    expect(w.calls).toHaveLength(1);
+    expect(w.db.get("a")).toBe(100);
+    expect(w.db.get("b")).toBe(1);
+    expect([...w.days.values()].reduce((s, d) => s + d.characters, 0)).toBe(50);
+    expect(buf.backlog()).toEqual({ keys: 0, requests: 0, characters: 0 });
+  });
+
+  it("coalesces concurrent flushes: one write per interval whatever the request rate, every waiter told", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer, 30);
+    const waits: Promise<boolean>[] = [];
+    for (let i = 0; i < 200; i++) {
+      buf.record(`k${i % 7}`, 1);
+      waits.push(buf.flush());
+    }
+    expect(await Promise.all(waits)).toEqual(Array(200).fill(true));
+    expect(w.calls.length).toBe(1);
+    expect([...w.db.values()].reduce((a, b) => a + b, 0)).toBe(200);
+  });
+
+  it("an urgent flush does not wait for the interval", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer, 10_000);
+    buf.record("a", 1);
+    const lazy = buf.flush();
+    const started = Date.now();
+    expect(await buf.flush(true)).toBe(true);
+    expect(await lazy).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(w.db.get("a")).toBe(1);
+  });
+
+  it("keeps counts through a failed write and writes them exactly once when the database is back", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    w.setMode("fail");
+    for (let i = 0; i < 10; i++) buf.record("a", 1);
+    expect(await buf.flush()).toBe(false);
+    buf.record("a", 1);
+    expect(await buf.flush()).toBe(false);
+    expect(buf.pendingRequests("a")).toBe(11);
+    w.setMode("ok");
+    expect(await buf.flush()).toBe(true);
+    expect(w.db.get("a")).toBe(11);
+    expect(await buf.flush()).toBe(true);
+    expect(w.db.get("a")).toBe(11);
+  });
+
+  it("never re-writes a batch whose transaction committed although the connection dropped", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    w.setMode("ambiguous-committed");
+    for (let i = 0; i < 5; i++) buf.record("a", 1);
+    expect(await buf.flush()).toBe(false);
+    expect(buf.pendingRequests("a")).toBe(5); // not known to be written yet
+    w.setMode("ok");
+    buf.record("a", 1);
+    expect(await buf.flush()).toBe(true);
+    expect(w.db.get("a")).toBe(6); // 5 (committed) + 1, not 11
+    expect(buf.pendingRequests("a")).toBe(0);
+  });
+
+  it("re-writes a batch whose transaction was rolled back", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    w.setMode("ambiguous-aborted");
+    for (let i = 0; i < 5; i++) buf.record("a", 1);
+    expect(await buf.flush()).toBe(false);
+    w.setMode("ok");
+    expect(await buf.flush()).toBe(true);
+    expect(w.db.get("a")).toBe(5);
+  });
+
+  it("drain retries until the writes succeed, within its time budget", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    w.setMode("fail");
+    buf.record("a", 3);
+    setTimeout(() => w.setMode("ok"), 150);
+    expect(await buf.drain(3_000)).toBe(true);
+    expect(w.db.get("a")).toBe(3);
+    w.setMode("fail");
+    buf.record("a", 1);
+    expect(await buf.drain(100)).toBe(false);
+    expect(buf.backlog().requests).toBe(1);
+  });
+
+  it("reports keys the database says are inactive", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    const inactive: string[] = [];
+    buf.onInactive = (id) => inactive.push(id);
+    buf.record("revoked-1", 1);
+    buf.record("live", 1);
+    await buf.flush();
+    expect(inactive).toEqual(["revoked-1"]);
+  });
+});
