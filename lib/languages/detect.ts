@@ -1,5 +1,7 @@
 import { francAll } from "franc-all";
 import { GREETINGS, WORDS } from "./lexicon";
+import { hfModels } from "./models";
+import { allPairs, type PairEntry } from "./pairs";
 import { LANGUAGES } from "./registry";
 
 /**
@@ -47,6 +49,22 @@ const FRANC_TO_CODE = new Map(LANGUAGES.filter((l) => l.franc).map((l) => [l.fra
 const FRANC_ONLY = [...FRANC_TO_CODE.keys()];
 const KNOWN = new Set(LANGUAGES.map((l) => l.code));
 
+let sourcesCache: { pairs: PairEntry[]; codes: string[] } | undefined;
+
+/**
+ * The default candidates: registry languages translate can take as a source (at least one pair starts there). The
+ * registry also knows languages only speech serves (Lusoga, Lumasaba); detecting one of those would only turn a
+ * translate request into UNSUPPORTED_LANGUAGE_PAIR.
+ */
+function translatableSources(): string[] {
+  const pairs = allPairs(hfModels());
+  if (sourcesCache?.pairs !== pairs) {
+    const sources = new Set(pairs.map((p) => p.source));
+    sourcesCache = { pairs, codes: LANGUAGES.map((l) => l.code).filter((c) => sources.has(c)) };
+  }
+  return sourcesCache.codes;
+}
+
 /** Lower case, no diacritics, Latin-alphabet stand-ins for the African letters (ɛ→e, ɔ→o, ŋ→n, ɖ→d, ƒ→f, ʋ→v). */
 export function fold(text: string): string {
   return text
@@ -91,12 +109,12 @@ function countLetters(text: string, re: RegExp): number {
 }
 
 export interface DetectOptions {
-  /** Restrict the answer to these canonical codes (default: every registry language). */
+  /** Restrict the answer to these canonical codes (default: every registry language translate takes as a source). */
   candidates?: readonly string[];
 }
 
 export function detectLanguage(text: string, options: DetectOptions = {}): Detection {
-  const allowed = new Set((options.candidates ?? [...KNOWN]).filter((c) => KNOWN.has(c)));
+  const allowed = new Set((options.candidates ?? translatableSources()).filter((c) => KNOWN.has(c)));
   const ethiopic = countLetters(text, /\p{Script=Ethiopic}/gu);
   // An Ethiopic character is a whole syllable: count it twice towards the "long enough" threshold.
   const letters = countLetters(text, /\p{L}/gu) + ethiopic;

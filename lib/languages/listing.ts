@@ -1,5 +1,6 @@
 import { ApiError } from "@/lib/http/errors";
 import type { ProviderId } from "@/lib/providers/types";
+import { speechCapabilities } from "@/lib/speech/catalog";
 import { hfModels, type ResolvedHfModels } from "./models";
 import { allPairs, type PairOption } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
@@ -12,9 +13,12 @@ import type { LanguageEntry, LanguagesQuery, LanguagesResponse } from "./schemas
  *  - translation.targets: the languages this one translates into. Without ?provider: the provider auto routing tries
  *    first and its best model. With ?provider=X: only X's pairs, with X's model and quality (what forcing X gives).
  *  - translation.sources: the languages that translate into this one (same provider rule).
- *  - stt / tts: from the registry's `speech` field (filled by the speech module); unsupported until then.
- *  - Filters: capability (translation|stt|tts), provider (only languages with at least one pair of that provider),
- *    source (only languages reachable from that source; adds from_source). Filters combine (AND).
+ *  - stt / tts: from the speech catalogue (lib/speech/catalog.ts), the table STT/TTS route with — per provider in
+ *    routing order, STT model and upload formats, TTS voices with each provider's default marked. With ?provider=X:
+ *    only X's.
+ *  - Filters: capability (translation|stt|tts), provider (only languages that provider serves in some way: a pair, STT
+ *    or TTS), source (only languages reachable from that source; adds from_source). Filters combine (AND).
+ *  - A language nobody serves (no pair, no STT, no TTS) is not listed.
  *  - Order: by English name.
  */
 export function listLanguages(query: LanguagesQuery = {}, models: ResolvedHfModels = hfModels()): LanguagesResponse {
@@ -46,8 +50,9 @@ export function listLanguages(query: LanguagesQuery = {}, models: ResolvedHfMode
     const t = targets.get(lang.code) ?? [];
     const s = sources.get(lang.code) ?? [];
     const translationSupported = t.length > 0 || s.length > 0;
-    const stt = (lang.speech?.stt ?? []).filter((p) => !provider || p.provider === provider);
-    const tts = (lang.speech?.tts ?? []).filter((p) => !provider || p.provider === provider);
+    const speech = speechCapabilities(lang.code);
+    const stt = speech.stt.filter((p) => !provider || p.provider === provider);
+    const tts = speech.tts.filter((p) => !provider || p.provider === provider);
     const entry: LanguageEntry = {
       code: lang.code,
       name: lang.name,

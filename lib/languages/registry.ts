@@ -1,5 +1,6 @@
 /**
- * The language registry: every language at least one provider can translate (see ./pairs.ts for who serves what).
+ * The language registry: every language at least one provider serves — translation (see ./pairs.ts for who translates
+ * what) or speech (lib/speech/catalog.ts for who transcribes and speaks what).
  *
  * Codes. Our canonical code is the one the API speaks and the spec uses: ISO 639-1 where the spec does (en, sw, yo, tw,
  * ee, ki, ...), ISO 639-3 where it does (lug, ach, teo, nyn, lgg, gaa, fat, dag, gur, luo, mer, kus). Every language
@@ -9,19 +10,13 @@
  *
  * Adding a language: add an entry here (names, region, aliases, and the franc code if franc knows it); then give it
  * pairs — provider_a / provider_b sets in ./pairs.ts, or Hugging Face models in the model map (./hf-models.json or
- * HF_MODEL_MAP). A language nobody serves is not listed by /languages and is rejected by translate.
+ * HF_MODEL_MAP) — and/or speech (the provider tables behind lib/speech/catalog.ts). Being in the registry makes a code
+ * *known* (translate answers UNSUPPORTED_LANGUAGE_PAIR rather than UNSUPPORTED_LANGUAGE for it); it claims nothing by
+ * itself: /languages reports only what the pair tables and the speech catalogue serve, and does not list a language
+ * nobody serves.
  */
 
 export type Region = "East Africa" | "West Africa" | "Central Africa" | "Southern Africa" | "North Africa" | "Global";
-
-/**
- * Speech capabilities of a language. Left to the speech module: it fills this in (per provider, with voices) and
- * /languages reports it; until then every language reports stt/tts as unsupported rather than guessing.
- */
-export interface SpeechCapabilities {
-  stt?: { provider: string; model?: string }[];
-  tts?: { provider: string; voices: { id: string; name?: string; gender?: string }[] }[];
-}
 
 export interface Language {
   /** Canonical code. */
@@ -35,7 +30,6 @@ export interface Language {
   aliases: readonly string[];
   /** franc (ISO 639-3) code used by source detection, when franc has a model for the language. */
   franc?: string;
-  speech?: SpeechCapabilities;
 }
 
 const L = (
@@ -96,6 +90,11 @@ export const LANGUAGES: readonly Language[] = [
   L("fr", "French", "Français", "Global", ["fra", "fre"], "fra"),
   L("pt", "Portuguese", "Português", "Global", ["por"], "por"),
   L("ar", "Arabic", "العربية", "North Africa", ["ara", "arb"], "arb"),
+  // Speech only: Sunbird transcribes them (its STT `language` enum). No provider here translates them — Sunbird's
+  // Sunflower model does upstream, but provider_a's translate set is exactly routing rule (a)'s {en, lug, ach, teo,
+  // nyn, lgg} — so translate answers UNSUPPORTED_LANGUAGE_PAIR for them and /languages reports translation unsupported.
+  L("xog", "Lusoga", "Olusoga", "East Africa", ["soga", "lusoga"]),
+  L("myx", "Lumasaba", "Lumasaaba", "East Africa", ["masaba", "lumasaba", "lugisu"]),
 ];
 
 const BY_CODE = new Map<string, Language>();

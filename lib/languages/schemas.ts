@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROVIDER_IDS } from "@/lib/providers/types";
+import type { AudioFormat } from "@/lib/speech/audio";
 
 /** GET /api/v1/languages query and response (DESIGN.md "Languages"). Used by the route, OpenAPI and the portal. */
 
@@ -29,6 +30,28 @@ export const TranslationTarget = z.object({
   quality_score: z.number().describe("quality_score translate reports when this provider/model serves the pair"),
 });
 
+/** Upload formats (lib/speech/audio.ts AUDIO_FORMATS; spelled out so this module stays free of the audio parsers). */
+export const SpeechAudioFormat = z.enum(["wav", "mp3", "ogg", "webm", "flac", "m4a"] as const satisfies readonly AudioFormat[]);
+
+export const SttProvider = z.object({
+  provider: ProviderName.describe("Provider that transcribes the language (auto routing tries them in the order listed)"),
+  model: z.string().describe("Model that transcribes it, as in model_used after the provider prefix"),
+  formats: z.array(SpeechAudioFormat).describe("Upload formats this provider takes; other formats skip it"),
+});
+
+export const TtsVoice = z.object({
+  id: z.string().describe("What to send as `voice` to POST /api/v1/speech/tts (it also fixes the provider)"),
+  name: z.string().describe("Human-readable voice name"),
+  gender: z.enum(["female", "male"]).optional(),
+  model: z.string().describe("Model that speaks with this voice, as in model_used after the provider prefix"),
+  default: z.boolean().describe("The voice this provider uses for the language when no voice is given (exactly one per provider)"),
+});
+
+export const TtsProvider = z.object({
+  provider: ProviderName.describe("Provider that speaks the language (auto routing tries them in the order listed)"),
+  voices: z.array(TtsVoice),
+});
+
 export const LanguageEntry = z.object({
   code: z.string().describe("Canonical code, accepted by translate"),
   name: z.string().describe("English name"),
@@ -44,16 +67,18 @@ export const LanguageEntry = z.object({
     .extend({ source: z.string() })
     .optional()
     .describe("Present with ?source=: how source → this language is served"),
-  stt: z.object({
-    supported: z.boolean(),
-    providers: z.array(z.object({ provider: z.string(), model: z.string().optional() })),
-  }),
-  tts: z.object({
-    supported: z.boolean(),
-    providers: z.array(
-      z.object({ provider: z.string(), voices: z.array(z.object({ id: z.string(), name: z.string().optional(), gender: z.string().optional() })) }),
-    ),
-  }),
+  stt: z
+    .object({
+      supported: z.boolean(),
+      providers: z.array(SttProvider).describe("Providers that transcribe it, in auto-routing order"),
+    })
+    .describe("Speech-to-text (POST /api/v1/speech/stt)"),
+  tts: z
+    .object({
+      supported: z.boolean(),
+      providers: z.array(TtsProvider).describe("Providers that speak it, in auto-routing order, each with its voices"),
+    })
+    .describe("Text-to-speech (POST /api/v1/speech/tts)"),
 });
 export type LanguageEntry = z.infer<typeof LanguageEntry>;
 
@@ -74,8 +99,24 @@ export const LanguagesResponse = z
             region: "East Africa",
             aliases: ["lg"],
             translation: { supported: true, targets: [{ code: "en", provider: "provider_a", model: "sunflower", quality_score: 0.92 }], sources: ["en"] },
-            stt: { supported: false, providers: [] },
-            tts: { supported: false, providers: [] },
+            stt: { supported: true, providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }] },
+            tts: {
+              supported: true,
+              providers: [
+                {
+                  provider: "provider_a",
+                  voices: [
+                    { id: "248", name: "Luganda (female)", gender: "female", model: "spark-tts", default: true },
+                    { id: "salt_lug_0001", name: "Luganda 1 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0002", name: "Luganda 2 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                  ],
+                },
+                {
+                  provider: "provider_c",
+                  voices: [{ id: "facebook/mms-tts-lug", name: "Luganda (MMS-TTS)", model: "facebook/mms-tts-lug", default: true }],
+                },
+              ],
+            },
           },
         ],
         total: 1,

@@ -40,22 +40,16 @@ import type { AudioFormat } from "./audio";
 
 export type SpeechDirection = "stt" | "tts";
 
-/** Languages speech serves that the translation registry does not list (Sunbird STT only). */
-export const SPEECH_ONLY_LANGUAGES: readonly { code: string; name: string; nativeName: string; region: "East Africa"; aliases: readonly string[] }[] = [
-  { code: "xog", name: "Lusoga", nativeName: "Olusoga", region: "East Africa", aliases: ["soga", "lusoga"] },
-  { code: "myx", name: "Lumasaba", nativeName: "Lumasaaba", region: "East Africa", aliases: ["masaba", "lumasaba", "lugisu"] },
-];
-
-/** Canonical code of `input` for the speech endpoints: the registry's spellings, plus the speech-only languages. */
+/**
+ * Canonical code of `input` for the speech endpoints: the registry's spellings (any case, ISO 639-3, aliases). The
+ * registry also holds the languages only speech serves (Lusoga xog, Lumasaba myx), so there is one list of names.
+ */
 export function resolveSpeechLanguage(input: string): string | undefined {
-  const fromRegistry = normalizeLanguageCode(input);
-  if (fromRegistry) return fromRegistry;
-  const key = input.trim().toLowerCase();
-  return SPEECH_ONLY_LANGUAGES.find((l) => l.code === key || l.aliases.includes(key))?.code;
+  return normalizeLanguageCode(input);
 }
 
 export function speechLanguageName(code: string): string {
-  return getLanguage(code)?.name ?? SPEECH_ONLY_LANGUAGES.find((l) => l.code === code)?.name ?? code;
+  return getLanguage(code)?.name ?? code;
 }
 
 /**

@@ -7,7 +7,7 @@ export { synthesizeSpeech, type SynthesizeInput, type SynthesisOutcome } from ".
 export { readSttUpload, type SttUpload } from "./multipart";
 export { prefersRawAudio } from "./accept";
 export { analyzeAudio, AudioRejected, AUDIO_FORMATS, AUDIO_CONTENT_TYPES, type AudioFormat, type AudioInfo } from "./audio";
-export { speechCapabilities, speechLanguageCodes, resolveSpeechLanguage, SPEECH_ONLY_LANGUAGES, VOICES, STT_LANGUAGES, STT_FORMATS, type SpeechCapabilityEntry } from "./catalog";
+export { speechCapabilities, speechLanguageCodes, resolveSpeechLanguage, VOICES, STT_LANGUAGES, STT_FORMATS, type SpeechCapabilityEntry } from "./catalog";
 export { maxUploadBytes, maxAudioSeconds, speechDeadlineMs, MAX_TTS_CHARS, DEFAULT_MAX_UPLOAD_BYTES } from "./limits";
 
 /** The production wiring: the shared provider clients (live or sandbox, per the environment) and env-configured limits. */
