@@ -9,19 +9,41 @@ describe("portal session secret", () => {
   });
 
   it("is required in production: a clear error, not a silent default", () => {
-    expect(() => authSecret({ NODE_ENV: "production" })).toThrow(MissingAuthSecretError);
-    expect(() => authSecret({ NODE_ENV: "production" })).toThrow(/NEXTAUTH_SECRET is not set/);
-    expect(authConfigured({ NODE_ENV: "production" })).toBe(false);
+    const deployments = [
+      { NODE_ENV: "production", VERCEL: "1", DATABASE_URL: "postgres://db/lugha" },
+      { NODE_ENV: "production", DATABASE_URL: "postgresql://db/lugha" },
+      { NODE_ENV: "production", VERCEL: "1" },
+    ];
+    for (const env of deployments) {
+      expect(() => authSecret(env)).toThrow(MissingAuthSecretError);
+      expect(() => authSecret(env)).toThrow(/NEXTAUTH_SECRET is not set/);
+      expect(authConfigured(env)).toBe(false);
+    }
   });
 
   it("generates one random development secret per process otherwise", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const a = authSecret({ NODE_ENV: "development" });
-    const b = authSecret({ NODE_ENV: "test" });
+    const a = authSecret({ NODE_ENV: "development", DATABASE_URL: "pglite:memory" });
+    const b = authSecret({ NODE_ENV: "test", DATABASE_URL: "pglite:memory" });
     expect(a).toBe(b);
     expect(a.length).toBeGreaterThanOrEqual(40);
-    expect(authConfigured({ NODE_ENV: "development" })).toBe(true);
+    expect(authConfigured({ NODE_ENV: "development", DATABASE_URL: "pglite:memory" })).toBe(true);
     warn.mockRestore();
+  });
+
+  it("the embedded setup (npm start, nothing configured) keeps one generated secret under .data/", async () => {
+    const { mkdtempSync, readFileSync, statSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), "lugha-secret-")), ".data");
+    const g = globalThis as Record<symbol, unknown>;
+    delete g[Symbol.for("lugha.auth.devSecret")];
+    const first = authSecret({ NODE_ENV: "production" }, dir);
+    expect(readFileSync(path.join(dir, "nextauth-secret"), "utf8")).toBe(first);
+    expect(statSync(path.join(dir, "nextauth-secret")).mode & 0o077).toBe(0); // readable by the owner only
+    delete g[Symbol.for("lugha.auth.devSecret")]; // a restart
+    expect(authSecret({ NODE_ENV: "production" }, dir)).toBe(first);
+    delete g[Symbol.for("lugha.auth.devSecret")];
   });
 });
 

@@ -228,16 +228,35 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
 
 /**
  * A `fetch` that hands the request straight to an emulator: the real client code runs, only the network is skipped.
- * Like a real fetch, a dropped connection is a TypeError and an aborted request rejects with the signal's reason.
+ * Like a real fetch:
+ *  - an aborted request rejects with the signal's reason as soon as the signal aborts — whatever the handler is doing
+ *    (a handler that never looks at `req.signal` cannot keep the caller waiting past its timeout);
+ *  - a handler that fails (ConnectionReset, any exception) is a network error: TypeError("fetch failed", { cause }).
+ * The abort listener is removed once the call settles, so a long-lived signal does not collect one per request.
+ * (After the headers, a body that stalls is the reader's business: the clients' readBytes races the same signal.)
  */
 export function inProcessFetch(handler: FetchHandler) {
-  return async (input: string, init: RequestInit): Promise<Response> => {
-    const req = new Request(input, init);
+  return (input: string, init: RequestInit = {}): Promise<Response> => {
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    let req: Request;
     try {
-      return await handler(req);
+      req = new Request(input, init);
     } catch (err) {
-      if (init.signal?.aborted) throw init.signal.reason;
-      throw new TypeError("fetch failed", { cause: err });
+      return Promise.reject(err); // a bad URL or init: fetch's own TypeError
     }
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(signal!.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let answer: Promise<Response>;
+      try {
+        answer = handler(req);
+      } catch (err) {
+        answer = Promise.reject(err);
+      }
+      answer
+        .then(resolve, (err: unknown) => reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: err })))
+        .finally(() => signal?.removeEventListener("abort", onAbort));
+    });
   };
 }
