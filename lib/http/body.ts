@@ -4,6 +4,9 @@ import { ApiError, type FieldError } from "./errors";
 /**
  * Reads the request body as a stream and stops as soon as it passes `maxBytes`, so an oversized upload costs at most
  * maxBytes of memory (Content-Length is checked first when the client sends it, but it can lie or be absent).
+ *
+ * A body that cannot be read to its end — the client disconnected or aborted mid-upload, the connection broke — is the
+ * request's fault, not ours: 422 VALIDATION_ERROR (type body_incomplete), never a 500 with a logged stack.
  */
 export async function readBodyLimited(req: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length"));
@@ -13,7 +16,13 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<U
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      throw bodyIncomplete(); // the stream is errored: nothing left to cancel
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -29,6 +38,12 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<U
     offset += c.byteLength;
   }
   return out;
+}
+
+function bodyIncomplete() {
+  return new ApiError("VALIDATION_ERROR", "The request body could not be read completely.", {
+    errors: [{ loc: ["body"], msg: "Request body was cut off", type: "body_incomplete" }],
+  });
 }
 
 function tooLarge(maxBytes: number) {

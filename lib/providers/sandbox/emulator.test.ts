@@ -1,10 +1,13 @@
 /** The emulators themselves: control API, stats, and the wire details clients are tested against. */
 import { spawn } from "node:child_process";
-import { once } from "node:events";
+import { getEventListeners, once } from "node:events";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createEmulator, makeWav, parseWav, startEmulatorServer, type EmulatorServer } from "./index";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { KhayaClient } from "../khaya";
+import { providerError, timed, within } from "../test-support";
+import { ConnectionReset } from "./emulator";
+import { createEmulator, inProcessFetch, makeWav, parseWav, startEmulatorServer, type EmulatorServer, type FetchHandler } from "./index";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -287,6 +290,104 @@ describe("HF emulator wire", () => {
     emulator.reset();
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ error: "Model Helsinki-NLP/opus-mt-en-sw is currently loading", estimated_time: 12.5 });
+  });
+});
+
+describe("inProcessFetch", () => {
+  const url = "http://khaya.sandbox.invalid/v1/translate";
+  const init = (signal?: AbortSignal): RequestInit => ({
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ in: "Hello", lang: "en-tw" }),
+    ...(signal && { signal }),
+  });
+  /** The emulator behind a handler that drops the request's signal, as a route that never looks at it would. */
+  const deaf = (handler: FetchHandler): FetchHandler => (req) =>
+    handler(new Request(req.url, { method: req.method, headers: req.headers, body: req.body, duplex: "half" } as RequestInit));
+  /** Settles within `ms` or reports "pending" (so a regression fails the assertion instead of hanging the test). */
+  const settle = <T>(p: Promise<T>, ms = 1_500) =>
+    Promise.race([p.then((value) => ({ value }), (error: unknown) => ({ error })), new Promise<"pending">((r) => setTimeout(() => r("pending"), ms))]);
+
+  it("hang fault + AbortSignal.timeout(200): rejects with the signal's reason within ~1 s", async () => {
+    const emulator = createEmulator("khaya", { controls: { failMode: "hang" } });
+    const { value: outcome, ms } = await timed(() => settle(inProcessFetch(emulator.handler)(url, init(AbortSignal.timeout(200)))));
+    expect(outcome).toMatchObject({ error: expect.objectContaining({ name: "TimeoutError" }) });
+    expect(ms).toBeGreaterThanOrEqual(150);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it("rejects at the abort even when the handler ignores the signal; long latency likewise", async () => {
+    const emulator = createEmulator("khaya", { controls: { failMode: "hang" } });
+    const never: FetchHandler = () => new Promise<Response>(() => {});
+    for (const handler of [deaf(emulator.handler), never]) {
+      const { value: outcome, ms } = await timed(() => settle(inProcessFetch(handler)(url, init(AbortSignal.timeout(200)))));
+      expect(outcome).toMatchObject({ error: expect.objectContaining({ name: "TimeoutError" }) });
+      expect(ms).toBeLessThan(1_000);
+    }
+    const slow = createEmulator("khaya", { controls: { latencyMs: 60_000 } });
+    const controller = new AbortController();
+    const pending = settle(inProcessFetch(deaf(slow.handler))(url, init(controller.signal)));
+    setTimeout(() => controller.abort(new Error("client gave up")), 100);
+    expect(await pending).toMatchObject({ error: expect.objectContaining({ message: "client gave up" }) });
+  });
+
+  it("an already-aborted signal rejects before the handler runs", async () => {
+    const handler = vi.fn<FetchHandler>(async () => new Response("ok"));
+    const reason = new Error("aborted before the call");
+    await expect(inProcessFetch(handler)(url, init(AbortSignal.abort(reason)))).rejects.toBe(reason);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it("a handler that fails is a network error: TypeError('fetch failed') with the cause", async () => {
+    const boom = new Error("boom");
+    const throwing: FetchHandler = async () => {
+      throw boom;
+    };
+    const syncThrowing = (() => {
+      throw boom;
+    }) as unknown as FetchHandler;
+    for (const handler of [throwing, syncThrowing]) {
+      const err = await inProcessFetch(handler)(url, init()).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TypeError);
+      expect(err).toMatchObject({ message: "fetch failed", cause: boom });
+    }
+    const reset = createEmulator("khaya", { controls: { failMode: "reset" } });
+    const err = await inProcessFetch(reset.handler)(url, init()).catch((e: unknown) => e);
+    expect(err).toMatchObject({ message: "fetch failed", cause: expect.any(ConnectionReset) });
+  });
+
+  it("removes its abort listener once the call settles (answered or failed)", async () => {
+    const emulator = createEmulator("khaya");
+    const fetch = inProcessFetch(emulator.handler);
+    // Baseline: what constructing the Request alone leaves on the signal (undici's follow listener).
+    const plain = new AbortController();
+    new Request(url, init(plain.signal));
+    new Request(url, init(plain.signal));
+    const baseline = getEventListeners(plain.signal, "abort").length;
+    const controller = new AbortController();
+    expect((await fetch(url, init(controller.signal))).status).toBe(200);
+    emulator.setControls({ failMode: "reset" });
+    await expect(fetch(url, init(controller.signal))).rejects.toThrow("fetch failed");
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(baseline);
+  });
+
+  it("a client with a short per-attempt timeout against a hanging in-process emulator fails with kind timeout, in time", async () => {
+    const emulator = createEmulator("khaya", { controls: { failMode: "hang" } });
+    for (const handler of [emulator.handler, deaf(emulator.handler)]) {
+      emulator.reset();
+      emulator.setControls({ failMode: "hang" });
+      const client = new KhayaClient({
+        baseUrl: "http://khaya.sandbox.invalid",
+        mode: "sandbox",
+        fetch: inProcessFetch(handler),
+        policy: { attemptTimeoutMs: 150, maxRetries: 1, backoffBaseMs: 10, backoffMaxMs: 20 },
+      });
+      const deadline = within(1_000);
+      const { value: outcome, ms } = await timed(() => settle(providerError(client.translate({ text: "Hello", source: "en", target: "tw", deadline }))));
+      expect(outcome).toMatchObject({ value: expect.objectContaining({ provider: "provider_b", kind: "timeout" }) });
+      expect(ms).toBeLessThan(1_000);
+      expect(emulator.stats.requests).toBe(2); // both attempts reached the emulator and were cut
+    }
   });
 });
 
