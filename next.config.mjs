@@ -1,3 +1,19 @@
+const API_CORS_HEADERS = [
+  { key: "Access-Control-Allow-Origin", value: "*" },
+  { key: "Access-Control-Allow-Methods", value: "GET, POST, DELETE, OPTIONS" },
+  { key: "Access-Control-Allow-Headers", value: "Authorization, Content-Type, Accept, X-Request-Id, If-None-Match" },
+  {
+    key: "Access-Control-Expose-Headers",
+    value: [
+      "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, WWW-Authenticate",
+      // TTS with Accept: audio/* returns the metadata in headers
+      "X-Lugha-Sandbox, X-Lugha-Language, X-Lugha-Voice, X-Lugha-Model-Used, X-Lugha-Provider, X-Lugha-Requested-Provider",
+      "X-Lugha-Providers-Tried, X-Lugha-Fallback-Used, X-Lugha-Latency-Ms, X-Lugha-Audio-Duration-Seconds",
+    ].join(", "),
+  },
+  { key: "Access-Control-Max-Age", value: "7200" },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Loaded at run time from node_modules rather than bundled: PGlite ships WASM and data files it reads from disk.
@@ -11,6 +27,12 @@ const nextConfig = {
   // set in proxy.ts (policy: lib/portal/csp.ts), not here.
   async headers() {
     return [
+      // CORS (README "Security"): the API is called from any origin, without credentials — it authenticates by the
+      // Authorization header, never by cookie, so a cross-origin page gains nothing it could not do with curl. Browsers
+      // get the preflight answered (Next.js answers OPTIONS for every route handler) and may read the rate-limit and
+      // request-id headers. The portal (pages, /api/auth/*, server actions) sends no CORS headers: same origin only.
+      { source: "/api/v1/:path*", headers: API_CORS_HEADERS },
+      { source: "/health", headers: API_CORS_HEADERS },
       {
         source: "/:path*",
         headers: [

@@ -36,7 +36,7 @@ export async function healthReport(): Promise<HealthReport> {
   const checks: HealthReport["checks"] = {
     database: {
       status: db.ok ? "ok" : "down",
-      engine: databaseTarget().kind,
+      engine: engineName(),
       latency_ms: db.latency_ms,
       ...(db.error ? { error: "database unreachable" } : {}),
     },
@@ -66,4 +66,13 @@ function providersCheck(): CheckResult {
     sandbox: list.some((p) => p.mode === "sandbox"),
     ...providers,
   };
+}
+
+/** The configured engine; "misconfigured" when DATABASE_URL is unusable here (e.g. unset on Vercel). Never throws. */
+function engineName(): string {
+  try {
+    return databaseTarget().kind;
+  } catch {
+    return "misconfigured";
+  }
 }

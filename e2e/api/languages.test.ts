@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeWav } from "@/lib/providers/sandbox";
+import type { LanguageEntry } from "@/lib/languages/schemas";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { startApp, stopAllApps, type RunningApp } from "../support/app";
 
-/** GET /api/v1/languages over HTTP: shape, filters, caching, and agreement with translate. */
+/** GET /api/v1/languages over HTTP: shape, filters, caching, and agreement with translate, STT and TTS. */
 
 let app: RunningApp;
 let key: string;
 
 beforeAll(async () => {
-  app = await startApp();
+  app = await startApp({ env: { RATE_LIMIT_STT: "1000/60s", RATE_LIMIT_TTS: "1000/60s" } });
   key = await mintKey(app.url, "languages tests");
 });
 afterAll(stopAllApps);
@@ -16,27 +18,100 @@ afterAll(stopAllApps);
 const list = (query = "", headers: Record<string, string> = {}) => call(app.url, "GET", `/api/v1/languages${query}`, { key, headers });
 
 describe("GET /api/v1/languages", () => {
-  it("lists the languages with names, regions, per-pair providers and quality, and speech placeholders", async () => {
+  it("lists the languages with names, regions, per-pair providers and quality, and speech providers and voices", async () => {
     const res = await list();
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(res.body.languages.length);
     const codes = res.body.languages.map((l: { code: string }) => l.code);
     for (const c of ["en", "lug", "ach", "teo", "nyn", "lgg", "tw", "ee", "gaa", "fat", "yo", "dag", "ki", "gur", "luo", "mer", "kus", "sw"]) expect(codes).toContain(c);
     const yo = res.body.languages.find((l: { code: string }) => l.code === "yo");
-    expect(yo).toMatchObject({ name: "Yoruba", native_name: "Yorùbá", region: "West Africa", stt: { supported: false, providers: [] }, tts: { supported: false, providers: [] } });
+    expect(yo).toMatchObject({ name: "Yoruba", native_name: "Yorùbá", region: "West Africa", stt: { supported: true }, tts: { supported: true } });
     expect(yo.translation.targets.find((t: { code: string }) => t.code === "en")).toEqual({ code: "en", provider: "provider_b", model: "khaya-v1", quality_score: 0.9 });
+    expect(yo.stt.providers).toContainEqual({ provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] });
+    expect(yo.tts.providers.find((p: { provider: string }) => p.provider === "provider_b").voices[0]).toEqual({
+      id: "female",
+      name: "Female",
+      gender: "female",
+      model: "khaya-tts-v1",
+      default: true,
+    });
+    const lug = res.body.languages.find((l: { code: string }) => l.code === "lug");
+    expect(lug.stt.providers).toEqual([{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }]);
+    expect(lug.tts.providers[0].voices[0]).toEqual({ id: "248", name: "Luganda (female)", gender: "female", model: "spark-tts", default: true });
     expect(res.headers.get("etag")).toBeTruthy();
     expect(res.headers.get("x-ratelimit-limit")).toBe("120");
   });
 
   it("filters by provider, source and capability", async () => {
+    const bTranslation = await list("?provider=provider_b&capability=translation");
+    expect(bTranslation.body.languages.map((l: { code: string }) => l.code).sort()).toEqual(["dag", "ee", "en", "fat", "gaa", "gur", "ki", "kus", "luo", "mer", "tw", "yo"]);
     const b = await list("?provider=provider_b");
-    expect(b.body.languages.map((l: { code: string }) => l.code).sort()).toEqual(["dag", "ee", "en", "fat", "gaa", "gur", "ki", "kus", "luo", "mer", "tw", "yo"]);
+    const bCodes = b.body.languages.map((l: { code: string }) => l.code);
+    expect(bCodes).toEqual(expect.arrayContaining(["tw", "yo", "ha", "sw", "fr"])); // Hausa, Swahili, French: provider_b speech only
+    expect(bCodes).not.toContain("lug");
+    for (const l of b.body.languages as LanguageEntry[]) {
+      expect([...l.stt.providers, ...l.tts.providers].every((p) => p.provider === "provider_b"), l.code).toBe(true);
+    }
     const fromAch = await list("?source=ach");
     expect(fromAch.body.languages.map((l: { code: string }) => l.code).sort()).toEqual(["en", "lgg", "lug", "nyn", "teo"]);
     expect(fromAch.body.languages[0].from_source).toMatchObject({ source: "ach", provider: "provider_a" });
     const tr = await list("?capability=translation");
     expect(tr.body.total).toBeGreaterThan(40);
+  });
+
+  it("capability=stt / tts list exactly the languages with speech; Lusoga and Lumasaba are speech-only", async () => {
+    const stt = (await list("?capability=stt")).body.languages as LanguageEntry[];
+    expect(stt.every((l) => l.stt.supported && l.stt.providers.length > 0)).toBe(true);
+    const codes = stt.map((l) => l.code);
+    expect(codes).toEqual(expect.arrayContaining(["lug", "en", "tw", "sw", "ln", "xog", "myx"]));
+    expect(codes).not.toContain("zu");
+    for (const code of ["xog", "myx"]) {
+      expect(stt.find((l) => l.code === code)).toMatchObject({ translation: { supported: false, targets: [], sources: [] }, stt: { providers: [{ provider: "provider_a" }] } });
+    }
+    const tts = (await list("?capability=tts")).body.languages as LanguageEntry[];
+    expect(tts.every((l) => l.tts.supported && l.tts.providers.every((p) => p.voices.filter((v) => v.default).length === 1))).toBe(true);
+    expect(tts.map((l) => l.code)).not.toContain("xog");
+    const bTts = (await list("?capability=tts&provider=provider_b")).body.languages as LanguageEntry[];
+    expect(bTts.length).toBeGreaterThan(10);
+    expect(bTts.every((l) => l.tts.providers.length === 1 && l.tts.providers[0].provider === "provider_b")).toBe(true);
+  });
+
+  it("translate knows the speech-only languages but no provider translates them: 422 UNSUPPORTED_LANGUAGE_PAIR", async () => {
+    for (const json of [
+      { text: "Good morning", source_lang: "en", target_lang: "xog" },
+      { text: "Good morning", source_lang: "myx", target_lang: "en" },
+      { text: "Good morning", source_lang: "en", target_lang: "Lusoga", provider: "provider_a" },
+    ]) {
+      const res = await call(app.url, "POST", "/api/v1/translate", { key, json });
+      expect(expectEnvelope(res, 422, "UNSUPPORTED_LANGUAGE_PAIR").errors?.[0].loc, JSON.stringify(json)).toEqual(["body", "target_lang"]);
+    }
+  });
+
+  it("what it lists for speech, STT and TTS serve with the listed provider, model and voice (sample over HTTP)", async () => {
+    const wav = makeWav({ durationSeconds: 0.5, seed: 11 });
+    const stt = (await list("?capability=stt")).body.languages as LanguageEntry[];
+    for (const code of ["lug", "xog", "tw", "ln"]) {
+      const lang = stt.find((l) => l.code === code)!;
+      for (const p of lang.stt.providers) {
+        const form = new FormData();
+        form.set("audio", new Blob([wav as Uint8Array<ArrayBuffer>], { type: "audio/wav" }), "clip.wav");
+        form.set("language", code);
+        form.set("provider", p.provider);
+        const res = await call(app.url, "POST", "/api/v1/speech/stt", { key, body: form });
+        expect(res.status, `${code} ${p.provider}: ${res.text}`).toBe(200);
+        expect(res.body).toMatchObject({ language: code, provider: p.provider, model_used: `${p.provider}/${p.model}` });
+      }
+    }
+    const tts = (await list("?capability=tts")).body.languages as LanguageEntry[];
+    for (const code of ["lug", "tw", "sw"]) {
+      for (const p of tts.find((l) => l.code === code)!.tts.providers) {
+        for (const v of [p.voices[0], p.voices.at(-1)!]) {
+          const res = await call(app.url, "POST", "/api/v1/speech/tts", { key, json: { text: "Good morning", language: code, voice: v.id } });
+          expect(res.status, `${code} ${v.id}: ${res.text}`).toBe(200);
+          expect(res.body).toMatchObject({ language: code, voice: v.id, provider: p.provider, model_used: `${p.provider}/${v.model}` });
+        }
+      }
+    }
   });
 
   it("422 for an invalid filter", async () => {

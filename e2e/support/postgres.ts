@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -64,7 +64,21 @@ export async function startPostgres(): Promise<PostgresServer> {
     return child;
   };
   const halt = async (child: ReturnType<typeof spawn>) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT"); // fast shutdown
+    if (child.exitCode === null && child.signalCode === null) {
+      // Fast shutdown (SIGINT) of the postmaster itself: as root the child is `runuser`, which does not forward SIGINT,
+      // so signal the pid PostgreSQL wrote to postmaster.pid (the child's own pid when not root).
+      let pid = child.pid;
+      try {
+        pid = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]) || child.pid;
+      } catch {
+        // not written yet: signal the child
+      }
+      try {
+        process.kill(pid!, "SIGINT");
+      } catch {
+        child.kill("SIGINT");
+      }
+    }
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once("exit", r)));
   };
   let child = await launch();

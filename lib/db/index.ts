@@ -15,7 +15,10 @@ export interface DatabaseTarget {
   location?: string;
 }
 
-export function databaseTarget(url = process.env.DATABASE_URL): DatabaseTarget {
+export function databaseTarget(url = process.env.DATABASE_URL, onVercel = Boolean(process.env.VERCEL)): DatabaseTarget {
+  // Serverless functions are many, short-lived and have no persistent disk: an in-process database there would give
+  // every instance its own keys and counters, lost at the next cold start. Refuse clearly instead.
+  if (onVercel && (!url || url.startsWith("pglite:"))) throw new PgliteOnServerlessError();
   if (!url) return { kind: "pglite", location: ".data/pglite" };
   if (url.startsWith("pglite:")) {
     const rest = url.slice("pglite:".length).replace(/^\/\//, "");
@@ -23,6 +26,16 @@ export function databaseTarget(url = process.env.DATABASE_URL): DatabaseTarget {
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", location: url };
   throw new Error("DATABASE_URL must be postgres://…, postgresql://…, pglite:<dir> or pglite:memory");
+}
+
+export class PgliteOnServerlessError extends Error {
+  constructor() {
+    super(
+      "DATABASE_URL must point to PostgreSQL on Vercel (postgres://…, e.g. Neon or Vercel Postgres). The embedded PGlite " +
+        "database needs one long-lived process with a disk; serverless instances would each get their own, empty copy.",
+    );
+    this.name = "PgliteOnServerlessError";
+  }
 }
 
 interface Database {

@@ -1,5 +1,9 @@
 import type { z } from "zod";
 import { ApiError, type FieldError } from "./errors";
+import { exceedsJsonDepth } from "./json-depth";
+
+/** No request payload of the API nests deeper than 4 levels (batch: body → items → item → field); 32 is generous. */
+export const MAX_JSON_DEPTH = 32;
 
 /**
  * Reads the request body as a stream and stops as soon as it passes `maxBytes`, so an oversized upload costs at most
@@ -72,6 +76,9 @@ export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBy
     throw new ApiError("VALIDATION_ERROR", "The request body is empty; a JSON object is required.", {
       errors: [{ loc: ["body"], msg: "Field required", type: "missing" }],
     });
+  }
+  if (exceedsJsonDepth(raw, MAX_JSON_DEPTH)) {
+    throw new ApiError("INVALID_JSON", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   let data: unknown;
   try {

@@ -5,8 +5,17 @@
  * right-most entry, i.e. the one appended by the proxy we trust — the left-most entries are whatever the client sent
  * and can be forged. Without TRUST_PROXY the proxy headers are ignored entirely and the socket address that
  * `next start` records is used (see lib/http/socket-address.ts).
+ *
+ * On Vercel (VERCEL set) TRUST_PROXY defaults to true: there is no socket address to read (no `next start`), and
+ * Vercel's edge sets X-Forwarded-For itself, overwriting whatever the client sent. TRUST_PROXY=false still wins.
  */
-export function clientIp(req: Request, socketAddress: string | undefined, trustProxy = process.env.TRUST_PROXY === "true"): string {
+export function trustsProxy(env: Record<string, string | undefined> = process.env): boolean {
+  if (env.TRUST_PROXY === "true") return true;
+  if (env.TRUST_PROXY === "false") return false;
+  return Boolean(env.VERCEL);
+}
+
+export function clientIp(req: Request, socketAddress: string | undefined, trustProxy = trustsProxy()): string {
   if (trustProxy) {
     const forwarded = req.headers.get("x-forwarded-for");
     const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { readBodyLimited } from "./body";
 import { ApiError } from "./errors";
 import { apiRoute, errorResponse } from "./route";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
@@ -72,6 +73,49 @@ describe("apiRoute without authentication", () => {
     });
     const res = await route(new Request("http://x/api", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit));
     expect(res.status).toBe(413);
+  });
+
+  it("a body cut off mid-upload (the stream errors) is 422 body_incomplete, not a logged 500", async () => {
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
+    try {
+      const stream = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('{"n":'));
+        },
+        pull(c) {
+          c.error(new Error("aborted: client disconnected"));
+        },
+      });
+      const res = await route(new Request("http://x/api", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit));
+      expect(res.status).toBe(422);
+      const body = await res.json();
+      expect(body.detail).toMatchObject({ code: "VALIDATION_ERROR", message: "The request body could not be read completely." });
+      expect(body.detail.errors).toEqual([{ loc: ["body"], msg: "Request body was cut off", type: "body_incomplete" }]);
+      expect(errors).toEqual([]); // the client's fault: nothing logged as an unhandled error
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("readBodyLimited: a stream that errors mid-way → VALIDATION_ERROR; the size limit still wins when it is reached first", async () => {
+    const erroring = (before: number) =>
+      new Request("http://x/upload", {
+        method: "POST",
+        duplex: "half",
+        body: new ReadableStream<Uint8Array>({
+          pulls: 0,
+          pull(c) {
+            // first read: `before` bytes arrive; second read: the connection is gone
+            if (this.pulls++ === 0) c.enqueue(new Uint8Array(before));
+            else c.error(new TypeError("terminated"));
+          },
+        } as UnderlyingDefaultSource<Uint8Array> & { pulls: number }),
+      } as RequestInit);
+    const cut = await readBodyLimited(erroring(10), 100).catch((e: unknown) => e);
+    expect(cut).toBeInstanceOf(ApiError);
+    expect(cut).toMatchObject({ code: "VALIDATION_ERROR", status: 422, options: { errors: [{ loc: ["body"], msg: "Request body was cut off", type: "body_incomplete" }] } });
+    expect(await readBodyLimited(erroring(200), 100).catch((e: unknown) => e)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
   });
 
   it("locates validation problems without echoing input", async () => {

@@ -56,7 +56,7 @@ let sourcesCache: { pairs: PairEntry[]; codes: string[] } | undefined;
  * registry also knows languages only speech serves (Lusoga, Lumasaba); detecting one of those would only turn a
  * translate request into UNSUPPORTED_LANGUAGE_PAIR.
  */
-function translatableSources(): string[] {
+export function detectionCandidates(): string[] {
   const pairs = allPairs(hfModels());
   if (sourcesCache?.pairs !== pairs) {
     const sources = new Set(pairs.map((p) => p.source));
@@ -114,7 +114,7 @@ export interface DetectOptions {
 }
 
 export function detectLanguage(text: string, options: DetectOptions = {}): Detection {
-  const allowed = new Set((options.candidates ?? translatableSources()).filter((c) => KNOWN.has(c)));
+  const allowed = new Set((options.candidates ?? detectionCandidates()).filter((c) => KNOWN.has(c)));
   const ethiopic = countLetters(text, /\p{Script=Ethiopic}/gu);
   // An Ethiopic character is a whole syllable: count it twice towards the "long enough" threshold.
   const letters = countLetters(text, /\p{L}/gu) + ethiopic;

@@ -1,14 +1,23 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/http/errors";
-import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
-import { createEmulator, inProcessFetch } from "@/lib/providers/sandbox";
+import { createProviders, HuggingFaceClient, KhayaClient, loadProvidersConfig, SunbirdClient } from "@/lib/providers";
+import { KHAYA_SPEAKERS } from "@/lib/providers/khaya";
+import { createEmulator, inProcessFetch, makeWav } from "@/lib/providers/sandbox";
 import { PROVIDER_IDS, type ProviderClient, type ProviderId } from "@/lib/providers/types";
+import { AUDIO_FORMATS } from "@/lib/speech/audio";
+import { speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions } from "@/lib/speech/catalog";
+import { transcribeAudio, type SpeechDeps } from "@/lib/speech/stt";
+import { synthesizeSpeech } from "@/lib/speech/tts";
 import { translateText } from "@/lib/translate/service";
 import { QUALITY } from "@/lib/translate/quality";
+import { detectionCandidates, detectLanguage } from "./detect";
 import { listLanguages } from "./listing";
 import { hfModels, hfRoutesFor, ModelMapError, resetHfModels, resolveModelMap } from "./models";
 import { allPairs, pairOptions, PROVIDER_A_LANGUAGES, PROVIDER_B_LANGUAGES } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
+import { LanguagesResponse, SpeechAudioFormat, type LanguageEntry } from "./schemas";
+
+const SPEECH_ONLY = ["myx", "xog"];
 
 afterEach(() => {
   delete process.env.HF_MODEL_MAP;
@@ -25,6 +34,10 @@ describe("registry", () => {
     expect(normalizeLanguageCode("swa")).toBe("sw");
     expect(normalizeLanguageCode("swh")).toBe("sw");
     expect(normalizeLanguageCode("kin")).toBe("rw");
+    expect(normalizeLanguageCode("Lusoga")).toBe("xog");
+    expect(normalizeLanguageCode("soga")).toBe("xog");
+    expect(normalizeLanguageCode("LUGISU")).toBe("myx");
+    expect(normalizeLanguageCode("masaba")).toBe("myx");
     expect(normalizeLanguageCode("xx")).toBeUndefined();
     expect(normalizeLanguageCode("")).toBeUndefined();
   });
@@ -37,9 +50,37 @@ describe("registry", () => {
     }
   });
 
-  it("every language is served by at least one pair (no dead entries)", () => {
-    const served = new Set(allPairs().flatMap((p) => [p.source, p.target]));
-    for (const l of LANGUAGES) expect(served.has(l.code), l.code).toBe(true);
+  it("every language is served by at least one pair or by speech (no dead entries); only xog and myx by speech alone", () => {
+    const translated = new Set(allPairs().flatMap((p) => [p.source, p.target]));
+    const speech = new Set(speechLanguageCodes());
+    for (const l of LANGUAGES) expect(translated.has(l.code) || speech.has(l.code), l.code).toBe(true);
+    expect(LANGUAGES.filter((l) => !translated.has(l.code)).map((l) => l.code).sort()).toEqual(SPEECH_ONLY);
+    expect(LANGUAGES.find((l) => l.code === "xog")).toMatchObject({ name: "Lusoga", nativeName: "Olusoga", region: "East Africa" });
+    expect(LANGUAGES.find((l) => l.code === "myx")).toMatchObject({ name: "Lumasaba", nativeName: "Lumasaaba", region: "East Africa" });
+  });
+
+  it("the speech-only languages are known to translate but served by no pair: 422 UNSUPPORTED_LANGUAGE_PAIR, never UNSUPPORTED_LANGUAGE", async () => {
+    const deps = { providers: {} as Record<ProviderId, ProviderClient>, deadlineMs: 1_000 };
+    for (const code of SPEECH_ONLY) {
+      expect(PROVIDER_A_LANGUAGES).not.toContain(code);
+      expect(allPairs().some((p) => p.source === code || p.target === code), code).toBe(false);
+      for (const provider of ["auto", ...PROVIDER_IDS] as const) {
+        for (const [source_lang, target_lang] of [["en", code], [code, "en"], ["lug", code], [code.toUpperCase(), "lug"]]) {
+          const err = await translateText({ text: "Good morning", source_lang, target_lang, provider }, deps).catch((e: unknown) => e);
+          expect(err, `${source_lang}→${target_lang} ${provider}`).toBeInstanceOf(ApiError);
+          expect(err).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_PAIR", status: 422 });
+        }
+      }
+      const byName = await translateText({ text: "Good morning", source_lang: "en", target_lang: code === "xog" ? "Lusoga" : "lugisu" }, deps).catch((e: unknown) => e);
+      expect(byName).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_PAIR" });
+    }
+  });
+
+  it("source detection only answers languages translate takes as a source (never a speech-only one)", () => {
+    const sources = new Set(allPairs().map((p) => p.source));
+    expect(detectionCandidates().sort()).toEqual(LANGUAGES.map((l) => l.code).filter((c) => sources.has(c)).sort());
+    for (const code of SPEECH_ONLY) expect(detectionCandidates()).not.toContain(code);
+    for (const text of ["Abaana bagenda ku ssomero buli lunaku", "Hello", "zzz qqq xxx vvv www"]) expect(SPEECH_ONLY).not.toContain(detectLanguage(text).code);
   });
 });
 
@@ -122,15 +163,26 @@ describe("GET /languages listing", () => {
     const names = r.languages.map((l) => l.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, "en")));
     const lug = r.languages.find((l) => l.code === "lug")!;
-    expect(lug).toMatchObject({ name: "Luganda", native_name: "Oluganda", region: "East Africa", stt: { supported: false }, tts: { supported: false } });
+    expect(lug).toMatchObject({ name: "Luganda", native_name: "Oluganda", region: "East Africa", stt: { supported: true }, tts: { supported: true } });
     expect(lug.translation.targets.find((t) => t.code === "en")).toEqual({ code: "en", provider: "provider_a", model: "sunflower", quality_score: QUALITY.provider_a });
     // Khaya-only languages are listed (fasiri omitted them)
     for (const code of ["ee", "gaa", "fat", "dag", "ki", "gur", "mer", "kus"]) expect(r.languages.some((l) => l.code === code), code).toBe(true);
   });
 
   it("filters by provider: only its languages, with its own model and quality", () => {
+    const bTranslation = listLanguages({ provider: "provider_b", capability: "translation" });
+    expect(bTranslation.languages.map((l) => l.code).sort()).toEqual(["en", ...PROVIDER_B_LANGUAGES].sort());
     const b = listLanguages({ provider: "provider_b" });
-    expect(b.languages.map((l) => l.code).sort()).toEqual(["en", ...PROVIDER_B_LANGUAGES].sort());
+    // everything provider_b serves: its pairs, plus the languages it only transcribes or speaks (Hausa, Swahili, ...)
+    const bSpeech = LANGUAGES.map((l) => l.code).filter((c) => {
+      const caps = speechCapabilities(c);
+      return caps.stt.some((p) => p.provider === "provider_b") || caps.tts.some((p) => p.provider === "provider_b");
+    });
+    expect(b.languages.map((l) => l.code).sort()).toEqual([...new Set(["en", ...PROVIDER_B_LANGUAGES, ...bSpeech])].sort());
+    for (const l of b.languages) {
+      expect([...l.stt.providers, ...l.tts.providers].every((p) => p.provider === "provider_b"), l.code).toBe(true);
+      expect(l.translation.targets.every((t) => t.provider === "provider_b"), l.code).toBe(true);
+    }
     const en = b.languages.find((l) => l.code === "en")!;
     expect(en.translation.targets.every((t) => t.provider === "provider_b")).toBe(true);
     const c = listLanguages({ provider: "provider_c" });
@@ -146,21 +198,123 @@ describe("GET /languages listing", () => {
     expect(() => listLanguages({ source: "xx" })).toThrow(ApiError);
   });
 
-  it("capability filter: translation lists all; stt/tts list only languages with speech data", () => {
-    expect(listLanguages({ capability: "translation" }).total).toBe(LANGUAGES.length);
-    expect(listLanguages({ capability: "stt" }).total).toBe(0); // no speech data until the speech module fills it in
-    const lug = LANGUAGES.find((l) => l.code === "lug")!;
-    lug.speech = { stt: [{ provider: "provider_a" }], tts: [{ provider: "provider_a", voices: [{ id: "248", gender: "female" }] }] };
-    try {
-      const stt = listLanguages({ capability: "stt" });
-      expect(stt.languages.map((l) => l.code)).toEqual(["lug"]);
-      expect(stt.languages[0].stt).toEqual({ supported: true, providers: [{ provider: "provider_a" }] });
-      expect(listLanguages({ capability: "tts", provider: "provider_b" }).total).toBe(0);
-      expect(listLanguages({ capability: "tts", provider: "provider_a" }).languages[0].tts.providers[0].voices[0].id).toBe("248");
-    } finally {
-      delete lug.speech;
+  it("capability filter: each lists exactly the languages with that capability", () => {
+    const codes = (r: { languages: LanguageEntry[] }) => r.languages.map((l) => l.code).sort();
+    const translation = listLanguages({ capability: "translation" });
+    expect(translation.total).toBe(LANGUAGES.length - SPEECH_ONLY.length);
+    expect(codes(translation)).toEqual([...new Set(allPairs().flatMap((p) => [p.source, p.target]))].sort());
+    const stt = listLanguages({ capability: "stt" });
+    expect(codes(stt)).toEqual(speechLanguageCodes("stt"));
+    expect(stt.languages.every((l) => l.stt.supported && l.stt.providers.length > 0)).toBe(true);
+    const tts = listLanguages({ capability: "tts" });
+    expect(codes(tts)).toEqual(speechLanguageCodes("tts"));
+    expect(tts.languages.every((l) => l.tts.supported && l.tts.providers.every((p) => p.voices.length > 0))).toBe(true);
+    // and the unfiltered listing agrees on each language's flags
+    for (const l of listLanguages().languages) {
+      expect(l.stt.supported, l.code).toBe(sttOptions(l.code).length > 0);
+      expect(l.tts.supported, l.code).toBe(ttsOptions(l.code).length > 0);
     }
   });
+
+  it("capability=stt lists Luganda with provider_a (model and formats), and the speech-only Lusoga and Lumasaba", () => {
+    const stt = listLanguages({ capability: "stt" });
+    const lug = stt.languages.find((l) => l.code === "lug")!;
+    expect(lug.stt).toEqual({ supported: true, providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }] });
+    for (const code of SPEECH_ONLY) {
+      const l = stt.languages.find((x) => x.code === code)!;
+      expect(l, code).toBeDefined();
+      expect(l.translation).toEqual({ supported: false, targets: [], sources: [] });
+      expect(l.stt.providers.map((p) => p.provider)).toEqual(["provider_a"]);
+      expect(l.tts).toEqual({ supported: false, providers: [] });
+    }
+    expect(stt.languages.find((l) => l.code === "tw")!.stt.providers).toEqual([{ provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] }]);
+    expect(stt.languages.some((l) => l.code === "zu")).toBe(false);
+    expect(listLanguages({ capability: "stt", provider: "provider_c" }).languages.every((l) => l.stt.providers.every((p) => p.model === "openai/whisper-large-v3-turbo"))).toBe(true);
+  });
+
+  it("capability=tts lists Sunbird's speakers 241–248 for their languages, with exactly one default voice per provider", () => {
+    const tts = listLanguages({ capability: "tts" });
+    const spark = { "241": "ach", "242": "teo", "243": "nyn", "245": "lgg", "246": "sw", "248": "lug" };
+    for (const [id, code] of Object.entries(spark)) {
+      const a = tts.languages.find((l) => l.code === code)!.tts.providers.find((p) => p.provider === "provider_a")!;
+      expect(a.voices[0], `${code} ${id}`).toMatchObject({ id, model: "spark-tts", default: true });
+      expect(a.voices[0].gender).toMatch(/^(female|male)$/);
+      // nowhere else
+      for (const other of tts.languages.filter((l) => l.code !== code)) expect(other.tts.providers.flatMap((p) => p.voices.map((v) => v.id))).not.toContain(id);
+    }
+    for (const l of tts.languages) {
+      for (const p of l.tts.providers) expect(p.voices.filter((v) => v.default), `${l.code} ${p.provider}`).toHaveLength(1);
+      expect(new Set(l.tts.providers.map((p) => p.provider)).size).toBe(l.tts.providers.length);
+    }
+    expect(tts.languages.find((l) => l.code === "tw")!.tts.providers).toEqual([
+      {
+        provider: "provider_b",
+        voices: [
+          { id: "female", name: "Female", gender: "female", model: "khaya-tts-v1", default: true },
+          { id: "male_low", name: "Male, low pitch", gender: "male", model: "khaya-tts-v1", default: false },
+          { id: "male_high", name: "Male, high pitch", gender: "male", model: "khaya-tts-v1", default: false },
+        ],
+      },
+    ]);
+  });
+
+  it("provider=provider_b&capability=tts lists only provider_b and its voices", () => {
+    const b = listLanguages({ provider: "provider_b", capability: "tts" });
+    expect(b.total).toBeGreaterThan(10);
+    for (const l of b.languages) {
+      expect(l.tts.providers.map((p) => p.provider), l.code).toEqual(["provider_b"]);
+      expect(l.tts.providers[0].voices.map((v) => v.id)).toEqual([...KHAYA_SPEAKERS]);
+      expect(l.stt.providers.every((p) => p.provider === "provider_b")).toBe(true);
+    }
+    expect(b.languages.some((l) => l.code === "lug")).toBe(false); // provider_a and provider_c speak Luganda, not provider_b
+    expect(listLanguages({ provider: "provider_a", capability: "tts" }).languages.find((l) => l.code === "lug")!.tts.providers.map((p) => p.provider)).toEqual(["provider_a"]);
+  });
+
+  it("the response matches its schema exactly (nothing stripped), with the formats of the speech module", () => {
+    for (const query of [{}, { capability: "stt" as const }, { provider: "provider_b" as const, capability: "tts" as const }]) {
+      const r = listLanguages(query);
+      expect(LanguagesResponse.parse(r)).toEqual(r);
+    }
+    expect([...SpeechAudioFormat.options].sort()).toEqual([...AUDIO_FORMATS].sort());
+  });
+
+  it("the schema's example shows Luganda's real speech capabilities", () => {
+    const example = (LanguagesResponse.meta() as { examples: { languages: LanguageEntry[] }[] }).examples[0].languages[0];
+    const caps = speechCapabilities("lug");
+    expect(example.stt).toEqual({ supported: true, providers: caps.stt });
+    expect(example.tts).toEqual({ supported: true, providers: caps.tts });
+  });
+
+  it("is consistent with speech: every listed STT provider transcribes the language, every listed voice speaks it (sandbox, no HTTP)", async () => {
+    const { clients } = createProviders(
+      loadProvidersConfig({ PROVIDER_MODE: "sandbox", PROVIDER_MAX_RETRIES: "0", CIRCUIT_FAILURE_THRESHOLD: "100000" }),
+    );
+    const deps: SpeechDeps = { providers: clients, deadlineMs: 10_000, maxAudioSeconds: 600 };
+    const wav = makeWav({ durationSeconds: 0.5, seed: 3 }); // WAV: a format every provider takes
+    let stt = 0;
+    let voices = 0;
+    for (const lang of listLanguages({ capability: "stt" }).languages) {
+      for (const p of lang.stt.providers) {
+        expect(p.formats).toContain("wav");
+        const r = await transcribeAudio({ audio: wav, language: lang.code, provider: p.provider as ProviderId }, deps);
+        expect(`${r.provider} ${r.model_used} ${r.language}`, `${lang.code} ${p.provider}`).toBe(`${p.provider} ${p.provider}/${p.model} ${lang.code}`);
+        stt++;
+      }
+    }
+    for (const lang of listLanguages({ capability: "tts" }).languages) {
+      for (const p of lang.tts.providers) {
+        for (const v of p.voices) {
+          const { response } = await synthesizeSpeech({ text: "Good morning", language: lang.code, voice: v.id }, deps);
+          expect(`${response.provider} ${response.voice} ${response.model_used}`, `${lang.code} ${v.id}`).toBe(`${p.provider} ${v.id} ${p.provider}/${v.model}`);
+          voices++;
+        }
+        const { response } = await synthesizeSpeech({ text: "Good morning", language: lang.code, provider: p.provider as ProviderId }, deps);
+        expect(response.voice, `${lang.code} ${p.provider} default`).toBe(p.voices.find((v) => v.default)!.id);
+      }
+    }
+    expect(stt).toBeGreaterThan(30);
+    expect(voices).toBeGreaterThan(60);
+  }, 120_000);
 
   it("is consistent with translate: every listed pair translates in the sandbox with the listed provider, model and quality", async () => {
     const providers = Object.fromEntries(

@@ -81,6 +81,12 @@ export function rateLimiterConfig(env: Env = process.env): RateLimiterConfig {
 export function createRateLimiter(env: Env = process.env): GuardedRateLimitStore {
   const config = rateLimiterConfig(env);
   const { backend, timeoutMs } = config;
+  if (backend === "memory" && env.VERCEL) {
+    console.warn(
+      "[ratelimit] on Vercel without UPSTASH_REDIS_REST_URL/TOKEN: limits are per serverless instance only (the documented " +
+        "fail-open behaviour), so the fleet admits up to N x limit per key. Set the Upstash variables.",
+    );
+  }
   let inner: RateLimitStore;
   try {
     inner =

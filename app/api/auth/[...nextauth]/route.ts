@@ -1,5 +1,8 @@
 import NextAuth from "next-auth";
-import type { NextRequest } from "next/server";
+import { randomBytes } from "node:crypto";
+import { NextRequest } from "next/server";
+import { withBodyLimit } from "@/lib/http/limit-request";
+import { errorResponse } from "@/lib/http/route";
 import { authOptions } from "@/lib/auth/options";
 import { MissingAuthSecretError } from "@/lib/auth/secret";
 
@@ -10,7 +13,16 @@ import { MissingAuthSecretError } from "@/lib/auth/secret";
  */
 type Context = { params: Promise<{ nextauth: string[] }> };
 
-async function handler(req: NextRequest, context: Context): Promise<Response> {
+/** next-auth buffers whatever body it is sent; its forms are a few hundred bytes (security review: a 200 MB POST). */
+const MAX_AUTH_BODY_BYTES = 16 * 1024;
+
+async function handler(incoming: NextRequest, context: Context): Promise<Response> {
+  let req: NextRequest;
+  try {
+    req = await withBodyLimit(incoming, MAX_AUTH_BODY_BYTES, (body) => new NextRequest(incoming.url, { method: incoming.method, headers: incoming.headers, body }));
+  } catch (err) {
+    return errorResponse(err, `req_${randomBytes(12).toString("hex")}`);
+  }
   let options;
   try {
     options = authOptions();

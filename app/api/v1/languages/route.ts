@@ -6,8 +6,8 @@ import { listLanguages } from "@/lib/languages/listing";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 
 /**
- * GET /api/v1/languages — the languages translate (and, once the speech module fills them in, STT/TTS) serves, with
- * providers, models and quality per pair. Filters: capability, provider, source (see lib/languages/listing.ts).
+ * GET /api/v1/languages — the languages translate, STT and TTS serve, with providers, models and quality per pair, STT
+ * models and formats, TTS voices. Filters: capability, provider, source (see lib/languages/listing.ts).
  * Cacheable per caller: ETag + Cache-Control private; If-None-Match → 304.
  */
 export const GET = apiRoute({
@@ -31,9 +31,10 @@ export const GET = apiRoute({
 });
 
 /*
- * The listing depends only on the query and on configuration fixed at start-up (the model map), so each distinct
- * query's body (~125 kB unfiltered) and ETag are computed once, not per request — building, serialising and hashing
- * it cost several ms of CPU a request (bench/results). Bounded: at most MEMO_MAX distinct queries are kept, oldest out.
+ * The listing depends only on the query and on configuration fixed at start-up (the model map, HF_ASR_MODEL), so
+ * each distinct query's body (~140 kB unfiltered) and ETag are computed once, not per request — building, serialising
+ * and hashing it cost several ms of CPU a request (bench/results). Bounded: at most MEMO_MAX distinct queries are
+ * kept, oldest out.
  */
 const MEMO_MAX = 64;
 const memo = new Map<string, { body: Uint8Array<ArrayBuffer>; etag: string }>();
