@@ -6,9 +6,10 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
  * without losing or double-counting an increment.
  *
  *  - record() adds to an in-memory tally per key (and per UTC day): no I/O on the request path.
- *  - flush() writes everything tallied so far in ONE statement (group commit): while a write is in flight, new
- *    increments accumulate and go out together in the next one, so under load the database sees a handful of writes
- *    per second instead of one per request, and at low load each request's count is written right after its response.
+ *  - flush() writes everything tallied so far in ONE statement (group commit), at most one write per
+ *    USAGE_FLUSH_INTERVAL_MS (default 50 ms): increments that arrive meanwhile go out together, so the database sees
+ *    ≤ 20 small writes a second per instance instead of one per request; at low load a request's count is written
+ *    within ~50 ms of its response. Readers that must see every count (GET /keys/me, the portal) flush "urgently".
  *    The HTTP wrapper calls it through Next's `after()`, which keeps a serverless function alive until it is done and
  *    makes `next start` wait for it on SIGTERM.
  *  - A write that fails is merged back into the tally and retried (next request, or a backoff timer).
