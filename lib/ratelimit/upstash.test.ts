@@ -44,6 +44,41 @@ describe("counterWindowFreeAt (the arithmetic of @upstash/ratelimit's sliding wi
 });
 
 describe("upstash store specifics", () => {
+  test("a refusal stands within the timeout even when reading its counters hangs", async () => {
+    // A proxy in front of the shim that never answers the refusal's second round trip (MGET of the window counters).
+    const http = await import("node:http");
+    const proxy = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        if (/"mget"/i.test(body.toString())) return; // hang
+        const upstream = http.request(shim.url + (req.url ?? "/"), { method: req.method, headers: req.headers }, (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        upstream.end(body);
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const s = store(`http://127.0.0.1:${(proxy.address() as import("node:net").AddressInfo).port}`);
+      const who = `slow-mget-${Date.now()}`;
+      const rule = { limit: 2, windowMs: 60_000 };
+      for (let i = 0; i < 2; i++) expect((await s.check("translate", who, rule)).allowed).toBe(true);
+      const t0 = Date.now();
+      const refused = await s.check("translate", who, rule);
+      // Ended inside the guard's budget, so the guard keeps the refusal instead of falling back to "allowed".
+      expect(Date.now() - t0).toBeLessThan(TIMEOUT_MS);
+      expect(refused.allowed).toBe(false);
+      expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused.retryAfterSeconds).toBeLessThanOrEqual(61); // conservative (a full window), never a timestamp
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
+
   test("a refusal caused by the previous window's weight gets the short real wait, not the fixed window's end", async () => {
     const s = store();
     const who = `weight-${Date.now()}`;

@@ -1,7 +1,7 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { allowedDecision, deniedDecision } from "./decision";
-import { pingHealth } from "./guard";
+import { pingHealth, withTimeout } from "./guard";
 import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
 
 /**
@@ -63,6 +63,9 @@ export class UpstashRateLimitStore implements RateLimitStore {
   }
 
   async check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+    // The guard's timeout covers this whole call; the counters read below must end before it does, or a slow read
+    // would discard a refusal Upstash already made and the fail-open fallback would admit the request.
+    const deadline = Date.now() + this.timeoutMs;
     const res = await this.limiterFor(bucket, rule).limit(identifier);
     // The library admits on its own timeout ("timeout" reason, success: true); the fail mode is the guard's call.
     if (res.reason === "timeout") throw new Error(`upstash: no answer within ${this.timeoutMs} ms`);
@@ -73,7 +76,7 @@ export class UpstashRateLimitStore implements RateLimitStore {
       const used = rule.limit - res.remaining;
       return allowedDecision(rule, used, counterWindowFreeAt(windowStart, rule.windowMs, used, 0, 1));
     }
-    const { current, previous } = await this.counters(bucket, identifier, rule, windowStart);
+    const { current, previous } = await this.counters(bucket, identifier, rule, windowStart, deadline);
     const now = Date.now();
     return deniedDecision(
       rule,
@@ -114,14 +117,15 @@ export class UpstashRateLimitStore implements RateLimitStore {
    * `${prefix}:${identifier}:${windowIndex}`. If they cannot be read, assume the worst case the algorithm allows
    * (a full current window), which gives a wait that is never too short.
    */
-  private async counters(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule, windowStart: number) {
+  private async counters(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule, windowStart: number, deadline: number) {
     const fullWindow = { current: rule.limit, previous: 0 };
     const index = Math.round(windowStart / rule.windowMs);
     const key = `${this.keyPrefix(bucket)}:${identifier}`;
     try {
-      const [current, previous] = (await this.redis.mget<(number | null)[]>(`${key}:${index}`, `${key}:${index - 1}`)).map(
-        (v) => Number(v ?? 0),
-      );
+      // Leave a little of the guard's budget unused so the refusal (with a conservative wait) always gets out.
+      const budget = Math.max(1, deadline - Date.now() - 50);
+      const values = await withTimeout(this.redis.mget<(number | null)[]>(`${key}:${index}`, `${key}:${index - 1}`), budget);
+      const [current, previous] = values.map((v) => Number(v ?? 0));
       return current + previous > 0 ? { current, previous } : fullWindow;
     } catch {
       return fullWindow;
