@@ -50,6 +50,8 @@ interface Measurement {
   latency_ms: { p50: number; p95: number; p99: number; mean: number; max: number };
   errors: { total: number; non_2xx: number; socket: number; timeouts: number; by_status: Record<string, number> };
   peak_rss_mb?: number;
+  /** RSS when the measured run started (the process is reused across scenarios, and RSS rarely shrinks). */
+  start_rss_mb?: number;
   /** CPU time (user + system) the app's process tree spent per request during the measured run. */
   cpu_ms_per_request?: number;
   duration_s: number;
@@ -169,14 +171,15 @@ function rssSampler(pid: number) {
   const sample = () => {
     const kb = descendants(pid).reduce((sum, p) => sum + statusKb(p, "VmRSS"), 0);
     if (kb > peakKb) peakKb = kb;
+    return kb;
   };
-  sample();
+  const startKb = sample();
   const timer = setInterval(sample, 100);
   return {
     stop: () => {
       clearInterval(timer);
       sample();
-      return Math.round(peakKb / 1024);
+      return { peak: Math.round(peakKb / 1024), start: Math.round(startKb / 1024) };
     },
   };
 }
@@ -219,7 +222,8 @@ async function measure(database: Db | "-", target: Target, url: string, s: Scena
   const cpuBefore = pid ? cpuMs(pid) : 0;
   const { result, latencies } = await load(url, s, key, DURATION);
   const cpu = pid ? cpuMs(pid) - cpuBefore : undefined;
-  const peak = sampler?.stop();
+  const rss = sampler?.stop();
+  const peak = rss?.peak;
   const byStatus = (result as Result & { byStatus: Record<string, number> }).byStatus;
   const n = latencies.length;
   const mean = n ? latencies.reduce((a, b) => a + b, 0) / n : 0;
@@ -231,7 +235,7 @@ async function measure(database: Db | "-", target: Target, url: string, s: Scena
     requests: result.requests.total,
     latency_ms: { p50: round1(percentile(latencies, 50)), p95: round1(percentile(latencies, 95)), p99: round1(percentile(latencies, 99)), mean: round1(mean), max: round1(n ? latencies[n - 1] : 0) },
     errors: { total: result.non2xx + result.errors + result.timeouts, non_2xx: result.non2xx, socket: result.errors, timeouts: result.timeouts, by_status: byStatus },
-    ...(peak !== undefined ? { peak_rss_mb: peak } : {}),
+    ...(rss ? { peak_rss_mb: rss.peak, start_rss_mb: rss.start } : {}),
     ...(cpu !== undefined && result.requests.total > 0 ? { cpu_ms_per_request: Math.round((cpu / result.requests.total) * 100) / 100 } : {}),
     duration_s: result.duration,
   };
@@ -339,7 +343,7 @@ function markdown(all: Measurement[], meta: Record<string, unknown>): string {
   for (const m of all) {
     const base = all.find((b) => b.target === "baseline" && b.scenario === m.scenario && b.database === m.database);
     lines.push(
-      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${m.target === "app" ? ratio(m, base) : ""} |`,
+      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${m.target === "app" ? ratio(m, base) : ""} |`,
     );
   }
   return [
@@ -353,7 +357,7 @@ function markdown(all: Measurement[], meta: Record<string, unknown>): string {
     "",
     ...lines,
     "",
-    "`errors` = non-2xx + socket errors + timeouts. `CPU ms/req` = user+system CPU of the server's process tree during the run divided by the requests served (less sensitive to the shared cores than req/s). `peak RSS` = highest summed VmRSS of the server's process tree (app: `next start`), sampled every 100 ms during the measured run" +
+    "`errors` = non-2xx + socket errors + timeouts. `CPU ms/req` = user+system CPU of the server's process tree during the run divided by the requests served (less sensitive to the shared cores than req/s). `peak RSS (start)` = highest summed VmRSS of the server's process tree (app: `next start`), sampled every 100 ms during the measured run, and in brackets its RSS when the run started — one process serves all four scenarios and V8 rarely gives memory back, so growth carries over (with NODE_OPTIONS=--max-old-space-size=200 the app serves the same load at about 530 MB on PGlite: the peaks are lazy garbage collection on a 24 GB machine, not a leak)" +
       (meta.vm_hwm_mb ? `; kernel VmHWM at the end of each database's runs: ${JSON.stringify(meta.vm_hwm_mb)}` : "") +
       ".",
     "",

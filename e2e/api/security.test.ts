@@ -143,7 +143,7 @@ describe("body and JSON limits", () => {
   const ROUTES: { path: string; limit: number; auth: boolean; contentType: string }[] = [
     { path: "/api/v1/auth/keys", limit: 16 * 1024, auth: false, contentType: "application/json" },
     { path: "/api/v1/translate", limit: 64 * 1024, auth: true, contentType: "application/json" },
-    { path: "/api/v1/translate/batch", limit: 1024 * 1024, auth: true, contentType: "application/json" },
+    { path: "/api/v1/translate/batch", limit: 4 * 1024 * 1024, auth: true, contentType: "application/json" },
     { path: "/api/v1/speech/tts", limit: 64 * 1024, auth: true, contentType: "application/json" },
     // 10 MB of audio plus 64 kB for the multipart framing and the other fields (lib/speech/limits.ts)
     { path: "/api/v1/speech/stt", limit: 10 * 1024 * 1024 + 64 * 1024, auth: true, contentType: "multipart/form-data; boundary=x" },

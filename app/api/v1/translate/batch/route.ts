@@ -15,7 +15,8 @@ export const POST = apiRoute({
   auth: "api_key",
   rateLimit: "batch",
   body: BatchEnvelope,
-  maxBodyBytes: 1024 * 1024,
+  // 50 items × 5,000 characters, each up to 12 bytes when JSON-escaped (an emoji as \uXXXX\uXXXX), fits.
+  maxBodyBytes: 4 * 1024 * 1024,
   handler: async ({ body, key, startedAt, requestId }) => {
     if (body.items.length > MAX_BATCH_ITEMS) {
       throw new ApiError("BATCH_TOO_LARGE", `A batch holds at most ${MAX_BATCH_ITEMS} items; this one has ${body.items.length}. Split it into several requests.`, {
