@@ -31,7 +31,7 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; message: string; erro
   },
   NOT_FOUND: { when: "No such endpoint (any method)", message: "No such endpoint. See /docs for the API reference." },
   METHOD_NOT_ALLOWED: { when: "The endpoint exists but not with this method (see the Allow header)", message: "This endpoint does not accept that method. Allowed: POST, OPTIONS." },
-  PAYLOAD_TOO_LARGE: { when: "The body is larger than the endpoint accepts (64 kB for translate, 1 MB for batch, 10 MB for audio)", message: "Request body exceeds the limit of 64 kB." },
+  PAYLOAD_TOO_LARGE: { when: "The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio)", message: "Request body exceeds the limit of 64 kB." },
   UNSUPPORTED_MEDIA_TYPE: {
     when: "JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted",
     message: "Send the request body as JSON with Content-Type: application/json.",

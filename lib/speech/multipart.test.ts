@@ -1,8 +1,8 @@
 /** The STT upload reader: multipart parsing under a byte cap, and every malformed-request case. */
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
 import { makeWav } from "@/lib/providers/sandbox";
 import { readSttUpload } from "./multipart";
+import { apiError } from "@/lib/http/test-support";
 
 const wav = makeWav({ durationSeconds: 0.5 });
 const LIMIT = 64 * 1024;
@@ -19,15 +19,6 @@ function rawRequest(body: BodyInit | null, contentType?: string, extra: Record<s
   return new Request("http://test/api/v1/speech/stt", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 }
 
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected an ApiError");
-}
 
 describe("readSttUpload", () => {
   it("reads audio, language and provider; the declared type and name are kept only for information", async () => {

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { audioFixtures, removeAudioFixtures, type AudioFixtures } from "@/e2e/support/audio";
-import { ApiError } from "@/lib/http/errors";
 import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import type { Emulator } from "@/lib/providers/sandbox";
 import { makeWav, speechDurationSeconds, startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
@@ -12,6 +11,7 @@ import type { ProviderId } from "@/lib/providers/types";
 import type { SpeechDeps } from "./stt";
 import { transcribeAudio } from "./stt";
 import { synthesizeSpeech } from "./tts";
+import { apiError } from "@/lib/http/test-support";
 
 let fx: AudioFixtures;
 let deps: SpeechDeps;
@@ -31,15 +31,6 @@ beforeAll(async () => {
 afterAll(removeAudioFixtures);
 beforeEach(build);
 
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected an ApiError");
-}
 
 const wav = makeWav({ durationSeconds: 1.25, seed: 5 });
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
 import type { BatchItem } from "./schemas";
 import { translateText, type TranslateDeps } from "./service";
+import { apiError } from "@/lib/http/test-support";
 
 /**
  * Routing, fallback and batch against the real provider clients and the sandbox emulators over loopback HTTP — the
@@ -41,15 +41,6 @@ function deps(providers = clients(), deadlineMs = 5_000): TranslateDeps {
   return { providers, deadlineMs };
 }
 
-async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected an ApiError");
-}
 
 describe("routing against the emulators", () => {
   it("serves each rule's pair from the right upstream, visibly marked as sandbox output", async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
 import { ProviderError, type ProviderClient, type ProviderId, type TranslateRequest, type TranslateResult } from "@/lib/providers/types";
 import { QUALITY } from "./quality";
 import { FALLBACK_SHARE, translateText, type TranslateDeps, type TranslateInput } from "./service";
+import { apiError } from "@/lib/http/test-support";
 
 /** Router unit tests with fake provider clients (the router is the unit under test; emulator-backed tests are in routing.emulator.test.ts). */
 
@@ -57,15 +57,6 @@ function setup(overrides: Partial<Record<ProviderId, Behaviour>> = {}, deadlineM
   return { clients, deps, run };
 }
 
-async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected an ApiError");
-}
 
 describe("auto routing (spec 4.1)", () => {
   it("(a) sends pairs within {en, lug, ach, teo, nyn, lgg} to provider_a, including non-English pairs", async () => {
