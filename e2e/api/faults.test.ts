@@ -13,6 +13,7 @@ import { sql } from "../support/db";
 import { freePort, waitFor } from "../support/net";
 import { createDatabase, startPostgres, type PostgresServer } from "../support/postgres";
 import { startRedis, type RedisServer } from "../support/redis";
+import { describeOn } from "../support/projects";
 
 /**
  * Fault injection against the real app (production build, `next start`), with live provider clients talking to the
@@ -207,7 +208,7 @@ describe("a 429 storm from one provider: the circuit opens, fails fast, and reco
   });
 });
 
-describe.skipIf(!onPostgres)("the database restarted under load (PostgreSQL)", () => {
+describeOn("postgres", "the database restarted under load (PostgreSQL)", () => {
   let server: PostgresServer;
   let databaseUrl: string;
   let app: RunningApp;

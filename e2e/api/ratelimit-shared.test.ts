@@ -3,6 +3,7 @@ import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api
 import { startApp, stopAllApps, type RunningApp } from "../support/app";
 import { startRedis, type RedisServer } from "../support/redis";
 import { startUpstashShim, type UpstashShim } from "../support/upstash-shim";
+import { itOn } from "../support/projects";
 
 /*
  * Issue 3: "Several app instances sharing one Redis (or Upstash) enforce one combined budget per key."
@@ -85,7 +86,7 @@ describe.each(["redis", "upstash"] as const)("two instances sharing one %s store
     }
   });
 
-  it.skipIf(!sharedDatabase)("per key: the X-RateLimit-Remaining one instance reports counts the other's requests", async () => {
+  itOn("postgres", "per key: the X-RateLimit-Remaining one instance reports counts the other's requests", async () => {
     const key = await mintKey(apps[0].url, "seen by both");
     await roomInWindow(backend);
     const remaining: number[] = [];
@@ -97,7 +98,7 @@ describe.each(["redis", "upstash"] as const)("two instances sharing one %s store
     expect(remaining).toEqual([9, 8, 7, 6, 5, 4]);
   });
 
-  it.skipIf(!sharedDatabase)("per key: a concurrent burst split across both instances gets exactly the budget", async () => {
+  itOn("postgres", "per key: a concurrent burst split across both instances gets exactly the budget", async () => {
     const key = await mintKey(apps[0].url, "one budget");
     await roomInWindow(backend);
     const results = await Promise.all(Array.from({ length: BURST }, (_, i) => call(apps[i % 2].url, "GET", "/api/v1/auth/keys/me", { key })));

@@ -1,9 +1,10 @@
 import { createHmac } from "node:crypto";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
 import { startApp, stopAllApps, type RunningApp } from "../support/app";
+import { describeOn } from "../support/projects";
 
 /**
  * The security pass (README "Security"), over HTTP against the production build:
@@ -461,7 +462,7 @@ describe("no oracle in key refusals", () => {
   });
 });
 
-describe.skipIf(inject("database") !== "pglite")("Vercel without PostgreSQL fails clearly", () => {
+describeOn("pglite", "Vercel without PostgreSQL fails clearly", () => {
   it("VERCEL set and DATABASE_URL unset/PGlite: /health is down naming the cause, the API answers an error, nothing is stored", async () => {
     const app = await startApp({ env: { VERCEL: "1", DATABASE_URL: undefined }, waitUntilHealthy: false });
     try {

@@ -7,7 +7,7 @@ import { audioFixtures, FIXTURE_FORMATS, multipartStream, oversizeWavStream, rem
 
 /**
  * POST /api/v1/speech/stt and /speech/tts over HTTP against the built app, on the in-process sandbox providers.
- * Audio fixtures are generated at test time (espeak-ng, sox, ffmpeg; e2e/support/audio.ts).
+ * Audio fixtures are generated at test time (eSpeak NG and ffmpeg from npm packages; e2e/support/audio.ts).
  */
 
 let app: RunningApp;

@@ -1,10 +1,11 @@
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { ISSUANCE_LIMIT } from "./constants";
 
 /**
- * Browser tests of the portal and /docs, in Debian's Chromium (/usr/bin/chromium; Playwright downloads no browser),
- * against the production build — built beforehand by `npm test` (scripts/test.mjs); this config never builds.
+ * Browser tests of the portal and /docs, in the Chromium that the `@sparticuz/chromium` npm package ships (unpacked by
+ * scripts/lib/chromium.mjs; CHROMIUM_PATH picks another; Playwright downloads no browser), against the production build — built beforehand by `npm test` (scripts/test.mjs); this config never builds.
  *
  * The server: `next start` on an in-memory PGlite, sandbox providers, fixed secrets. TRUST_PROXY=true so each test
  * can present its own client address (X-Forwarded-For, see fixtures.ts): key issuance is throttled per address, and
@@ -15,6 +16,9 @@ const root = path.resolve(__dirname, "../..");
 process.env.LUGHA_E2E_PORT ??= String(20_000 + (process.pid % 20_000));
 const port = Number(process.env.LUGHA_E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
+// Unpacked once in the runner process; workers inherit the answer through the environment.
+process.env.LUGHA_E2E_CHROMIUM ??= execFileSync(process.execPath, [path.join(root, "scripts/lib/chromium.mjs")], { encoding: "utf8" });
+const browser = JSON.parse(process.env.LUGHA_E2E_CHROMIUM) as { executablePath: string; env: Record<string, string> };
 
 export default defineConfig({
   testDir: __dirname,
@@ -35,7 +39,8 @@ export default defineConfig({
     browserName: "chromium",
     headless: true,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: browser.executablePath,
+      env: { ...process.env, ...browser.env } as Record<string, string>,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
     viewport: { width: 1280, height: 800 },

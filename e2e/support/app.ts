@@ -34,7 +34,7 @@ const running = new Set<RunningApp>();
 export async function freshDatabaseUrl(): Promise<string> {
   if (inject("database") === "postgres") {
     const adminUrl = inject("postgresAdminUrl");
-    if (!adminUrl) throw new Error("postgres project without a server (global-setup did not run)");
+    if (!adminUrl) throw new Error(inject("postgresSetupError") ?? "postgres project without a server (global-setup did not run)");
     const url = await createDatabase(adminUrl);
     await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/migrate.ts"], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: url } as unknown as NodeJS.ProcessEnv,

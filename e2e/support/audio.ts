@@ -1,17 +1,18 @@
 /**
- * Audio fixtures generated at test time with Debian's espeak-ng (speech), sox (resampling, WAV) and ffmpeg (the other
- * containers): every format the STT endpoint claims, the variants live recorders produce, and the broken files it must
- * refuse. Nothing binary is committed. Generated once per test process into a temporary directory.
- *
- *   apt-get install -y espeak-ng sox libsox-fmt-all ffmpeg     (.ci/run installs them)
+ * Audio fixtures generated at test time: speech synthesised by eSpeak NG (the `espeak-ng` npm package, WebAssembly) and
+ * encoded by the ffmpeg binary that `@ffmpeg-installer/ffmpeg` ships — every format the STT endpoint claims, the
+ * variants live recorders produce, and the broken files it must refuse. Both come with `npm ci`; nothing binary is
+ * committed. Generated once per test process into a temporary directory.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
 
 const run = promisify(execFile);
+const FFMPEG_BIN = process.env.FFMPEG_PATH ?? ffmpegInstaller.path;
 
 export type FixtureFormat = "wav" | "mp3" | "ogg" | "webm" | "flac" | "m4a";
 export const FIXTURE_FORMATS: readonly FixtureFormat[] = ["wav", "mp3", "ogg", "webm", "flac", "m4a"];
@@ -27,13 +28,13 @@ export interface AudioFixtures {
   dir: string;
   /** The spoken sentence. */
   sentence: string;
-  /** Duration of the source WAV (seconds, from sox); every encoding is within ~0.1 s of it. */
+  /** Duration of the source WAV (seconds, from its header); every encoding is within ~0.1 s of it. */
   durationSeconds: number;
   /** One well-formed file per claimed format (16 kHz mono speech; OGG and WebM carry Opus, M4A carries AAC). */
   files: Record<FixtureFormat, AudioFile>;
   /** What live recorders write: headers without a length (WAV 0xFFFFFFFF, WebM unknown-size segment, FLAC no total). */
   streamed: { wav: AudioFile; webm: AudioFile; flac: AudioFile; mp3: AudioFile };
-  /** OGG carrying Vorbis (not Opus), and MP3/FLAC written by sox rather than ffmpeg. */
+  /** OGG carrying Vorbis (not Opus), an MP3 behind an ID3v2 tag with variable bit rate, a 24-bit 44.1 kHz stereo FLAC. */
   variants: AudioFile[];
   /** A UTF-8 text file named speech.wav. */
   textAsWav: AudioFile;
@@ -70,34 +71,39 @@ export function removeAudioFixtures(): void {
   cachedDir = undefined;
 }
 
-async function requireTools() {
-  const missing: string[] = [];
-  for (const tool of ["espeak-ng", "sox", "soxi", "ffmpeg"]) {
-    try {
-      await run("sh", ["-c", `command -v ${tool}`]);
-    } catch {
-      missing.push(tool);
-    }
+/** Speech as a WAV file, from eSpeak NG compiled to WebAssembly (its virtual file system holds the output). */
+async function speak(sentence: string, out: string) {
+  const { default: ESpeakNg } = await import("espeak-ng");
+  const espeak = await ESpeakNg({ arguments: ["-v", "en", "-s", "150", "-w", "speech.wav", sentence] });
+  writeFileSync(out, espeak.FS.readFile("speech.wav"));
+}
+
+/** Seconds of audio in a PCM WAV file: the data chunk's size over the byte rate. */
+export function wavDurationSeconds(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const byteRate = view.getUint32(28, true);
+  for (let offset = 12; offset + 8 <= bytes.byteLength; ) {
+    const id = String.fromCharCode(...bytes.subarray(offset, offset + 4));
+    const size = view.getUint32(offset + 4, true);
+    if (id === "data") return Math.min(size, bytes.byteLength - offset - 8) / byteRate;
+    offset += 8 + size + (size % 2);
   }
-  if (missing.length) {
-    throw new Error(`audio fixtures need ${missing.join(", ")}: apt-get install -y espeak-ng sox libsox-fmt-all ffmpeg`);
-  }
+  throw new Error("WAV file without a data chunk");
 }
 
 const FFMPEG = ["-hide_banner", "-loglevel", "error", "-y"];
 
 async function generate(): Promise<AudioFixtures> {
-  await requireTools();
   const dir = mkdtempSync(path.join(tmpdir(), "lugha-audio-"));
   cachedDir = dir;
   const p = (name: string) => path.join(dir, name);
   const sentence = "Good morning. This is a test of the Lugha speech gateway.";
 
-  await run("espeak-ng", ["-v", "en", "-s", "150", "-w", p("raw.wav"), sentence]);
-  await run("sox", [p("raw.wav"), "-r", "16000", "-c", "1", "-b", "16", p("speech.wav")]);
-  const durationSeconds = Number((await run("soxi", ["-D", p("speech.wav")])).stdout.trim());
+  await speak(sentence, p("raw.wav"));
+  await run(FFMPEG_BIN, [...FFMPEG, "-i", p("raw.wav"), "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", p("speech.wav")]);
+  const durationSeconds = wavDurationSeconds(readFileSync(p("speech.wav")));
 
-  const encode = (out: string, ...args: string[]) => run("ffmpeg", [...FFMPEG, "-i", p("speech.wav"), ...args, p(out)]);
+  const encode = (out: string, ...args: string[]) => run(FFMPEG_BIN, [...FFMPEG, "-i", p("speech.wav"), ...args, p(out)]);
   await Promise.all([
     encode("speech.mp3", "-c:a", "libmp3lame", "-b:a", "48k"),
     encode("speech.ogg", "-c:a", "libopus", "-b:a", "32k"),
@@ -105,15 +111,15 @@ async function generate(): Promise<AudioFixtures> {
     encode("speech.flac", "-c:a", "flac"),
     encode("speech.m4a", "-c:a", "aac", "-b:a", "48k"),
     encode("vorbis.ogg", "-c:a", "libvorbis"),
-    run("sox", [p("speech.wav"), p("sox.mp3")]),
-    run("sox", [p("speech.wav"), p("sox.flac")]),
+    encode("id3.mp3", "-c:a", "libmp3lame", "-q:a", "4", "-id3v2_version", "3", "-metadata", "title=Lugha test"),
+    encode("hifi.flac", "-c:a", "flac", "-ar", "44100", "-ac", "2", "-sample_fmt", "s32", "-bits_per_raw_sample", "24"),
     // Written to a pipe, the muxers cannot go back and patch lengths in: what a live recorder produces.
     pipe(p("speech.wav"), ["-f", "wav"], p("streamed.wav")),
     pipe(p("speech.wav"), ["-c:a", "libopus", "-f", "webm"], p("streamed.webm")),
     pipe(p("speech.wav"), ["-c:a", "flac", "-f", "flac"], p("streamed.flac")),
     pipe(p("speech.wav"), ["-c:a", "libmp3lame", "-f", "mp3"], p("streamed.mp3")),
-    run("ffmpeg", [...FFMPEG, "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-f", "lavfi", "-i", "sine=duration=1", "-shortest", p("video.mp4")]),
-    run("ffmpeg", [...FFMPEG, "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-f", "lavfi", "-i", "sine=duration=1", "-shortest", "-c:v", "libvpx", "-c:a", "libopus", p("video.webm")]).catch(
+    run(FFMPEG_BIN, [...FFMPEG, "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-f", "lavfi", "-i", "sine=duration=1", "-shortest", p("video.mp4")]),
+    run(FFMPEG_BIN, [...FFMPEG, "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-f", "lavfi", "-i", "sine=duration=1", "-shortest", "-c:v", "libvpx", "-c:a", "libopus", p("video.webm")]).catch(
       () => undefined, // libvpx may be missing from a minimal ffmpeg; the MP4 is enough then
     ),
   ]);
@@ -139,7 +145,7 @@ async function generate(): Promise<AudioFixtures> {
       flac: file("streamed.flac", "audio/flac"),
       mp3: file("streamed.mp3", "audio/mpeg"),
     },
-    variants: [file("vorbis.ogg", "audio/ogg"), file("sox.mp3", "audio/mpeg"), file("sox.flac", "audio/flac")],
+    variants: [file("vorbis.ogg", "audio/ogg"), file("id3.mp3", "audio/mpeg"), file("hifi.flac", "audio/flac")],
     textAsWav: { name: "speech.wav", bytes: new TextEncoder().encode("This is a plain text file, renamed to speech.wav.\n".repeat(20)), contentType: "text/plain" },
     empty: { name: "empty.wav", bytes: new Uint8Array(0), contentType: "audio/wav" },
     truncatedHeader: Object.fromEntries(FIXTURE_FORMATS.map((f) => [f, cut(files[f], 40, "header")])) as Record<FixtureFormat, AudioFile>,
@@ -148,10 +154,10 @@ async function generate(): Promise<AudioFixtures> {
   };
 }
 
-/** ffmpeg writing to stdout, redirected to a file by the shell. */
-function pipe(input: string, args: string[], output: string) {
-  const quoted = [...FFMPEG, "-i", input, ...args, "pipe:1"].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(" ");
-  return run("sh", ["-c", `ffmpeg ${quoted} > '${output.replace(/'/g, `'\\''`)}'`]);
+/** ffmpeg writing to stdout (a pipe, so it cannot seek back), collected into a file. */
+async function pipe(input: string, args: string[], output: string) {
+  const { stdout } = await run(FFMPEG_BIN, [...FFMPEG, "-i", input, ...args, "pipe:1"], { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 });
+  writeFileSync(output, stdout);
 }
 
 /**

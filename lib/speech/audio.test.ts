@@ -1,4 +1,4 @@
-/** Audio recognition and measurement, on fixtures generated with espeak-ng, sox and ffmpeg (e2e/support/audio.ts). */
+/** Audio recognition and measurement, on fixtures generated with eSpeak NG and ffmpeg (e2e/support/audio.ts). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { audioFixtures, FIXTURE_FORMATS, removeAudioFixtures, type AudioFixtures } from "@/e2e/support/audio";
 import { makeWav } from "@/lib/providers/sandbox";
@@ -43,7 +43,7 @@ describe("analyzeAudio: accepted formats", () => {
     expect(Math.abs(info.durationSeconds - fx.durationSeconds)).toBeLessThan(0.15);
   });
 
-  it("accepts OGG Vorbis and files written by sox", async () => {
+  it("accepts OGG Vorbis, an ID3-tagged VBR MP3 and a 24-bit stereo FLAC", async () => {
     for (const file of fx.variants) {
       const info = await analyzeAudio(file.bytes);
       expect(info.contentType, file.name).toBe(file.contentType);

@@ -1,0 +1,124 @@
+/**
+ * Turns what the test runners report into the closing counts of `npm test`, honestly:
+ *  - a test that did not run because its file or project failed to set up is a failure, never a skip;
+ *  - a runner that failed without reporting any failed test (it crashed, found no test files, wrote no report) adds one
+ *    failure, so a broken run can never end green;
+ *  - a skipped test is listed with its reason (vitest: `meta.skipReason`); under CI every skip is a failure, since no
+ *    test of this project may be skipped there (a test that does not apply to a project is not registered in it).
+ */
+
+/** @typedef {{ passed: number, failed: number, skipped: number, notes: string[] }} Counts */
+
+/** @returns {Counts} */
+export const emptyCounts = () => ({ passed: 0, failed: 0, skipped: 0, notes: [] });
+
+/** @param {Counts} into @param {Counts} from */
+export function addCounts(into, from) {
+  into.passed += from.passed;
+  into.failed += from.failed;
+  into.skipped += from.skipped;
+  into.notes.push(...from.notes);
+  return into;
+}
+
+/** The closing line: "N passed, N failed", then ", N skipped" when there are skips. */
+export function summaryLine({ passed, failed, skipped }) {
+  return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`;
+}
+
+/** A step that is one check (build, typecheck, lint): passed when it exited 0. */
+export function countCheck(label, exitCode) {
+  const c = emptyCounts();
+  if (exitCode === 0) c.passed = 1;
+  else {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} (exit ${exitCode})`);
+  }
+  return c;
+}
+
+function skip(c, name, reason, ci) {
+  if (ci) {
+    c.failed += 1;
+    c.notes.push(`failed: ${name} was skipped (${reason}); nothing may be skipped under CI`);
+  } else {
+    c.skipped += 1;
+    c.notes.push(`skipped: ${name} (${reason})`);
+  }
+}
+
+/**
+ * Counts a vitest JSON report (`--reporter=json`).
+ * @param {any} report the parsed report, or undefined when none was written
+ * @param {{ label: string, exitCode: number, ci: boolean }} run
+ * @returns {Counts}
+ */
+export function countVitest(report, { label, exitCode, ci }) {
+  const c = emptyCounts();
+  if (!report) {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} wrote no report (exit ${exitCode})`);
+    return c;
+  }
+  for (const file of report.testResults ?? []) {
+    const setupError = file.status === "failed" && file.message ? file.message : "";
+    const tests = file.assertionResults ?? [];
+    if (tests.length === 0 && file.status === "failed") {
+      c.failed += 1;
+      c.notes.push(`failed: ${file.name} did not load: ${setupError || "no tests collected"}`);
+      continue;
+    }
+    let notRun = 0;
+    for (const t of tests) {
+      if (t.status === "passed") c.passed += 1;
+      else if (t.status === "failed") c.failed += 1;
+      else if (setupError) notRun += 1;
+      else skip(c, `${label} › ${t.fullName}`, t.meta?.skipReason ?? "no reason given", ci);
+    }
+    if (notRun) {
+      c.failed += notRun;
+      c.notes.push(`failed: ${notRun} test(s) of ${file.name} never ran: ${setupError}`);
+    }
+  }
+  if (exitCode !== 0 && c.failed === 0) {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} exited ${exitCode} without a failed test in its report`);
+  }
+  return c;
+}
+
+/**
+ * Counts a Playwright JSON report.
+ * @param {any} report the parsed report, or undefined when none was written
+ * @param {{ label: string, exitCode: number, ci: boolean }} run
+ * @returns {Counts}
+ */
+export function countPlaywright(report, { label, exitCode, ci }) {
+  const c = emptyCounts();
+  if (!report) {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} wrote no report (exit ${exitCode})`);
+    return c;
+  }
+  const visit = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        const name = [...path, spec.title].join(" › ");
+        if (test.status === "expected" || test.status === "flaky") c.passed += 1;
+        else if (test.status === "unexpected") c.failed += 1;
+        else skip(c, `${label} › ${name}`, test.annotations?.find((a) => a.type === "skip")?.description ?? "no reason given", ci);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, [...path, child.title]);
+  };
+  for (const suite of report.suites ?? []) visit(suite, [suite.title]);
+  for (const error of report.errors ?? []) {
+    c.failed += 1;
+    c.notes.push(`failed: ${label}: ${String(error.message ?? error).split("\n")[0]}`);
+  }
+  if (exitCode !== 0 && c.failed === 0) {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} exited ${exitCode} without a failed test in its report`);
+  }
+  return c;
+}
