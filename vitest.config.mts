@@ -1,5 +1,5 @@
-import { defineConfig } from "vitest/config";
 import path from "node:path";
+import { defineConfig } from "vitest/config";
 
 // Two kinds of test:
 //  - unit:  pure logic and upstream-client contract tests, next to the code (lib/**/*.test.ts)

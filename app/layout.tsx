@@ -57,9 +57,15 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           <div className="mx-auto flex max-w-6xl flex-col gap-2 px-4 py-6 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between sm:px-6">
             <p>Lugha — translation and speech for African languages.</p>
             <nav aria-label="Footer" className="flex flex-wrap gap-x-5 gap-y-1">
-              <a className="underline hover:text-brand-800" href="/docs">API reference</a>
-              <a className="underline hover:text-brand-800" href="/api/v1/openapi.json">OpenAPI document</a>
-              <a className="underline hover:text-brand-800" href="/health">Service health</a>
+              <a className="underline hover:text-brand-800" href="/docs">
+                API reference
+              </a>
+              <a className="underline hover:text-brand-800" href="/api/v1/openapi.json">
+                OpenAPI document
+              </a>
+              <a className="underline hover:text-brand-800" href="/health">
+                Service health
+              </a>
             </nav>
           </div>
         </footer>

@@ -41,9 +41,9 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
             Translation and speech for African languages
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-slate-800">
-            One REST API for Luganda, Acholi, Runyankole, Twi, Ewe, Yoruba, Swahili and {languages.total - 7} more languages. Lugha sends each
-            request to the best provider for the language pair, falls back when one fails, and tells you who served it and how good the result
-            is likely to be.
+            One REST API for Luganda, Acholi, Runyankole, Twi, Ewe, Yoruba, Swahili and {languages.total - 7} more languages. Lugha sends each request
+            to the best provider for the language pair, falls back when one fails, and tells you who served it and how good the result is likely to
+            be.
           </p>
           <div className="mt-6 flex flex-wrap gap-3">
             <a href="#get-key" className="btn-primary">
@@ -63,12 +63,11 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
             <ProviderBadge provider="provider_b" /> for West African languages, <ProviderBadge provider="provider_c" /> (open models) for the rest.
           </li>
           <li>
-            <strong className="text-slate-950">Honest metadata.</strong> Every translation reports its provider, model, quality band and
-            latency.
+            <strong className="text-slate-950">Honest metadata.</strong> Every translation reports its provider, model, quality band and latency.
           </li>
           <li>
-            <strong className="text-slate-950">Your usage, your limits.</strong> Sign in with your key to see requests per day and try the
-            API in a playground.
+            <strong className="text-slate-950">Your usage, your limits.</strong> Sign in with your key to see requests per day and try the API in a
+            playground.
           </li>
         </ul>
       </section>
@@ -78,8 +77,8 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
           Get an API key
         </h2>
         <p className="mt-1 mb-5 text-slate-800">
-          Give the key a name you will recognise. It is shown once; Lugha stores only a hash of it. Keys expire after a year unless you choose
-          a shorter lifetime.
+          Give the key a name you will recognise. It is shown once; Lugha stores only a hash of it. Keys expire after a year unless you choose a
+          shorter lifetime.
         </p>
         <KeyIssuer origin={origin} portalEnabled={authConfigured()} />
       </section>

@@ -1,6 +1,7 @@
 // The part of autocannon 8's API the benchmark uses (the package ships no types).
 declare module "autocannon" {
   import type { EventEmitter } from "node:events";
+
   interface Options {
     url: string;
     connections?: number;
@@ -26,5 +27,5 @@ declare module "autocannon" {
   }
   function autocannon(opts: Options, cb: (err: Error | null, result: Result) => void): Instance;
   export default autocannon;
-  export type { Result, Options, Instance };
+  export type { Instance, Options, Result };
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 /**
  * The benchmark's baseline: a bare Node HTTP proxy that does the least work that can answer the same requests —
  * no authentication, no rate limit, no database, no validation beyond JSON.parse, no Next.js. It forwards each
@@ -13,7 +14,6 @@
  * Prints one JSON line {"url"} when listening.
  */
 import http from "node:http";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
@@ -91,7 +91,13 @@ const server = http.createServer(async (req, res) => {
       const started = performance.now();
       const results = await mapBounded(body.items, batchConcurrency, (it) => translateOne(it.text, it.source_lang ?? "en", it.target_lang));
       const failed = results.filter((r) => r.error).length;
-      return send(res, 200, { results, total: results.length, succeeded: results.length - failed, failed, total_latency_ms: Math.round(performance.now() - started) });
+      return send(res, 200, {
+        results,
+        total: results.length,
+        succeeded: results.length - failed,
+        failed,
+        total_latency_ms: Math.round(performance.now() - started),
+      });
     }
     return send(res, 404, { error: "not found" });
   } catch (err) {

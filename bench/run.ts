@@ -21,13 +21,14 @@
  * of the app's process tree is sampled every 100 ms from /proc (VmRSS), plus the kernel's VmHWM at the end.
  * Everything listens on 127.0.0.1 only.
  */
-import autocannon, { type Result } from "autocannon";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import autocannon, { type Result } from "autocannon";
 import { freePort, waitFor } from "../e2e/support/net";
-import { createDatabase, startPostgres, type PostgresServer } from "../e2e/support/postgres";
+import { createDatabase, type PostgresServer, startPostgres } from "../e2e/support/postgres";
 
 type Db = "pglite" | "postgres";
 type Target = "app" | "baseline";
@@ -63,19 +64,38 @@ const DURATION = Number(env.BENCH_DURATION ?? 20);
 const WARMUP = Number(env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? "bench/results");
-const DATABASES = (env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((s) => s.trim()).filter(Boolean) as Db[];
+const DATABASES = (env.BENCH_DATABASES ?? "pglite,postgres")
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean) as Db[];
 
 const TEXT = "Good morning, how are you? The market opens at eight and the bus leaves at nine.";
 const SCENARIOS: Scenario[] = [
-  { name: "translate-0ms", title: "POST /translate, upstream 0 ms", method: "POST", path: "/api/v1/translate", upstreamLatencyMs: 0, body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }) },
-  { name: "translate-100ms", title: "POST /translate, upstream 100 ms", method: "POST", path: "/api/v1/translate", upstreamLatencyMs: 100, body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }) },
+  {
+    name: "translate-0ms",
+    title: "POST /translate, upstream 0 ms",
+    method: "POST",
+    path: "/api/v1/translate",
+    upstreamLatencyMs: 0,
+    body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }),
+  },
+  {
+    name: "translate-100ms",
+    title: "POST /translate, upstream 100 ms",
+    method: "POST",
+    path: "/api/v1/translate",
+    upstreamLatencyMs: 100,
+    body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }),
+  },
   {
     name: "batch50-100ms",
     title: "POST /translate/batch (50 items), upstream 100 ms",
     method: "POST",
     path: "/api/v1/translate/batch",
     upstreamLatencyMs: 100,
-    body: JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: `item-${i}`, text: `${TEXT} (${i})`, source_lang: "en", target_lang: "lug" })) }),
+    body: JSON.stringify({
+      items: Array.from({ length: 50 }, (_, i) => ({ id: `item-${i}`, text: `${TEXT} (${i})`, source_lang: "en", target_lang: "lug" })),
+    }),
   },
   { name: "languages", title: "GET /languages", method: "GET", path: "/api/v1/languages", upstreamLatencyMs: 0 },
 ].filter((s) => !env.BENCH_SCENARIOS || env.BENCH_SCENARIOS.split(",").includes(s.name)) as Scenario[];
@@ -233,8 +253,20 @@ async function measure(database: Db | "-", target: Target, url: string, s: Scena
     target,
     requests_per_second: round1(result["2xx"] / result.duration),
     requests: result.requests.total,
-    latency_ms: { p50: round1(percentile(latencies, 50)), p95: round1(percentile(latencies, 95)), p99: round1(percentile(latencies, 99)), mean: round1(mean), max: round1(n ? latencies[n - 1] : 0) },
-    errors: { total: result.non2xx + result.errors + result.timeouts, non_2xx: result.non2xx, socket: result.errors, timeouts: result.timeouts, by_status: byStatus },
+    latency_ms: {
+      p50: round1(percentile(latencies, 50)),
+      p95: round1(percentile(latencies, 95)),
+      p99: round1(percentile(latencies, 99)),
+      mean: round1(mean),
+      max: round1(n ? latencies[n - 1] : 0),
+    },
+    errors: {
+      total: result.non2xx + result.errors + result.timeouts,
+      non_2xx: result.non2xx,
+      socket: result.errors,
+      timeouts: result.timeouts,
+      by_status: byStatus,
+    },
     ...(rss ? { peak_rss_mb: rss.peak, start_rss_mb: rss.start } : {}),
     ...(cpu !== undefined && result.requests.total > 0 ? { cpu_ms_per_request: Math.round((cpu / result.requests.total) * 100) / 100 } : {}),
     duration_s: result.duration,
@@ -250,7 +282,11 @@ async function measure(database: Db | "-", target: Target, url: string, s: Scena
 
 async function setLatency(upstreams: Record<string, string>, latencyMs: number) {
   for (const url of Object.values(upstreams)) {
-    const res = await fetch(`${url}/__control`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ latencyMs }) });
+    const res = await fetch(`${url}/__control`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ latencyMs }),
+    });
     if (!res.ok) throw new Error(`emulator control ${url}: ${res.status}`);
   }
 }
@@ -270,7 +306,11 @@ function snapshotBuild(tmp: string): string {
   return dir;
 }
 
-async function startApp(appDir: string, databaseUrl: string, upstreams: Record<string, string>): Promise<{ url: string; child: ChildProcess; logs: () => string }> {
+async function startApp(
+  appDir: string,
+  databaseUrl: string,
+  upstreams: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess; logs: () => string }> {
   const port = await freePort();
   const appEnv: NodeJS.ProcessEnv = {
     PATH: env.PATH,
@@ -302,16 +342,24 @@ async function startApp(appDir: string, databaseUrl: string, upstreams: Record<s
   child.stdout!.on("data", (d) => (output = (output + d).slice(-100_000)));
   child.stderr!.on("data", (d) => (output = (output + d).slice(-100_000)));
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}: ${output}`);
-    const res = await fetch(`${url}/health`);
-    if (res.status !== 200) throw new Error(`health ${res.status}`);
-  }, 90_000, 200);
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}: ${output}`);
+      const res = await fetch(`${url}/health`);
+      if (res.status !== 200) throw new Error(`health ${res.status}`);
+    },
+    90_000,
+    200,
+  );
   return { url, child, logs: () => output };
 }
 
 async function mintKey(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/keys`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "bench" }) });
+  const res = await fetch(`${url}/api/v1/auth/keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench" }),
+  });
   if (res.status !== 200) throw new Error(`mint ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { api_key: string }).api_key;
 }
@@ -392,7 +440,11 @@ async function main() {
     if (db === "postgres") {
       pg ??= await startPostgres();
       databaseUrl = await createDatabase(pg.adminUrl);
-      const mig = spawnSync(process.execPath, tsx("scripts/migrate.ts"), { cwd: ROOT, env: { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production", DATABASE_URL: databaseUrl }, encoding: "utf8" });
+      const mig = spawnSync(process.execPath, tsx("scripts/migrate.ts"), {
+        cwd: ROOT,
+        env: { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production", DATABASE_URL: databaseUrl },
+        encoding: "utf8",
+      });
       if (mig.status !== 0) throw new Error(`migrate: ${mig.stderr}`);
     } else {
       databaseUrl = `pglite:${path.join(tmp, "pglite")}`;
@@ -406,11 +458,15 @@ async function main() {
       const langs = await fetch(`${app.url}/api/v1/languages`, { headers: { authorization: `Bearer ${key}` } });
       const file = path.join(tmp, "languages.json");
       writeFileSync(file, Buffer.from(await langs.arrayBuffer()));
-      const b = await spawnWithReadyLine(process.execPath, [path.join(ROOT, "bench/baseline-proxy.mjs"), "--upstream", upstreams.sunbird, "--languages-file", file], {
-        PATH: env.PATH,
-        HOME: env.HOME,
-        NODE_ENV: "production",
-      });
+      const b = await spawnWithReadyLine(
+        process.execPath,
+        [path.join(ROOT, "bench/baseline-proxy.mjs"), "--upstream", upstreams.sunbird, "--languages-file", file],
+        {
+          PATH: env.PATH,
+          HOME: env.HOME,
+          NODE_ENV: "production",
+        },
+      );
       baseline = { child: b.child, url: (JSON.parse(b.line) as { url: string }).url };
       log(`baseline: ${baseline.url}`);
     }
@@ -423,7 +479,10 @@ async function main() {
       all.push(await measure(db, "baseline", baseline.url, s, undefined, baseline.child.pid));
     }
     hwm[db] = Math.round(descendants(app.child.pid!).reduce((sum, p) => sum + statusKb(p, "VmHWM"), 0) / 1024);
-    const errors = app.logs().split("\n").filter((l) => /error|unhandled|warn/i.test(l));
+    const errors = app
+      .logs()
+      .split("\n")
+      .filter((l) => /error|unhandled|warn/i.test(l));
     if (errors.length) log(`app log lines mentioning errors (${errors.length}):\n  ${errors.slice(0, 10).join("\n  ")}`);
     await stopChild(app.child);
   }

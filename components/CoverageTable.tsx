@@ -23,11 +23,21 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
           <caption className="sr-only">Languages, the languages each translates into by provider, and speech support</caption>
           <thead className="bg-slate-100 text-slate-900">
             <tr>
-              <th scope="col" className="px-3 py-2 font-semibold">Language</th>
-              <th scope="col" className="px-3 py-2 font-semibold">Region</th>
-              <th scope="col" className="px-3 py-2 font-semibold">Translates into</th>
-              <th scope="col" className="px-3 py-2 font-semibold">Speech-to-text</th>
-              <th scope="col" className="px-3 py-2 font-semibold">Text-to-speech</th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Language
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Region
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Translates into
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Speech-to-text
+              </th>
+              <th scope="col" className="px-3 py-2 font-semibold">
+                Text-to-speech
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200">
@@ -38,7 +48,11 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
                 <tr key={lang.code} className="align-top">
                   <th scope="row" className="px-3 py-2 font-normal">
                     <span className="font-semibold">{lang.name}</span> <code className="font-mono text-xs text-slate-700">{lang.code}</code>
-                    {lang.native_name !== lang.name && <span className="block text-xs text-slate-700" lang={lang.code}>{lang.native_name}</span>}
+                    {lang.native_name !== lang.name && (
+                      <span className="block text-xs text-slate-700" lang={lang.code}>
+                        {lang.native_name}
+                      </span>
+                    )}
                   </th>
                   <td className="whitespace-nowrap px-3 py-2 text-slate-800">{lang.region}</td>
                   <td className="px-3 py-2">
@@ -53,9 +67,7 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
                               <CodeList codes={codes} names={names} />
                             ) : (
                               <details className="min-w-0">
-                                <summary className="cursor-pointer text-brand-800 underline underline-offset-2">
-                                  {codes.length} languages
-                                </summary>
+                                <summary className="cursor-pointer text-brand-800 underline underline-offset-2">{codes.length} languages</summary>
                                 <CodeList codes={codes} names={names} />
                               </details>
                             )}

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useEffect, useId, useRef, useState } from "react";
-import { callApi, formatSeconds, type ApiProblem } from "@/lib/portal/api";
+import { type ApiProblem, callApi, formatSeconds } from "@/lib/portal/api";
 import { savePlaygroundKey } from "@/lib/portal/key-storage";
 import { CopyButton } from "./CopyButton";
 
@@ -105,7 +105,11 @@ export function KeyIssuer({ origin, portalEnabled = true }: { origin: string; po
     const res = await signIn("api-key", { api_key: issued.api_key, redirect: false }).catch(() => undefined);
     if (!res?.ok || res.error) {
       setSigningIn(false);
-      setSignInError(res?.error?.startsWith("THROTTLED") ? "Too many sign-in attempts; wait a minute and try again." : "Could not sign in. Use the Sign in page with the key you copied.");
+      setSignInError(
+        res?.error?.startsWith("THROTTLED")
+          ? "Too many sign-in attempts; wait a minute and try again."
+          : "Could not sign in. Use the Sign in page with the key you copied.",
+      );
       return;
     }
     savePlaygroundKey(issued.api_key);
@@ -210,7 +214,10 @@ export function KeyIssuer({ origin, portalEnabled = true }: { origin: string; po
             Store it now — it cannot be shown again. Lugha keeps only a hash of it.
           </p>
           <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center">
-            <code data-testid="issued-key" className="block flex-1 break-all rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900">
+            <code
+              data-testid="issued-key"
+              className="block flex-1 break-all rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+            >
               {issued.api_key}
             </code>
             <CopyButton value={issued.api_key} label="Copy key" />

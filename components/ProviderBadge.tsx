@@ -6,7 +6,9 @@ const STYLES: Record<string, string> = {
 
 export function ProviderBadge({ provider }: { provider: string }) {
   return (
-    <span className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset ${STYLES[provider] ?? "bg-slate-100 text-slate-900 ring-slate-300"}`}>
+    <span
+      className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset ${STYLES[provider] ?? "bg-slate-100 text-slate-900 ring-slate-300"}`}
+    >
       {provider}
     </span>
   );

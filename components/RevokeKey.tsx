@@ -54,6 +54,7 @@ export function RevokeKey({ name, prefix }: { name: string; prefix: string }) {
             </p>
           )}
           <div className="mt-6 flex flex-wrap justify-end gap-3">
+            {/* biome-ignore lint/a11y/noAutofocus: a destructive dialog opens with focus on its safe choice */}
             <button type="button" className="btn-secondary" onClick={() => dialogRef.current?.close()} disabled={busy} autoFocus>
               Cancel
             </button>

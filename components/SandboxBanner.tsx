@@ -14,9 +14,9 @@ export function SandboxBanner() {
   return (
     <div role="note" aria-label="Sandbox mode" className="border-b border-amber-300 bg-amber-50">
       <p className="mx-auto max-w-6xl px-4 py-2 text-sm text-amber-950 sm:px-6">
-        <strong className="font-semibold">Sandbox mode.</strong>{" "}
-        {sandboxed.length === 3 ? "All three providers" : sandboxed.join(", ")} answer from offline emulators on this server: output is
-        marked <code className="font-mono">[sandbox:…]</code> and is <strong>not a real translation</strong>.
+        <strong className="font-semibold">Sandbox mode.</strong> {sandboxed.length === 3 ? "All three providers" : sandboxed.join(", ")} answer from
+        offline emulators on this server: output is marked <code className="font-mono">[sandbox:…]</code> and is{" "}
+        <strong>not a real translation</strong>.
       </p>
     </div>
   );

@@ -26,7 +26,7 @@ export function SignInForm() {
     setBusy(true);
     setError(null);
     const res = await signIn("api-key", { api_key: value, redirect: false }).catch(() => undefined);
-    if (!res || !res.ok || res.error) {
+    if (!res?.ok || res.error) {
       setBusy(false);
       const throttled = res?.error?.startsWith("THROTTLED");
       setError(

@@ -39,8 +39,7 @@ function BarChart({ id, days, value, label, color }: { id: string; days: UsageDa
   return (
     <figure className="min-w-0">
       <figcaption className="text-sm font-semibold text-slate-900">
-        {label[0].toUpperCase() + label.slice(1)} per day{" "}
-        <span className="font-normal text-slate-700">— total {total.toLocaleString("en-US")}</span>
+        {label[0].toUpperCase() + label.slice(1)} per day <span className="font-normal text-slate-700">— total {total.toLocaleString("en-US")}</span>
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} className="mt-2 h-auto w-full" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
         <title id={`${id}-title`}>{`${label} per day, last ${days.length} days`}</title>
@@ -96,15 +95,23 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
             <caption className="sr-only">Requests and characters translated per day (UTC)</caption>
             <thead className="sticky top-0 bg-slate-100">
               <tr>
-                <th scope="col" className="px-3 py-1.5">Day (UTC)</th>
-                <th scope="col" className="px-3 py-1.5 text-right">Requests</th>
-                <th scope="col" className="px-3 py-1.5 text-right">Characters translated</th>
+                <th scope="col" className="px-3 py-1.5">
+                  Day (UTC)
+                </th>
+                <th scope="col" className="px-3 py-1.5 text-right">
+                  Requests
+                </th>
+                <th scope="col" className="px-3 py-1.5 text-right">
+                  Characters translated
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {[...days].reverse().map((d) => (
                 <tr key={d.day}>
-                  <th scope="row" className="px-3 py-1 font-normal">{d.day}</th>
+                  <th scope="row" className="px-3 py-1 font-normal">
+                    {d.day}
+                  </th>
                   <td className="px-3 py-1 text-right tabular-nums">{d.requests.toLocaleString("en-US")}</td>
                   <td className="px-3 py-1 text-right tabular-nums">{d.charactersTranslated.toLocaleString("en-US")}</td>
                 </tr>

@@ -1,4 +1,4 @@
-import { getDatabase, databaseTarget } from "@/lib/db";
+import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
 import { rateLimiterStatus } from "@/lib/ratelimit";
 import packageJson from "@/package.json";

@@ -70,7 +70,12 @@ describe("reports that say nothing are failures", () => {
 
   it("Playwright: a web server that never started is a failure; skips carry their reason", () => {
     const report = {
-      suites: [{ title: "portal.spec.ts", specs: [{ title: "signs in", tests: [{ status: "skipped", annotations: [{ type: "skip", description: "needs a mouse" }] }] }] }],
+      suites: [
+        {
+          title: "portal.spec.ts",
+          specs: [{ title: "signs in", tests: [{ status: "skipped", annotations: [{ type: "skip", description: "needs a mouse" }] }] }],
+        },
+      ],
       errors: [{ message: "Error: Timed out waiting 120000ms from config.webServer.\nmore" }],
     };
     const c = countPlaywright(report, { label: "browser", exitCode: 1, ci: false });

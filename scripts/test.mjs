@@ -60,8 +60,14 @@ function ensureRedis() {
     console.log("Install it with: sudo apt-get install -y redis-server   (or set REDIS_SERVER_BIN to a redis-server binary)");
     return;
   }
-  console.log("\nInstalling redis-server with apt-get: the Redis rate-limit tests need a real Redis server, and only the system's packages have one.");
-  const apt = (args) => spawnSync(sudo ? "sudo" : args[0], sudo ? ["-n", ...args] : args.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status;
+  console.log(
+    "\nInstalling redis-server with apt-get: the Redis rate-limit tests need a real Redis server, and only the system's packages have one.",
+  );
+  const apt = (args) =>
+    spawnSync(sudo ? "sudo" : args[0], sudo ? ["-n", ...args] : args.slice(1), {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    }).status;
   if (apt(install) !== 0 && (apt(["apt-get", "update", "-qq"]) !== 0 || apt(install) !== 0)) {
     console.log("apt-get could not install redis-server: the tests that need a Redis server will fail.");
   }
@@ -71,7 +77,13 @@ function vitest(project) {
   const report = `test-results/vitest-${project}.json`;
   rmSync(report, { force: true });
   const exitCode = run(project, node, [
-    "node_modules/vitest/vitest.mjs", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`,
+    "node_modules/vitest/vitest.mjs",
+    "run",
+    "--project",
+    project,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
   ]);
   return countVitest(readJson(report), { label: project, exitCode, ci });
 }
@@ -90,7 +102,8 @@ console.log(`Node ${process.version}; parts: ${[...wanted].join(", ")}${ci ? "; 
 if (wanted.has("api-pglite") || wanted.has("api-postgres") || wanted.has("unit")) ensureRedis();
 
 if (wanted.has("build")) addCounts(total, countCheck("build", run("build", "npm", ["run", "build"])));
-if (wanted.has("typecheck")) addCounts(total, countCheck("typecheck", run("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])));
+if (wanted.has("typecheck"))
+  addCounts(total, countCheck("typecheck", run("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])));
 if (wanted.has("lint")) addCounts(total, countCheck("lint", run("lint", node, ["node_modules/@biomejs/biome/bin/biome", "check", "."])));
 for (const project of ["unit", "api-pglite", "api-postgres"]) {
   if (wanted.has(project)) addCounts(total, vitest(project));

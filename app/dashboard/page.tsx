@@ -52,8 +52,10 @@ export default async function DashboardPage() {
 
       {daysLeft <= EXPIRY_WARNING_DAYS && (
         <div role="alert" className="rounded-md border border-amber-400 bg-amber-50 p-4 text-amber-950">
-          <strong>This key expires in {daysLeft} {daysLeft === 1 ? "day" : "days"}</strong> ({fmt(key.expiresAt)}). Create a new key and switch
-          your apps to it before then; an expired key is refused with 401.
+          <strong>
+            This key expires in {daysLeft} {daysLeft === 1 ? "day" : "days"}
+          </strong>{" "}
+          ({fmt(key.expiresAt)}). Create a new key and switch your apps to it before then; an expired key is refused with 401.
         </div>
       )}
 
@@ -64,17 +66,24 @@ export default async function DashboardPage() {
           </h2>
           <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
             <dt className="text-slate-700">Name</dt>
-            <dd className="font-medium" data-testid="key-name">{key.name}</dd>
+            <dd className="font-medium" data-testid="key-name">
+              {key.name}
+            </dd>
             <dt className="text-slate-700">Key</dt>
             <dd>
-              <code className="font-mono" data-testid="key-prefix">{key.displayPrefix}…</code>{" "}
+              <code className="font-mono" data-testid="key-prefix">
+                {key.displayPrefix}…
+              </code>{" "}
               <span className="text-slate-700">(only the start is ever shown)</span>
             </dd>
             <dt className="text-slate-700">Created</dt>
             <dd>{fmt(key.createdAt)}</dd>
             <dt className="text-slate-700">Expires</dt>
             <dd className={daysLeft <= EXPIRY_WARNING_DAYS ? "font-semibold text-amber-900" : undefined}>
-              {fmt(key.expiresAt)} <span className="text-slate-700">(in {daysLeft} {daysLeft === 1 ? "day" : "days"})</span>
+              {fmt(key.expiresAt)}{" "}
+              <span className="text-slate-700">
+                (in {daysLeft} {daysLeft === 1 ? "day" : "days"})
+              </span>
             </dd>
             <dt className="text-slate-700">Last used</dt>
             <dd>{key.lastUsedAt ? fmt(key.lastUsedAt) : "never"}</dd>
@@ -110,9 +119,7 @@ export default async function DashboardPage() {
           <h2 id="playground-title" className="text-xl font-semibold text-slate-950">
             Playground
           </h2>
-          <p className="mt-1 mb-5 text-sm text-slate-700">
-            Real API calls with your key: they count towards requests_total and your rate limits.
-          </p>
+          <p className="mt-1 mb-5 text-sm text-slate-700">Real API calls with your key: they count towards requests_total and your rate limits.</p>
           <Playground languages={languages} />
         </section>
       </PlaygroundProvider>

@@ -14,4 +14,5 @@ export async function GET() {
 }
 
 const notAllowed = methodNotAllowed("GET");
+
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/SignInForm";
-import { portalSession } from "@/lib/auth/session";
 import { authConfigured, MissingAuthSecretError } from "@/lib/auth/secret";
+import { portalSession } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -52,7 +52,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <details className="mt-6 text-sm text-slate-800">
         <summary className="cursor-pointer font-medium text-slate-900">What happens to my key?</summary>
         <ul className="mt-2 list-disc space-y-1 pl-5">
-          <li>The server looks the key up by its hash and checks that it is neither expired nor revoked. Signing in is not counted as an API request.</li>
+          <li>
+            The server looks the key up by its hash and checks that it is neither expired nor revoked. Signing in is not counted as an API request.
+          </li>
           <li>Your session cookie (httpOnly, signed and encrypted) holds only the key&apos;s id — never the key.</li>
           <li>
             So that the playground can call the API for you, the key is kept in this browser tab&apos;s session storage until you sign out or close

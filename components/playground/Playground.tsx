@@ -2,10 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { callApi, formatSeconds, type ApiProblem } from "@/lib/portal/api";
+import { type ApiProblem, callApi, formatSeconds } from "@/lib/portal/api";
 import { KEY_PATTERN } from "@/lib/portal/key-storage";
 import { qualityLabel } from "@/lib/portal/quality";
-import { LanguageFields, type LanguageChoice, type PlaygroundLanguage } from "./LanguageFields";
+import { type LanguageChoice, LanguageFields, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
 
 /**
@@ -44,8 +44,8 @@ function KeyGate() {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3" aria-label="Unlock the playground">
       <p className="text-slate-800">
-        The playground calls the API from this browser with your key. Your session does not hold the key (only its id), so paste it here once;
-        it is kept in this tab only and forgotten when you sign out or close the tab.
+        The playground calls the API from this browser with your key. Your session does not hold the key (only its id), so paste it here once; it is
+        kept in this tab only and forgotten when you sign out or close the tab.
       </p>
       <label htmlFor={`${id}-key`} className="field-label">
         API key ({expectedPrefix}…)
@@ -104,8 +104,8 @@ function ProblemBox({ problem, what }: { problem: ApiProblem; what: string }) {
       </p>
       {problem.errors && problem.errors.length > 0 && (
         <ul className="mt-2 list-disc pl-5">
-          {problem.errors.map((e, i) => (
-            <li key={i}>
+          {problem.errors.map((e) => (
+            <li key={`${e.loc.join(".")}: ${e.msg}`}>
               <code className="font-mono">{e.loc.join(".")}</code>: {e.msg}
             </li>
           ))}
@@ -269,6 +269,7 @@ function Speak({ text, language }: { text: string; language: string }) {
   const [message, setMessage] = useState<{ kind: "error" | "info"; text: string } | null>(null);
   const audioRef = useRef<HTMLAudioElement>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect's job is to forget the last audio whenever the text or language changes
   useEffect(() => {
     setAudioUrl(null);
     setMessage(null);
@@ -307,9 +308,16 @@ function Speak({ text, language }: { text: string; language: string }) {
         </svg>
         {busy ? "Synthesising…" : "Speak"}
       </button>
-      {audioUrl && <audio ref={audioRef} controls src={audioUrl} data-testid="tts-audio" className="max-w-full" aria-label="Spoken translation" />}
+      {audioUrl && (
+        // biome-ignore lint/a11y/useMediaCaption: the audio speaks the translation printed just above it, which is its caption
+        <audio ref={audioRef} controls src={audioUrl} data-testid="tts-audio" className="max-w-full" aria-label="Spoken translation" />
+      )}
       {message && (
-        <p role={message.kind === "error" ? "alert" : "status"} className={`text-sm ${message.kind === "error" ? "text-red-800" : "text-slate-800"}`} data-testid="tts-message">
+        <p
+          role={message.kind === "error" ? "alert" : "status"}
+          className={`text-sm ${message.kind === "error" ? "text-red-800" : "text-slate-800"}`}
+          data-testid="tts-message"
+        >
           {message.text}
         </p>
       )}
@@ -375,7 +383,14 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
           <label htmlFor={`${id}-lines`} className="field-label">
             Texts, one per line
           </label>
-          <textarea id={`${id}-lines`} rows={4} className="field-input" value={lines} onChange={(e) => setLines(e.target.value)} aria-describedby={`${id}-hint`} />
+          <textarea
+            id={`${id}-lines`}
+            rows={4}
+            className="field-input"
+            value={lines}
+            onChange={(e) => setLines(e.target.value)}
+            aria-describedby={`${id}-hint`}
+          />
           <p id={`${id}-hint`} className="mt-1 text-xs text-slate-700">
             {texts.length} {texts.length === 1 ? "item" : "items"} (up to 50; empty lines are skipped). One batch counts as one request.
           </p>
@@ -398,17 +413,29 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                 <caption className="sr-only">Batch results, in input order</caption>
                 <thead className="bg-slate-100">
                   <tr>
-                    <th scope="col" className="px-3 py-2">id</th>
-                    <th scope="col" className="px-3 py-2">Text</th>
-                    <th scope="col" className="px-3 py-2">translated_text / error</th>
-                    <th scope="col" className="px-3 py-2">provider</th>
-                    <th scope="col" className="px-3 py-2">quality_score</th>
+                    <th scope="col" className="px-3 py-2">
+                      id
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      Text
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      translated_text / error
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      provider
+                    </th>
+                    <th scope="col" className="px-3 py-2">
+                      quality_score
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {result.data.results.map((item, i) => (
                     <tr key={item.id} className="align-top">
-                      <th scope="row" className="px-3 py-2 font-mono font-normal">{item.id}</th>
+                      <th scope="row" className="px-3 py-2 font-mono font-normal">
+                        {item.id}
+                      </th>
                       <td className="px-3 py-2">{result.texts[i]}</td>
                       <td className="px-3 py-2">
                         {item.error ? (

@@ -29,7 +29,7 @@ export function PlaygroundProvider({ expectedPrefix, children }: { expectedPrefi
   useEffect(() => {
     const stored = loadPlaygroundKey();
     // A key from another session (a different key signed in since) is not used.
-    setKeyState(stored && stored.startsWith(expectedPrefix) ? stored : null);
+    setKeyState(stored?.startsWith(expectedPrefix) ? stored : null);
     setReady(true);
   }, [expectedPrefix]);
 

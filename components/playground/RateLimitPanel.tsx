@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { formatSeconds } from "@/lib/portal/api";
-import { usePlayground, type Bucket } from "./PlaygroundContext";
+import { type Bucket, usePlayground } from "./PlaygroundContext";
 
 export interface RuleView {
   bucket: Bucket;
@@ -32,10 +32,18 @@ export function RateLimitPanel({ rules }: { rules: RuleView[] }) {
           <caption className="sr-only">Rate limits per bucket and the remaining budget last reported by the API</caption>
           <thead className="bg-slate-100">
             <tr>
-              <th scope="col" className="px-3 py-2">Bucket</th>
-              <th scope="col" className="px-3 py-2">Endpoints</th>
-              <th scope="col" className="px-3 py-2">Limit</th>
-              <th scope="col" className="px-3 py-2">Remaining (last seen)</th>
+              <th scope="col" className="px-3 py-2">
+                Bucket
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Endpoints
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Limit
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Remaining (last seen)
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -59,7 +67,9 @@ export function RateLimitPanel({ rules }: { rules: RuleView[] }) {
               }
               return (
                 <tr key={r.bucket}>
-                  <th scope="row" className="px-3 py-2 font-mono font-normal">{r.bucket}</th>
+                  <th scope="row" className="px-3 py-2 font-mono font-normal">
+                    {r.bucket}
+                  </th>
                   <td className="px-3 py-2 text-slate-800">{r.endpoints}</td>
                   <td className="whitespace-nowrap px-3 py-2 tabular-nums">
                     {r.limit} per {r.windowSeconds === 60 ? "minute" : formatSeconds(r.windowSeconds)}
@@ -73,8 +83,8 @@ export function RateLimitPanel({ rules }: { rules: RuleView[] }) {
       </div>
       <p className="mt-2 text-xs text-slate-700">
         Remaining budget is what the API last reported to this browser in <code className="font-mono">X-RateLimit-Remaining</code> (from your
-        playground calls here). Reading it without spending a request is not possible, so other clients using the same key are not reflected
-        until your next call.
+        playground calls here). Reading it without spending a request is not possible, so other clients using the same key are not reflected until
+        your next call.
       </p>
     </div>
   );

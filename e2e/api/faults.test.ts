@@ -6,14 +6,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
-import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
+import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
+import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
 import { freePort, waitFor } from "../support/net";
-import { createDatabase, startPostgres, type PostgresServer } from "../support/postgres";
-import { startRedis, type RedisServer } from "../support/redis";
+import { createDatabase, type PostgresServer, startPostgres } from "../support/postgres";
 import { describeOn } from "../support/projects";
+import { type RedisServer, startRedis } from "../support/redis";
 
 /**
  * Fault injection against the real app (production build, `next start`), with live provider clients talking to the
@@ -77,10 +77,14 @@ describe("upstream faults: the deadline holds and the fallback serves", () => {
   beforeAll(async () => {
     ups = await emulators();
     // A high circuit threshold: these tests are about single requests, not about the breaker (tested below).
-    app = await startApp({ env: liveEnv(ups, { TRANSLATE_DEADLINE_MS: String(DEADLINE), CIRCUIT_FAILURE_THRESHOLD: "1000", RATE_LIMIT_TRANSLATE: "10000/60s" }) });
+    app = await startApp({
+      env: liveEnv(ups, { TRANSLATE_DEADLINE_MS: String(DEADLINE), CIRCUIT_FAILURE_THRESHOLD: "1000", RATE_LIMIT_TRANSLATE: "10000/60s" }),
+    });
     key = await mintKey(app.url, "faults");
   });
-  afterEach(() => ups.forEach((u) => u.reset()));
+  afterEach(() => {
+    for (const u of ups) u.reset();
+  });
   afterAll(async () => {
     await app?.stop();
     await Promise.all((ups ?? []).map((u) => u.close()));
@@ -190,7 +194,10 @@ describe("a 429 storm from one provider: the circuit opens, fails fast, and reco
     expect(probe.status).toBe(200);
     expect(probe.body.provider).toBe("provider_a");
     expect(await circuitOf()).toBe("closed");
-    expect((await call(app.url, "POST", "/api/v1/translate", { key, json: LUGANDA })).body).toMatchObject({ provider: "provider_a", fallback_used: false });
+    expect((await call(app.url, "POST", "/api/v1/translate", { key, json: LUGANDA })).body).toMatchObject({
+      provider: "provider_a",
+      fallback_used: false,
+    });
   });
 
   it("a probe that fails re-opens the circuit for another cooldown", async () => {
@@ -231,11 +238,14 @@ describeOn("postgres", "the database restarted under load (PostgreSQL)", () => {
   });
 
   const languages = () => call(app.url, "GET", "/api/v1/languages", { key });
-  const requestsTotal = async () => Number((await sql(databaseUrl, "SELECT requests_total FROM api_keys WHERE name = 'db faults'"))[0].requests_total);
+  const requestsTotal = async () =>
+    Number((await sql(databaseUrl, "SELECT requests_total FROM api_keys WHERE name = 'db faults'"))[0].requests_total);
 
   /** Every response is a 200 or a clean 503 SERVICE_UNAVAILABLE with Retry-After; the server never drops a connection. */
   function expectClean(outcomes: Outcome[]) {
-    const bad = outcomes.filter((o) => !(o.status === 200 || (o.status === 503 && "code" in o && o.code === "SERVICE_UNAVAILABLE" && o.retryAfter === "5")));
+    const bad = outcomes.filter(
+      (o) => !(o.status === 200 || (o.status === 503 && "code" in o && o.code === "SERVICE_UNAVAILABLE" && o.retryAfter === "5")),
+    );
     expect(bad.slice(0, 5), `${bad.length} unclean outcomes`).toEqual([]);
   }
 
@@ -284,7 +294,10 @@ describeOn("postgres", "the database restarted under load (PostgreSQL)", () => {
       expect(me.status).toBe(200);
       expect(me.body.requests_total).toBe(before + served + 1);
       // Per-day rows agree with the total (the same batches wrote both).
-      const [{ sum }] = await sql(databaseUrl, "SELECT sum(requests)::int AS sum FROM usage_daily u JOIN api_keys k ON k.id = u.key_id WHERE k.name = 'db faults'");
+      const [{ sum }] = await sql(
+        databaseUrl,
+        "SELECT sum(requests)::int AS sum FROM usage_daily u JOIN api_keys k ON k.id = u.key_id WHERE k.name = 'db faults'",
+      );
       expect(sum).toBe(me.body.requests_total);
     } finally {
       await admin.end();
@@ -312,37 +325,44 @@ describe("the rate-limit store hangs or dies under load (fail open: served, limi
     };
   }
 
-  it.each(["redis", "upstash"] as const)("%s accepting connections but never answering: 40 concurrent requests all served within the store timeout", async (backend) => {
-    const hole = await blackHole();
-    const url = backend === "redis" ? `redis://127.0.0.1:${hole.port}` : `http://127.0.0.1:${hole.port}`;
-    const env = backend === "redis" ? { REDIS_URL: url } : { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: "t" };
-    const app = await startApp({ env: { ...env, RATE_LIMIT_TIMEOUT_MS: "200" } });
-    try {
-      const key = await mintKey(app.url, `hole ${backend}`);
-      const { res: all, ms } = await timed(() => Promise.all(Array.from({ length: 40 }, () => call(app.url, "GET", "/api/v1/languages", { key }))));
-      expect(all.map((r) => r.status)).toEqual(Array(40).fill(200));
-      for (const r of all) expect(r.headers.get("x-ratelimit-limit")).toBe("120");
-      expect(ms).toBeLessThan(5_000);
-      const health = await call(app.url, "GET", "/health");
-      expect(health.body.checks.rate_limiter).toMatchObject({ backend, ok: false, fail_mode: "open", status: "degraded" });
-    } finally {
-      await app.stop();
-      await hole.close();
-    }
-  });
+  it.each(["redis", "upstash"] as const)(
+    "%s accepting connections but never answering: 40 concurrent requests all served within the store timeout",
+    async (backend) => {
+      const hole = await blackHole();
+      const url = backend === "redis" ? `redis://127.0.0.1:${hole.port}` : `http://127.0.0.1:${hole.port}`;
+      const env = backend === "redis" ? { REDIS_URL: url } : { UPSTASH_REDIS_REST_URL: url, UPSTASH_REDIS_REST_TOKEN: "t" };
+      const app = await startApp({ env: { ...env, RATE_LIMIT_TIMEOUT_MS: "200" } });
+      try {
+        const key = await mintKey(app.url, `hole ${backend}`);
+        const { res: all, ms } = await timed(() => Promise.all(Array.from({ length: 40 }, () => call(app.url, "GET", "/api/v1/languages", { key }))));
+        expect(all.map((r) => r.status)).toEqual(Array(40).fill(200));
+        for (const r of all) expect(r.headers.get("x-ratelimit-limit")).toBe("120");
+        expect(ms).toBeLessThan(5_000);
+        const health = await call(app.url, "GET", "/health");
+        expect(health.body.checks.rate_limiter).toMatchObject({ backend, ok: false, fail_mode: "open", status: "degraded" });
+      } finally {
+        await app.stop();
+        await hole.close();
+      }
+    },
+  );
 
   it("redis killed in the middle of a load: no 5xx, the limit still enforced per instance, and back on redis when it returns", async () => {
     let redis: RedisServer = await startRedis();
     const app = await startApp({ env: { REDIS_URL: redis.url, RATE_LIMIT_DEFAULT: "100000/60s", RATE_LIMIT_TIMEOUT_MS: "200" } });
     try {
       const key = await mintKey(app.url, "redis dies");
-      const outcomes = await underLoad(6, () => call(app.url, "GET", "/api/v1/languages", { key }), async () => {
-        await sleep(500);
-        await redis.stop();
-        await sleep(1_500);
-        redis = await startRedis({ port: redis.port });
-        await sleep(1_000);
-      });
+      const outcomes = await underLoad(
+        6,
+        () => call(app.url, "GET", "/api/v1/languages", { key }),
+        async () => {
+          await sleep(500);
+          await redis.stop();
+          await sleep(1_500);
+          redis = await startRedis({ port: redis.port });
+          await sleep(1_000);
+        },
+      );
       expect(outcomes.filter((o) => o.status !== 200).slice(0, 5)).toEqual([]);
       expect(outcomes.length).toBeGreaterThan(20);
       await waitFor(async () => {
@@ -367,9 +387,13 @@ describe("SIGTERM under load: in-flight requests finish, their usage is written,
       ups[0].setControls({ latencyMs: 1_500 });
       const N = 20;
       const inflight = Array.from({ length: N }, () => call(app.url, "POST", "/api/v1/translate", { key, json: LUGANDA }).catch((err: Error) => err));
-      await waitFor(async () => {
-        if (ups[0].stats.inFlight < N) throw new Error(`${ups[0].stats.inFlight} in flight`);
-      }, 10_000, 20);
+      await waitFor(
+        async () => {
+          if (ups[0].stats.inFlight < N) throw new Error(`${ups[0].stats.inFlight} in flight`);
+        },
+        10_000,
+        20,
+      );
       const exited = new Promise<number | null>((r) => app.process.once("exit", (code) => r(code)));
       app.process.kill("SIGTERM");
       const results = await Promise.all(inflight);
@@ -388,7 +412,10 @@ describe("SIGTERM under load: in-flight requests finish, their usage is written,
       expect(me.body.requests_total).toBe(N + 1);
       const chars = (results[0] as JsonResponse).body.characters_translated as number;
       await app.stop();
-      const [row] = await sql(app.databaseUrl, "SELECT sum(u.requests)::int AS requests, sum(u.characters_translated)::int AS characters FROM usage_daily u JOIN api_keys k ON k.id = u.key_id WHERE k.name = 'sigterm'");
+      const [row] = await sql(
+        app.databaseUrl,
+        "SELECT sum(u.requests)::int AS requests, sum(u.characters_translated)::int AS characters FROM usage_daily u JOIN api_keys k ON k.id = u.key_id WHERE k.name = 'sigterm'",
+      );
       expect(row).toEqual({ requests: N + 1, characters: N * chars });
     } finally {
       await app.stop();

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { startApp, stopAllApps } from "../support/app";
 import { call, expectEnvelope } from "../support/api";
+import { startApp, stopAllApps } from "../support/app";
 
 afterAll(stopAllApps);
 

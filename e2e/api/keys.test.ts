@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freshDatabaseUrl, startApp, stopAllApps, type RunningApp } from "../support/app";
 import { call, expectEnvelope, mintKey } from "../support/api";
+import { freshDatabaseUrl, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { dumpDatabase, sql } from "../support/db";
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -67,14 +67,37 @@ describe("POST /api/v1/auth/keys", () => {
   });
 
   it("answers malformed bodies with a clear 4xx in the envelope", async () => {
-    expectEnvelope(await call(app.url, "POST", "/api/v1/auth/keys", { body: '{"name": "x"', headers: { "content-type": "application/json" } }), 400, "INVALID_JSON");
-    expectEnvelope(await call(app.url, "POST", "/api/v1/auth/keys", { body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    expectEnvelope(
+      await call(app.url, "POST", "/api/v1/auth/keys", { body: '{"name": "x"', headers: { "content-type": "application/json" } }),
+      400,
+      "INVALID_JSON",
+    );
+    expectEnvelope(
+      await call(app.url, "POST", "/api/v1/auth/keys", { body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     expectEnvelope(await call(app.url, "POST", "/api/v1/auth/keys", { body: '{"name":"x"}' }), 415, "UNSUPPORTED_MEDIA_TYPE");
     expectEnvelope(await call(app.url, "POST", "/api/v1/auth/keys", { json: ["x"] }), 422, "VALIDATION_ERROR");
-    expectEnvelope(await call(app.url, "POST", "/api/v1/auth/keys", { body: "", headers: { "content-type": "application/json" } }), 422, "VALIDATION_ERROR");
-    expectEnvelope(await call(app.url, "POST", "/api/v1/auth/keys", { body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), headers: { "content-type": "application/json" } }), 400, "INVALID_JSON");
+    expectEnvelope(
+      await call(app.url, "POST", "/api/v1/auth/keys", { body: "", headers: { "content-type": "application/json" } }),
+      422,
+      "VALIDATION_ERROR",
+    );
+    expectEnvelope(
+      await call(app.url, "POST", "/api/v1/auth/keys", {
+        body: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        headers: { "content-type": "application/json" },
+      }),
+      400,
+      "INVALID_JSON",
+    );
     const big = JSON.stringify({ name: "x", padding: "p".repeat(1024 * 1024) });
-    expectEnvelope(await call(app.url, "POST", "/api/v1/auth/keys", { body: big, headers: { "content-type": "application/json" } }), 413, "PAYLOAD_TOO_LARGE");
+    expectEnvelope(
+      await call(app.url, "POST", "/api/v1/auth/keys", { body: big, headers: { "content-type": "application/json" } }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
   });
 });
 

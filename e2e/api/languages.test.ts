@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeWav } from "@/lib/providers/sandbox";
 import type { LanguageEntry } from "@/lib/languages/schemas";
+import { makeWav } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
+import { type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /** GET /api/v1/languages over HTTP: shape, filters, caching, and agreement with translate, STT and TTS. */
 
@@ -23,10 +23,16 @@ describe("GET /api/v1/languages", () => {
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(res.body.languages.length);
     const codes = res.body.languages.map((l: { code: string }) => l.code);
-    for (const c of ["en", "lug", "ach", "teo", "nyn", "lgg", "tw", "ee", "gaa", "fat", "yo", "dag", "ki", "gur", "luo", "mer", "kus", "sw"]) expect(codes).toContain(c);
+    for (const c of ["en", "lug", "ach", "teo", "nyn", "lgg", "tw", "ee", "gaa", "fat", "yo", "dag", "ki", "gur", "luo", "mer", "kus", "sw"])
+      expect(codes).toContain(c);
     const yo = res.body.languages.find((l: { code: string }) => l.code === "yo");
     expect(yo).toMatchObject({ name: "Yoruba", native_name: "Yorùbá", region: "West Africa", stt: { supported: true }, tts: { supported: true } });
-    expect(yo.translation.targets.find((t: { code: string }) => t.code === "en")).toEqual({ code: "en", provider: "provider_b", model: "khaya-v1", quality_score: 0.9 });
+    expect(yo.translation.targets.find((t: { code: string }) => t.code === "en")).toEqual({
+      code: "en",
+      provider: "provider_b",
+      model: "khaya-v1",
+      quality_score: 0.9,
+    });
     expect(yo.stt.providers).toContainEqual({ provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] });
     expect(yo.tts.providers.find((p: { provider: string }) => p.provider === "provider_b").voices[0]).toEqual({
       id: "female",
@@ -44,13 +50,29 @@ describe("GET /api/v1/languages", () => {
 
   it("filters by provider, source and capability", async () => {
     const bTranslation = await list("?provider=provider_b&capability=translation");
-    expect(bTranslation.body.languages.map((l: { code: string }) => l.code).sort()).toEqual(["dag", "ee", "en", "fat", "gaa", "gur", "ki", "kus", "luo", "mer", "tw", "yo"]);
+    expect(bTranslation.body.languages.map((l: { code: string }) => l.code).sort()).toEqual([
+      "dag",
+      "ee",
+      "en",
+      "fat",
+      "gaa",
+      "gur",
+      "ki",
+      "kus",
+      "luo",
+      "mer",
+      "tw",
+      "yo",
+    ]);
     const b = await list("?provider=provider_b");
     const bCodes = b.body.languages.map((l: { code: string }) => l.code);
     expect(bCodes).toEqual(expect.arrayContaining(["tw", "yo", "ha", "sw", "fr"])); // Hausa, Swahili, French: provider_b speech only
     expect(bCodes).not.toContain("lug");
     for (const l of b.body.languages as LanguageEntry[]) {
-      expect([...l.stt.providers, ...l.tts.providers].every((p) => p.provider === "provider_b"), l.code).toBe(true);
+      expect(
+        [...l.stt.providers, ...l.tts.providers].every((p) => p.provider === "provider_b"),
+        l.code,
+      ).toBe(true);
     }
     const fromAch = await list("?source=ach");
     expect(fromAch.body.languages.map((l: { code: string }) => l.code).sort()).toEqual(["en", "lgg", "lug", "nyn", "teo"]);
@@ -66,7 +88,10 @@ describe("GET /api/v1/languages", () => {
     expect(codes).toEqual(expect.arrayContaining(["lug", "en", "tw", "sw", "ln", "xog", "myx"]));
     expect(codes).not.toContain("zu");
     for (const code of ["xog", "myx"]) {
-      expect(stt.find((l) => l.code === code)).toMatchObject({ translation: { supported: false, targets: [], sources: [] }, stt: { providers: [{ provider: "provider_a" }] } });
+      expect(stt.find((l) => l.code === code)).toMatchObject({
+        translation: { supported: false, targets: [], sources: [] },
+        stt: { providers: [{ provider: "provider_a" }] },
+      });
     }
     const tts = (await list("?capability=tts")).body.languages as LanguageEntry[];
     expect(tts.every((l) => l.tts.supported && l.tts.providers.every((p) => p.voices.filter((v) => v.default).length === 1))).toBe(true);
@@ -133,7 +158,10 @@ describe("GET /api/v1/languages", () => {
   it("what it lists, translate serves with the listed provider (sample over HTTP)", async () => {
     const res = await list("?source=en");
     for (const lang of res.body.languages.slice(0, 12)) {
-      const t = await call(app.url, "POST", "/api/v1/translate", { key, json: { text: "Good morning", source_lang: "en", target_lang: lang.code, provider: lang.from_source.provider } });
+      const t = await call(app.url, "POST", "/api/v1/translate", {
+        key,
+        json: { text: "Good morning", source_lang: "en", target_lang: lang.code, provider: lang.from_source.provider },
+      });
       expect(t.status, lang.code).toBe(200);
       expect(t.body.model_used).toBe(`${lang.from_source.provider}/${lang.from_source.model}`);
       expect(t.body.quality_score).toBe(lang.from_source.quality_score);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
-import { startRedis, type RedisServer } from "../support/redis";
-import { startUpstashShim, type UpstashShim } from "../support/upstash-shim";
+import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
+import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { itOn } from "../support/projects";
+import { type RedisServer, startRedis } from "../support/redis";
+import { startUpstashShim, type UpstashShim } from "../support/upstash-shim";
 
 /*
  * Issue 3: "Several app instances sharing one Redis (or Upstash) enforce one combined budget per key."

@@ -1,9 +1,9 @@
 import IORedis from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
-import { startApp, stopAllApps, type RunningApp, type StartAppOptions } from "../support/app";
+import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
+import { type RunningApp, type StartAppOptions, startApp, stopAllApps } from "../support/app";
 import { freePort, waitFor } from "../support/net";
-import { startRedis, type RedisServer } from "../support/redis";
+import { type RedisServer, startRedis } from "../support/redis";
 import { startUpstashShim, type UpstashShim } from "../support/upstash-shim";
 
 /*
@@ -108,7 +108,10 @@ const me = (app: RunningApp, key: string) => call(app.url, "GET", "/api/v1/auth/
 const translate = (app: RunningApp, key: string, json: unknown = { text: "Good morning", target_lang: "lug", source_lang: "en" }) =>
   call(app.url, "POST", "/api/v1/translate", { key, json });
 const batch = (app: RunningApp, key: string) =>
-  call(app.url, "POST", "/api/v1/translate/batch", { key, json: { items: [{ id: "1", text: "Good morning", target_lang: "lug", source_lang: "en" }] } });
+  call(app.url, "POST", "/api/v1/translate/batch", {
+    key,
+    json: { items: [{ id: "1", text: "Good morning", target_lang: "lug", source_lang: "en" }] },
+  });
 
 describe.each(BACKENDS)("per-key limits over HTTP, %s store", (backend) => {
   let store: Store;
@@ -149,7 +152,10 @@ describe.each(BACKENDS)("per-key limits over HTTP, %s store", (backend) => {
       const client = new IORedis(store.redis.url);
       try {
         const keys = await client.keys("lugha:rl:*");
-        expect(keys.some((k) => k.includes(":default:")), keys.join(", ")).toBe(true);
+        expect(
+          keys.some((k) => k.includes(":default:")),
+          keys.join(", "),
+        ).toBe(true);
       } finally {
         client.disconnect();
       }
@@ -391,10 +397,14 @@ describe.each(["redis", "upstash"] as const)("%s store down", (backend) => {
 
       // The store is retried on every request: once Redis is back on its port, requests are served again.
       revived = await startRedis({ port: redis.port });
-      await waitFor(async () => {
-        const res = await me(app(), key);
-        if (res.status !== 200) throw new Error(`still ${res.status}`);
-      }, 20_000, 200);
+      await waitFor(
+        async () => {
+          const res = await me(app(), key);
+          if (res.status !== 200) throw new Error(`still ${res.status}`);
+        },
+        20_000,
+        200,
+      );
       expect((await call(app().url, "GET", "/health")).body.checks.rate_limiter).toMatchObject({ status: "ok", ok: true });
     });
   });

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
-import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
+import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
+import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { describeOn } from "../support/projects";
 
 /**
@@ -76,7 +76,17 @@ describe("secrets never leave: responses and logs", () => {
     ups[0].setControls({ failMode: "status", status: 401 });
     await record(call(app.url, "POST", "/api/v1/translate", { key, json: T }));
     ups[0].reset();
-    await record(call(app.url, "POST", "/api/v1/translate/batch", { key, json: { items: [{ id: "1", ...T }, { id: "2", ...T, target_lang: "sw" }] } }));
+    await record(
+      call(app.url, "POST", "/api/v1/translate/batch", {
+        key,
+        json: {
+          items: [
+            { id: "1", ...T },
+            { id: "2", ...T, target_lang: "sw" },
+          ],
+        },
+      }),
+    );
     await record(call(app.url, "GET", "/api/v1/languages", { key }));
     await record(call(app.url, "GET", "/api/v1/openapi.json"));
     await record(call(app.url, "GET", "/health"));
@@ -119,7 +129,9 @@ describe("body and JSON limits", () => {
   let app: RunningApp;
   let key: string;
   beforeAll(async () => {
-    app = await startApp({ env: { RATE_LIMIT_TRANSLATE: "1000/60s", RATE_LIMIT_BATCH: "1000/60s", RATE_LIMIT_TTS: "1000/60s", RATE_LIMIT_STT: "1000/60s" } });
+    app = await startApp({
+      env: { RATE_LIMIT_TRANSLATE: "1000/60s", RATE_LIMIT_BATCH: "1000/60s", RATE_LIMIT_TTS: "1000/60s", RATE_LIMIT_STT: "1000/60s" },
+    });
     key = await mintKey(app.url, "limits");
   });
 
@@ -153,16 +165,19 @@ describe("body and JSON limits", () => {
 
   it.each(ROUTES)("$path: 413 for a declared Content-Length over $limit bytes, before reading it", async ({ path, limit, auth, contentType }) => {
     // A raw request that declares the size and sends almost nothing: answered at once, not after a 60 s wait.
-    const res = await rawRequest(app.port, [
-      `POST ${path} HTTP/1.1`,
-      `Host: 127.0.0.1`,
-      ...(auth ? [`Authorization: Bearer ${key}`] : []),
-      `Content-Type: ${contentType}`,
-      `Content-Length: ${limit + 1}`,
-      "Connection: close",
-      "",
-      "{",
-    ].join("\r\n"));
+    const res = await rawRequest(
+      app.port,
+      [
+        `POST ${path} HTTP/1.1`,
+        `Host: 127.0.0.1`,
+        ...(auth ? [`Authorization: Bearer ${key}`] : []),
+        `Content-Type: ${contentType}`,
+        `Content-Length: ${limit + 1}`,
+        "Connection: close",
+        "",
+        "{",
+      ].join("\r\n"),
+    );
     expect(res.status).toBe(413);
     expect(res.body).toContain("PAYLOAD_TOO_LARGE");
   });
@@ -171,7 +186,10 @@ describe("body and JSON limits", () => {
     const res = await fetch(app.url + path, {
       method: "POST",
       headers: { "content-type": contentType, ...(auth ? { authorization: `Bearer ${key}` } : {}) },
-      body: chunked(limit * 3, contentType.startsWith("multipart") ? '--x\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\n\r\n' : '{"text":"'),
+      body: chunked(
+        limit * 3,
+        contentType.startsWith("multipart") ? '--x\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\n\r\n' : '{"text":"',
+      ),
       duplex: "half",
     } as RequestInit).catch((err: Error) => err);
     // The server answers 413 and stops reading; depending on timing the client sees the 413 or a reset socket.
@@ -185,7 +203,10 @@ describe("body and JSON limits", () => {
 
   it("the portal's sign-in form still works under its limit", async () => {
     const csrf = await fetch(`${app.url}/api/auth/csrf`);
-    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     const res = await fetch(`${app.url}/api/auth/callback/api-key`, {
       method: "POST",
@@ -226,7 +247,10 @@ describe("body and JSON limits", () => {
     expect(big.text.length).toBeLessThan(2_000);
     const name = await call(app.url, "POST", "/api/v1/auth/keys", { json: { name: "n".repeat(1024 * 1024) } });
     expectEnvelope(name, 413, "PAYLOAD_TOO_LARGE");
-    const proto = await call(app.url, "POST", "/api/v1/auth/keys", { body: '{"name":"proto","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}', headers: { "content-type": "application/json" } });
+    const proto = await call(app.url, "POST", "/api/v1/auth/keys", {
+      body: '{"name":"proto","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}',
+      headers: { "content-type": "application/json" },
+    });
     expect(proto.status).toBe(200);
     expect(Object.keys(proto.body).sort()).toEqual(["api_key", "created_at", "expires_at", "name"]);
   });
@@ -260,11 +284,22 @@ describe("header injection", () => {
     key = await mintKey(app.url, "headers");
   });
 
-  const headerNames = (head: string) => head.split("\r\n").slice(1).map((l) => l.split(":")[0].toLowerCase());
+  const headerNames = (head: string) =>
+    head
+      .split("\r\n")
+      .slice(1)
+      .map((l) => l.split(":")[0].toLowerCase());
 
   it("CR/LF inside a header value never becomes a response header", async () => {
-    for (const injected of ["X-Request-Id: abcdefgh\rSet-Cookie: evil=1", "X-Request-Id: abcdefgh\nSet-Cookie: evil=1", "X-Request-Id: abcdefgh\r\n Set-Cookie: evil=1"]) {
-      const res = await rawRequest(app.port, ["GET /api/v1/languages HTTP/1.1", "Host: 127.0.0.1", `Authorization: Bearer ${key}`, injected, "Connection: close", "", ""].join("\r\n"));
+    for (const injected of [
+      "X-Request-Id: abcdefgh\rSet-Cookie: evil=1",
+      "X-Request-Id: abcdefgh\nSet-Cookie: evil=1",
+      "X-Request-Id: abcdefgh\r\n Set-Cookie: evil=1",
+    ]) {
+      const res = await rawRequest(
+        app.port,
+        ["GET /api/v1/languages HTTP/1.1", "Host: 127.0.0.1", `Authorization: Bearer ${key}`, injected, "Connection: close", "", ""].join("\r\n"),
+      );
       expect(headerNames(res.head)).not.toContain("set-cookie");
       expect(res.head).not.toMatch(/evil/);
     }
@@ -278,7 +313,18 @@ describe("header injection", () => {
     ["too short", "abc"],
     ["non-ASCII", "idé-123456"],
   ])("an X-Request-Id with %s is replaced by a generated one, never echoed", async (_n, value) => {
-    const res = await rawRequest(app.port, ["GET /api/v1/languages HTTP/1.1", "Host: 127.0.0.1", `Authorization: Bearer ${key}`, `X-Request-Id: ${value}`, "Connection: close", "", ""].join("\r\n"));
+    const res = await rawRequest(
+      app.port,
+      [
+        "GET /api/v1/languages HTTP/1.1",
+        "Host: 127.0.0.1",
+        `Authorization: Bearer ${key}`,
+        `X-Request-Id: ${value}`,
+        "Connection: close",
+        "",
+        "",
+      ].join("\r\n"),
+    );
     expect(res.status).toBe(200);
     expect(/\r\nx-request-id: (req_[0-9a-f]{24})\r?$/im.exec(res.head)?.[1]).toMatch(/^req_[0-9a-f]{24}$/);
     expect(res.head).not.toContain(value);
@@ -297,7 +343,10 @@ describe("header injection", () => {
       "/api/v1/%0d%0aSet-Cookie:%20evil=1",
       "/api/v1/languages?capability=%0d%0aLocation:%20http://evil.example",
     ]) {
-      const res = await rawRequest(app.port, [`GET ${path} HTTP/1.1`, "Host: 127.0.0.1", `Authorization: Bearer ${key}`, "Connection: close", "", ""].join("\r\n"));
+      const res = await rawRequest(
+        app.port,
+        [`GET ${path} HTTP/1.1`, "Host: 127.0.0.1", `Authorization: Bearer ${key}`, "Connection: close", "", ""].join("\r\n"),
+      );
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(headerNames(res.head)).not.toContain("set-cookie");
       expect(headerNames(res.head)).not.toContain("location");
@@ -325,7 +374,11 @@ describe("CORS: the API for any origin without credentials; the portal same-orig
     async (path) => {
       const res = await fetch(app.url + path, {
         method: "OPTIONS",
-        headers: { origin: ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type, x-request-id" },
+        headers: {
+          origin: ORIGIN,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type, x-request-id",
+        },
       });
       expect(res.status).toBeLessThan(300);
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -369,32 +422,35 @@ describe("security headers", () => {
     app = await startApp();
   });
 
-  it.each(["/", "/docs", "/signin", "/dashboard"])("%s: a nonce CSP without unsafe-inline scripts, every script carrying the nonce, no framing", async (path) => {
-    const res = await fetch(app.url + path, { redirect: "manual" });
-    if (res.status >= 300 && res.status < 400) return; // /dashboard without a session redirects; nothing rendered
-    expect(res.status).toBe(200);
-    const csp = res.headers.get("content-security-policy") ?? "";
-    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
-    expect(nonce, csp).toBeTruthy();
-    const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";
-    expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
-    expect(csp).toMatch(/frame-ancestors 'none'/);
-    expect(csp).toMatch(/object-src 'none'/);
-    expect(csp).toMatch(/base-uri 'self'/);
-    expect(res.headers.get("x-frame-options")).toBe("DENY");
-    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-    const html = await res.text();
-    const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const attrs of scripts) {
-      if (/type="application\/(ld\+)?json"/.test(attrs)) continue; // data, not code
-      expect(attrs, `script without the nonce on ${path}`).toContain(`nonce="${nonce}"`);
-    }
-    // A fresh nonce per response.
-    const again = await fetch(app.url + path);
-    expect(again.headers.get("content-security-policy")).not.toBe(csp);
-  });
+  it.each(["/", "/docs", "/signin", "/dashboard"])(
+    "%s: a nonce CSP without unsafe-inline scripts, every script carrying the nonce, no framing",
+    async (path) => {
+      const res = await fetch(app.url + path, { redirect: "manual" });
+      if (res.status >= 300 && res.status < 400) return; // /dashboard without a session redirects; nothing rendered
+      expect(res.status).toBe(200);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+      expect(nonce, csp).toBeTruthy();
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+      expect(scriptSrc).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(csp).toMatch(/object-src 'none'/);
+      expect(csp).toMatch(/base-uri 'self'/);
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      const html = await res.text();
+      const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const attrs of scripts) {
+        if (/type="application\/(ld\+)?json"/.test(attrs)) continue; // data, not code
+        expect(attrs, `script without the nonce on ${path}`).toContain(`nonce="${nonce}"`);
+      }
+      // A fresh nonce per response.
+      const again = await fetch(app.url + path);
+      expect(again.headers.get("content-security-policy")).not.toBe(csp);
+    },
+  );
 
   it("/docs: the OpenAPI document it loads is same-origin (connect-src 'self') and served", async () => {
     const page = await fetch(`${app.url}/docs`);
@@ -425,7 +481,8 @@ describe("key issuance throttle: the client cannot choose the address it is coun
         "cf-connecting-ip": `192.0.2.${i}`,
         "x-lugha-peer-address": `10.9.8.${i}`,
       });
-      for (let i = 0; i < 3; i++) expect((await call(app.url, "POST", "/api/v1/auth/keys", { json: { name: `k${i}` }, headers: forged(i) })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await call(app.url, "POST", "/api/v1/auth/keys", { json: { name: `k${i}` }, headers: forged(i) })).status).toBe(200);
       const refused = await call(app.url, "POST", "/api/v1/auth/keys", { json: { name: "k4" }, headers: forged(99) });
       expectEnvelope(refused, 429, "RATE_LIMIT_EXCEEDED");
       expect(refused.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);

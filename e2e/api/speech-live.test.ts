@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
-import { audioFixtures, removeAudioFixtures, type AudioFile, type AudioFixtures } from "../support/audio";
+import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { type AudioFile, type AudioFixtures, audioFixtures, removeAudioFixtures } from "../support/audio";
 
 /**
  * Speech in live mode: the app's real provider clients talk to the three upstream emulators over loopback HTTP, with
@@ -126,7 +126,13 @@ describe("TTS against the live clients", () => {
   it("downloads provider_a's signed URL server-side: the response carries the audio, never the link", async () => {
     const res = await tts({ text: "Oli otya, nnyabo?", language: "lug" });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ provider: "provider_a", voice: "248", model_used: "provider_a/spark-tts", sandbox: false, content_type: "audio/wav" });
+    expect(res.body).toMatchObject({
+      provider: "provider_a",
+      voice: "248",
+      model_used: "provider_a/spark-tts",
+      sandbox: false,
+      content_type: "audio/wav",
+    });
     expect(res.text).not.toMatch(/https?:\/\/|X-Goog-Signature|gcs/);
     const paths = sunbird.stats.recent.map((r) => `${r.method} ${r.path.split("?")[0]}`);
     expect(paths[0]).toBe("POST /tasks/audio/speech");
@@ -137,7 +143,12 @@ describe("TTS against the live clients", () => {
   it("falls back to the next provider's default voice when provider_a is down", async () => {
     sunbird.setControls({ failMode: "status", status: 503 });
     const res = await tts({ text: "Oli otya", language: "lug" });
-    expect(res.body).toMatchObject({ provider: "provider_c", voice: "facebook/mms-tts-lug", fallback_used: true, providers_tried: ["provider_a", "provider_c"] });
+    expect(res.body).toMatchObject({
+      provider: "provider_c",
+      voice: "facebook/mms-tts-lug",
+      fallback_used: true,
+      providers_tried: ["provider_a", "provider_c"],
+    });
     expect(hf.stats.recent.at(-1)?.path).toBe("/hf-inference/models/facebook/mms-tts-lug");
   });
 

@@ -1,9 +1,17 @@
 import http from "node:http";
 import { parseBuffer } from "music-metadata";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, expectEnvelope, mintKey, type JsonResponse } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
-import { audioFixtures, FIXTURE_FORMATS, multipartStream, oversizeWavStream, removeAudioFixtures, type AudioFile, type AudioFixtures } from "../support/audio";
+import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
+import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import {
+  type AudioFile,
+  type AudioFixtures,
+  audioFixtures,
+  FIXTURE_FORMATS,
+  multipartStream,
+  oversizeWavStream,
+  removeAudioFixtures,
+} from "../support/audio";
 
 /**
  * POST /api/v1/speech/stt and /speech/tts over HTTP against the built app, on the in-process sandbox providers.
@@ -25,12 +33,18 @@ afterAll(async () => {
 
 function form(fields: Record<string, string>, file?: { field?: string; file: AudioFile; type?: string; name?: string }): FormData {
   const f = new FormData();
-  if (file) f.set(file.field ?? "audio", new Blob([file.file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? "application/octet-stream" }), file.name ?? file.file.name);
+  if (file)
+    f.set(
+      file.field ?? "audio",
+      new Blob([file.file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? "application/octet-stream" }),
+      file.name ?? file.file.name,
+    );
   for (const [k, v] of Object.entries(fields)) f.set(k, v);
   return f;
 }
 
-const stt = (body: BodyInit, k: string | null = key, headers: Record<string, string> = {}) => call(app.url, "POST", "/api/v1/speech/stt", { key: k ?? undefined, body, headers });
+const stt = (body: BodyInit, k: string | null = key, headers: Record<string, string> = {}) =>
+  call(app.url, "POST", "/api/v1/speech/stt", { key: k ?? undefined, body, headers });
 const tts = (json: unknown, headers: Record<string, string> = {}) => call(app.url, "POST", "/api/v1/speech/tts", { key, json, headers });
 
 describe("POST /api/v1/speech/stt (sandbox providers)", () => {
@@ -39,7 +53,19 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
     expect(res.status, res.text).toBe(200);
     const b = res.body;
     expect(Object.keys(b).sort()).toEqual(
-      ["audio_content_type", "audio_duration_seconds", "fallback_used", "language", "latency_ms", "model_used", "provider", "providers_tried", "requested_provider", "sandbox", "transcript"].sort(),
+      [
+        "audio_content_type",
+        "audio_duration_seconds",
+        "fallback_used",
+        "language",
+        "latency_ms",
+        "model_used",
+        "provider",
+        "providers_tried",
+        "requested_provider",
+        "sandbox",
+        "transcript",
+      ].sort(),
     );
     expect(b).toMatchObject({ language: "en", audio_content_type: fx.files[format].contentType, sandbox: true, fallback_used: false });
     // provider_a does not take FLAC: English FLAC goes to provider_b.
@@ -77,7 +103,11 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
 
   describe("415 UNSUPPORTED_MEDIA_TYPE for what is not complete audio", () => {
     it("a text file renamed .wav and declared audio/wav", async () => {
-      const d = expectEnvelope(await stt(form({ language: "lug" }, { file: fx.textAsWav, type: "audio/wav", name: "speech.wav" })), 415, "UNSUPPORTED_MEDIA_TYPE");
+      const d = expectEnvelope(
+        await stt(form({ language: "lug" }, { file: fx.textAsWav, type: "audio/wav", name: "speech.wav" })),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+      );
       expect(d.errors?.[0]).toMatchObject({ loc: ["body", "audio"], type: "audio_not_audio" });
     });
 
@@ -127,18 +157,19 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
       expect(expectEnvelope(await stt(form({}, { file: fx.files.wav })), 422, "VALIDATION_ERROR").errors?.[0].loc).toEqual(["body", "language"]);
       expectEnvelope(await stt(form({ language: "xx" }, { file: fx.files.wav })), 422, "UNSUPPORTED_LANGUAGE");
       expect(expectEnvelope(await stt(form({ language: "zu" }, { file: fx.files.wav })), 422, "UNSUPPORTED_LANGUAGE").message).toContain("Zulu");
-      expect(expectEnvelope(await stt(form({ language: "lug", provider: "provider_b" }, { file: fx.files.wav })), 422, "UNSUPPORTED_LANGUAGE").errors?.[0].loc).toEqual([
-        "body",
-        "provider",
-      ]);
-      expect(expectEnvelope(await stt(form({ language: "lug", provider: "sunbird" }, { file: fx.files.wav })), 422, "VALIDATION_ERROR").errors?.[0].loc).toEqual([
-        "body",
-        "provider",
-      ]);
+      expect(
+        expectEnvelope(await stt(form({ language: "lug", provider: "provider_b" }, { file: fx.files.wav })), 422, "UNSUPPORTED_LANGUAGE").errors?.[0]
+          .loc,
+      ).toEqual(["body", "provider"]);
+      expect(
+        expectEnvelope(await stt(form({ language: "lug", provider: "sunbird" }, { file: fx.files.wav })), 422, "VALIDATION_ERROR").errors?.[0].loc,
+      ).toEqual(["body", "provider"]);
     });
 
     it("a broken multipart body (wrong boundary; cut short)", async () => {
-      const wrong = await stt('--abc\r\nContent-Disposition: form-data; name="language"\r\n\r\nlug\r\n--abc--\r\n', key, { "content-type": "multipart/form-data; boundary=zzz" });
+      const wrong = await stt('--abc\r\nContent-Disposition: form-data; name="language"\r\n\r\nlug\r\n--abc--\r\n', key, {
+        "content-type": "multipart/form-data; boundary=zzz",
+      });
       expect(expectEnvelope(wrong, 422, "VALIDATION_ERROR").errors?.[0].type).toBe("multipart_invalid");
       const cut = await stt('--abc\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF', key, {
         "content-type": "multipart/form-data; boundary=abc",
@@ -187,40 +218,50 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
 
   /** Streams a multipart upload with node:http and records how much had been written when the response arrived. */
   function rawUpload(opts: { totalBytes: number; declaredLength?: number }) {
-    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; sentWhenAnswered: number }>((resolve, reject) => {
-      let sent = 0;
-      const { body, contentType } = multipartStream({ language: "lug" }, { field: "audio", name: "big.wav", type: "audio/wav", stream: oversizeWavStream(opts.totalBytes) });
-      const headers: Record<string, string> = { authorization: `Bearer ${key}`, "content-type": contentType };
-      if (opts.declaredLength) headers["content-length"] = String(opts.declaredLength);
-      const req = http.request(`${app.url}/api/v1/speech/stt`, { method: "POST", headers });
-      let answered = false;
-      req.on("response", (res) => {
-        answered = true;
-        const sentWhenAnswered = sent;
-        const chunks: Buffer[] = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => {
-          req.destroy();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), sentWhenAnswered });
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: JsonResponse["body"]; sentWhenAnswered: number }>(
+      (resolve, reject) => {
+        let sent = 0;
+        const { body, contentType } = multipartStream(
+          { language: "lug" },
+          { field: "audio", name: "big.wav", type: "audio/wav", stream: oversizeWavStream(opts.totalBytes) },
+        );
+        const headers: Record<string, string> = { authorization: `Bearer ${key}`, "content-type": contentType };
+        if (opts.declaredLength) headers["content-length"] = String(opts.declaredLength);
+        const req = http.request(`${app.url}/api/v1/speech/stt`, { method: "POST", headers });
+        let answered = false;
+        req.on("response", (res) => {
+          answered = true;
+          const sentWhenAnswered = sent;
+          const chunks: Buffer[] = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => {
+            req.destroy();
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
+              sentWhenAnswered,
+            });
+          });
         });
-      });
-      req.on("error", (err) => {
-        if (!answered) reject(err);
-      });
-      const reader = body.getReader();
-      const pump = async () => {
-        for (;;) {
-          if (answered || req.destroyed) return reader.cancel().catch(() => {});
-          const { done, value } = await reader.read();
-          if (done) return req.end();
-          sent += value.byteLength;
-          if (!req.write(value)) await new Promise((r) => req.once("drain", r).once("close", r));
-          // Let I/O callbacks run between chunks, so the response is noticed as soon as it arrives.
-          await new Promise((r) => setImmediate(r));
-        }
-      };
-      pump().catch(() => {});
-    });
+        req.on("error", (err) => {
+          if (!answered) reject(err);
+        });
+        const reader = body.getReader();
+        const pump = async () => {
+          for (;;) {
+            if (answered || req.destroyed) return reader.cancel().catch(() => {});
+            const { done, value } = await reader.read();
+            if (done) return req.end();
+            sent += value.byteLength;
+            if (!req.write(value)) await new Promise((r) => req.once("drain", r).once("close", r));
+            // Let I/O callbacks run between chunks, so the response is noticed as soon as it arrives.
+            await new Promise((r) => setImmediate(r));
+          }
+        };
+        pump().catch(() => {});
+      },
+    );
   }
 });
 
@@ -235,9 +276,29 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
     expect(res.status, res.text).toBe(200);
     const b = res.body;
     expect(Object.keys(b).sort()).toEqual(
-      ["audio_base64", "audio_duration_seconds", "content_type", "fallback_used", "language", "latency_ms", "model_used", "provider", "providers_tried", "requested_provider", "sandbox", "voice"].sort(),
+      [
+        "audio_base64",
+        "audio_duration_seconds",
+        "content_type",
+        "fallback_used",
+        "language",
+        "latency_ms",
+        "model_used",
+        "provider",
+        "providers_tried",
+        "requested_provider",
+        "sandbox",
+        "voice",
+      ].sort(),
     );
-    expect(b).toMatchObject({ content_type: "audio/wav", language: "lug", voice: "248", model_used: "provider_a/spark-tts", provider: "provider_a", sandbox: true });
+    expect(b).toMatchObject({
+      content_type: "audio/wav",
+      language: "lug",
+      voice: "248",
+      model_used: "provider_a/spark-tts",
+      provider: "provider_a",
+      sandbox: true,
+    });
     const audio = Buffer.from(b.audio_base64, "base64");
     expect(audio.subarray(0, 4).toString("latin1")).toBe("RIFF");
     const format = await decode(audio, b.content_type);
@@ -263,7 +324,11 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
     const format = await decode(bytes, "audio/wav");
     expect(format.container).toBe("WAVE");
     expect(format.duration).toBeCloseTo(Number(res.headers.get("x-lugha-audio-duration-seconds")), 2);
-    expect(Object.fromEntries([...res.headers].filter(([k]) => k.startsWith("x-lugha-") && k !== "x-lugha-latency-ms" && k !== "x-lugha-audio-duration-seconds"))).toEqual({
+    expect(
+      Object.fromEntries(
+        [...res.headers].filter(([k]) => k.startsWith("x-lugha-") && k !== "x-lugha-latency-ms" && k !== "x-lugha-audio-duration-seconds"),
+      ),
+    ).toEqual({
       "x-lugha-language": "tw",
       "x-lugha-voice": "male_high",
       "x-lugha-model-used": "provider_b/khaya-tts-v1",
@@ -290,13 +355,22 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
   });
 
   it("serves each provider's voices (Orpheus tag, MMS model) and lists them on a wrong voice", async () => {
-    expect((await tts({ text: "Hello", language: "en", voice: "salt_eng_0002" })).body).toMatchObject({ provider: "provider_a", model_used: "provider_a/orpheus-3b-tts", voice: "salt_eng_0002" });
-    expect((await tts({ text: "Habari", language: "sw", voice: "facebook/mms-tts-swh" })).body).toMatchObject({ provider: "provider_c", voice: "facebook/mms-tts-swh" });
+    expect((await tts({ text: "Hello", language: "en", voice: "salt_eng_0002" })).body).toMatchObject({
+      provider: "provider_a",
+      model_used: "provider_a/orpheus-3b-tts",
+      voice: "salt_eng_0002",
+    });
+    expect((await tts({ text: "Habari", language: "sw", voice: "facebook/mms-tts-swh" })).body).toMatchObject({
+      provider: "provider_c",
+      voice: "facebook/mms-tts-swh",
+    });
     expect((await tts({ text: "Apwoyo", language: "ach", voice: 241 })).body).toMatchObject({ voice: "241" });
     const d = expectEnvelope(await tts({ text: "Hello", language: "lug", voice: "nobody" }), 422, "UNSUPPORTED_VOICE");
     expect(d.message).toContain("248, salt_lug_0001");
     expect(d.errors?.[0].loc).toEqual(["body", "voice"]);
-    expect(expectEnvelope(await tts({ text: "Hello", language: "ach", voice: "248" }), 422, "UNSUPPORTED_VOICE").message).toContain("does not speak Acholi");
+    expect(expectEnvelope(await tts({ text: "Hello", language: "ach", voice: "248" }), 422, "UNSUPPORTED_VOICE").message).toContain(
+      "does not speak Acholi",
+    );
   });
 
   it.each([
@@ -306,7 +380,12 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
     ["missing language", { text: "Hello" }, "VALIDATION_ERROR", ["body", "language"]],
     ["unknown language", { text: "Hello", language: "xx" }, "UNSUPPORTED_LANGUAGE", ["body", "language"]],
     ["a language without TTS", { text: "Sawubona", language: "zu" }, "UNSUPPORTED_LANGUAGE", ["body", "language"]],
-    ["a forced provider without the language", { text: "Hello", language: "lug", provider: "provider_b" }, "UNSUPPORTED_LANGUAGE", ["body", "provider"]],
+    [
+      "a forced provider without the language",
+      { text: "Hello", language: "lug", provider: "provider_b" },
+      "UNSUPPORTED_LANGUAGE",
+      ["body", "provider"],
+    ],
     ["a bad provider", { text: "Hello", language: "lug", provider: "khaya" }, "VALIDATION_ERROR", ["body", "provider"]],
     ["an empty voice", { text: "Hello", language: "lug", voice: "" }, "VALIDATION_ERROR", ["body", "voice"]],
   ])("422 for %s", async (_name, json, code, loc) => {
@@ -316,7 +395,11 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
   });
 
   it("415 for a body that is not JSON; 401 without a key; 405 for GET", async () => {
-    expectEnvelope(await call(app.url, "POST", "/api/v1/speech/tts", { key, body: "text=hi", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "UNSUPPORTED_MEDIA_TYPE");
+    expectEnvelope(
+      await call(app.url, "POST", "/api/v1/speech/tts", { key, body: "text=hi", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
     expectEnvelope(await call(app.url, "POST", "/api/v1/speech/tts", { json: { text: "Hi", language: "lug" } }), 401, "MISSING_API_KEY");
     expectEnvelope(await call(app.url, "GET", "/api/v1/speech/tts", { key }), 405, "METHOD_NOT_ALLOWED");
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
-import { startApp, stopAllApps, type RunningApp } from "../support/app";
+import { type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /** POST /api/v1/translate and /translate/batch over HTTP against the built app (sandbox providers, and live clients on loopback emulators). */
 
@@ -63,9 +63,19 @@ describe("POST /api/v1/translate (sandbox providers)", () => {
     ["bad provider", { text: "Hello", target_lang: "lug", provider: "khaya" }, "VALIDATION_ERROR", ["body", "provider"]],
     ["same language (alias)", { text: "Hello", target_lang: "EN", source_lang: "eng" }, "SAME_LANGUAGE", undefined],
     ["pair nobody serves", { text: "Apwoyo", target_lang: "yo", source_lang: "ach" }, "UNSUPPORTED_LANGUAGE_PAIR", undefined],
-    ["forced provider without the pair", { text: "Hello", target_lang: "lug", source_lang: "en", provider: "provider_b" }, "PROVIDER_UNSUPPORTED_PAIR", undefined],
+    [
+      "forced provider without the pair",
+      { text: "Hello", target_lang: "lug", source_lang: "en", provider: "provider_b" },
+      "PROVIDER_UNSUPPORTED_PAIR",
+      undefined,
+    ],
     ["over 5,000 characters", { text: "a".repeat(5_001), target_lang: "lug", source_lang: "en" }, "TEXT_TOO_LONG", ["body", "text"]],
-    ["over provider_b's 1,000 characters, forced", { text: "a".repeat(1_001), target_lang: "tw", source_lang: "en", provider: "provider_b" }, "TEXT_TOO_LONG", ["body", "text"]],
+    [
+      "over provider_b's 1,000 characters, forced",
+      { text: "a".repeat(1_001), target_lang: "tw", source_lang: "en", provider: "provider_b" },
+      "TEXT_TOO_LONG",
+      ["body", "text"],
+    ],
   ])("422 for %s", async (_name, json, code, loc) => {
     const res = await translate(json);
     const d = expectEnvelope(res, 422, code as string);
@@ -93,7 +103,15 @@ describe("POST /api/v1/translate/batch (sandbox providers)", () => {
     expect(res.body).toMatchObject({ total: 4, succeeded: 2, failed: 2, sandbox: true });
     expect(res.body.results.map((r: { id: string }) => r.id)).toEqual(["a", "b", "c", "d"]);
     expect(res.body.results[0]).toMatchObject({ provider: "provider_a", error: null, error_code: null, target_lang: "lug" });
-    expect(res.body.results[1]).toMatchObject({ error_code: "UNSUPPORTED_LANGUAGE", translated_text: null, model_used: null, provider: null, quality_score: null, detected_source_lang: null, target_lang: null });
+    expect(res.body.results[1]).toMatchObject({
+      error_code: "UNSUPPORTED_LANGUAGE",
+      translated_text: null,
+      model_used: null,
+      provider: null,
+      quality_score: null,
+      detected_source_lang: null,
+      target_lang: null,
+    });
     expect(res.body.results[2].error_code).toBe("SAME_LANGUAGE");
     expect(res.body.results[3]).toMatchObject({ provider: "provider_b", detected_source_lang: "en" });
     expect(Number.isInteger(res.body.total_latency_ms)).toBe(true);
@@ -110,9 +128,27 @@ describe("POST /api/v1/translate/batch (sandbox providers)", () => {
   });
 
   it("a malformed item or duplicate ids fail the whole request, located precisely", async () => {
-    const bad = expectEnvelope(await batch({ items: [{ id: "1", text: "Hi", target_lang: "lug" }, { id: "2", target_lang: "lug" }] }), 422, "VALIDATION_ERROR");
+    const bad = expectEnvelope(
+      await batch({
+        items: [
+          { id: "1", text: "Hi", target_lang: "lug" },
+          { id: "2", target_lang: "lug" },
+        ],
+      }),
+      422,
+      "VALIDATION_ERROR",
+    );
     expect(bad.errors?.[0].loc).toEqual(["body", "items", 1, "text"]);
-    const dup = expectEnvelope(await batch({ items: [{ id: "x", text: "Hi", target_lang: "lug" }, { id: "x", text: "Yo", target_lang: "lug" }] }), 422, "VALIDATION_ERROR");
+    const dup = expectEnvelope(
+      await batch({
+        items: [
+          { id: "x", text: "Hi", target_lang: "lug" },
+          { id: "x", text: "Yo", target_lang: "lug" },
+        ],
+      }),
+      422,
+      "VALIDATION_ERROR",
+    );
     expect(dup.errors?.[0]).toMatchObject({ loc: ["body", "items", 1, "id"], type: "duplicate_id" });
   });
 });
@@ -136,7 +172,10 @@ describe("live clients against loopback emulators (fallback over HTTP)", () => {
   });
 
   it("serves from the upstream without the sandbox marker header", async () => {
-    const res = await call(live.url, "POST", "/api/v1/translate", { key: liveKey, json: { text: "Good morning", target_lang: "lug", source_lang: "en" } });
+    const res = await call(live.url, "POST", "/api/v1/translate", {
+      key: liveKey,
+      json: { text: "Good morning", target_lang: "lug", source_lang: "en" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ provider: "provider_a", sandbox: false });
     expect(res.headers.get("x-lugha-sandbox")).toBeNull();
@@ -145,14 +184,20 @@ describe("live clients against loopback emulators (fallback over HTTP)", () => {
 
   it("provider_a down → provider_c serves and the response says so", async () => {
     emulators[0].setControls({ failMode: "status", status: 503 });
-    const res = await call(live.url, "POST", "/api/v1/translate", { key: liveKey, json: { text: "Good morning", target_lang: "lug", source_lang: "en" } });
+    const res = await call(live.url, "POST", "/api/v1/translate", {
+      key: liveKey,
+      json: { text: "Good morning", target_lang: "lug", source_lang: "en" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ provider: "provider_c", fallback_used: true, providers_tried: ["provider_a", "provider_c"] });
   });
 
   it("everything down → 503 PROVIDER_ERROR naming the providers", async () => {
     for (const e of emulators) e.setControls({ failMode: "status", status: 500 });
-    const res = await call(live.url, "POST", "/api/v1/translate", { key: liveKey, json: { text: "Good morning", target_lang: "lug", source_lang: "en" } });
+    const res = await call(live.url, "POST", "/api/v1/translate", {
+      key: liveKey,
+      json: { text: "Good morning", target_lang: "lug", source_lang: "en" },
+    });
     const d = expectEnvelope(res, 503, "PROVIDER_ERROR");
     expect(d.message).toContain("provider_a");
     expect(d.message).toContain("provider_c");

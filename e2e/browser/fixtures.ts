@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { expect, test as base, type APIRequestContext, type Page } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
 
 /**
  * Shared fixtures:
@@ -28,6 +28,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none
   clientAddress: async ({}, use) => use(uniqueAddress()),
   allowConsoleErrors: [{ patterns: [] }, { option: true }],
   extraHTTPHeaders: async ({ clientAddress }, use) => use({ "X-Forwarded-For": clientAddress }),

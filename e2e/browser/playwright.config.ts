@@ -41,7 +41,15 @@ export default defineConfig({
     launchOptions: {
       executablePath: browser.executablePath,
       env: { ...process.env, ...browser.env } as Record<string, string>,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",

@@ -137,7 +137,10 @@ test.describe("portal journey", () => {
     const refused = await api.get("/api/v1/auth/keys/me", { headers: { Authorization: `Bearer ${key}` } });
     expect(refused.status()).toBe(401);
     expect((await refused.json()).detail.code).toBe("INVALID_API_KEY");
-    const refusedTranslate = await api.post("/api/v1/translate", { headers: { Authorization: `Bearer ${key}` }, data: { text: "hello", target_lang: "lug" } });
+    const refusedTranslate = await api.post("/api/v1/translate", {
+      headers: { Authorization: `Bearer ${key}` },
+      data: { text: "hello", target_lang: "lug" },
+    });
     expect(refusedTranslate.status()).toBe(401);
 
     // The dashboard is closed, and the revoked key cannot sign in again.

@@ -1,4 +1,5 @@
 /** Small HTTP helpers for API tests. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies field by field and assert each one
 export interface JsonResponse<T = any> {
   status: number;
   headers: Headers;
@@ -6,6 +7,7 @@ export interface JsonResponse<T = any> {
   text: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as for JsonResponse
 export async function call<T = any>(
   baseUrl: string,
   method: string,

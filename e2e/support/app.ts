@@ -1,4 +1,4 @@
-import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { inject } from "vitest";
 import { freePort, waitFor } from "./net";

@@ -118,8 +118,36 @@ async function generate(): Promise<AudioFixtures> {
     pipe(p("speech.wav"), ["-c:a", "libopus", "-f", "webm"], p("streamed.webm")),
     pipe(p("speech.wav"), ["-c:a", "flac", "-f", "flac"], p("streamed.flac")),
     pipe(p("speech.wav"), ["-c:a", "libmp3lame", "-f", "mp3"], p("streamed.mp3")),
-    run(FFMPEG_BIN, [...FFMPEG, "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-f", "lavfi", "-i", "sine=duration=1", "-shortest", p("video.mp4")]),
-    run(FFMPEG_BIN, [...FFMPEG, "-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-f", "lavfi", "-i", "sine=duration=1", "-shortest", "-c:v", "libvpx", "-c:a", "libopus", p("video.webm")]).catch(
+    run(FFMPEG_BIN, [
+      ...FFMPEG,
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=duration=1:size=64x64:rate=5",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=duration=1",
+      "-shortest",
+      p("video.mp4"),
+    ]),
+    run(FFMPEG_BIN, [
+      ...FFMPEG,
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc=duration=1:size=64x64:rate=5",
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=duration=1",
+      "-shortest",
+      "-c:v",
+      "libvpx",
+      "-c:a",
+      "libopus",
+      p("video.webm"),
+    ]).catch(
       () => undefined, // libvpx may be missing from a minimal ffmpeg; the MP4 is enough then
     ),
   ]);
@@ -146,10 +174,17 @@ async function generate(): Promise<AudioFixtures> {
       mp3: file("streamed.mp3", "audio/mpeg"),
     },
     variants: [file("vorbis.ogg", "audio/ogg"), file("id3.mp3", "audio/mpeg"), file("hifi.flac", "audio/flac")],
-    textAsWav: { name: "speech.wav", bytes: new TextEncoder().encode("This is a plain text file, renamed to speech.wav.\n".repeat(20)), contentType: "text/plain" },
+    textAsWav: {
+      name: "speech.wav",
+      bytes: new TextEncoder().encode("This is a plain text file, renamed to speech.wav.\n".repeat(20)),
+      contentType: "text/plain",
+    },
     empty: { name: "empty.wav", bytes: new Uint8Array(0), contentType: "audio/wav" },
     truncatedHeader: Object.fromEntries(FIXTURE_FORMATS.map((f) => [f, cut(files[f], 40, "header")])) as Record<FixtureFormat, AudioFile>,
-    truncatedBody: Object.fromEntries(FIXTURE_FORMATS.map((f) => [f, cut(files[f], Math.floor(files[f].bytes.byteLength / 2), "half")])) as Record<FixtureFormat, AudioFile>,
+    truncatedBody: Object.fromEntries(FIXTURE_FORMATS.map((f) => [f, cut(files[f], Math.floor(files[f].bytes.byteLength / 2), "half")])) as Record<
+      FixtureFormat,
+      AudioFile
+    >,
     video,
   };
 }
@@ -167,7 +202,9 @@ async function pipe(input: string, args: string[], output: string) {
 export function oversizeWavStream(totalBytes: number, onChunk?: (sentSoFar: number) => void): ReadableStream<Uint8Array> {
   const header = new Uint8Array(44);
   const view = new DataView(header.buffer);
-  const ascii = (o: number, s: string) => [...s].forEach((c, i) => view.setUint8(o + i, c.charCodeAt(0)));
+  const ascii = (o: number, s: string) => {
+    for (let i = 0; i < s.length; i++) view.setUint8(o + i, s.charCodeAt(i));
+  };
   const dataBytes = Math.min(0xffffffff - 36, totalBytes - 44);
   ascii(0, "RIFF");
   view.setUint32(4, 36 + dataBytes, true);

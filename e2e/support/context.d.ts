@@ -8,4 +8,5 @@ declare module "vitest" {
     postgresSetupError?: string;
   }
 }
+
 export {};

@@ -8,6 +8,7 @@ import pg from "pg";
  * anywhere in the database?"). PostgreSQL is reached while the app runs; a PGlite directory only after the app
  * has stopped (PGlite allows one process per data directory).
  */
+// biome-ignore lint/suspicious/noExplicitAny: tests read rows column by column and assert each one
 export async function sql<T = any>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
   if (databaseUrl.startsWith("pglite:")) {
     const { PGlite } = await import("@electric-sql/pglite");

@@ -54,8 +54,22 @@ export async function startPostgres(): Promise<PostgresServer> {
   execFileSync(...run(path.join(bin, "initdb"), ["-D", dataDir, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]), { stdio: "ignore" });
   const port = await freePort();
   const [cmd, args] = run(path.join(bin, "postgres"), [
-    "-D", dataDir, "-p", String(port), "-k", dir, "-h", "127.0.0.1",
-    "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-k",
+    dir,
+    "-h",
+    "127.0.0.1",
+    "-c",
+    "fsync=off",
+    "-c",
+    "synchronous_commit=off",
+    "-c",
+    "full_page_writes=off",
+    "-c",
+    "max_connections=200",
   ]);
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let stderr = "";

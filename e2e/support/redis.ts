@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -47,11 +47,9 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
 async function launch(port: number, readyTimeoutMs: number): Promise<RedisServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "lugha-redis-"));
   const bin = process.env.REDIS_SERVER_BIN ?? "redis-server";
-  const child = spawn(
-    bin,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   running.add(child);
   let output = "";
   const collect = (chunk: Buffer) => {

@@ -1,5 +1,5 @@
-import { getServerSession } from "next-auth";
 import { cookies } from "next/headers";
+import { getServerSession } from "next-auth";
 import { cache } from "react";
 import { findKeyById, type KeyRecord } from "@/lib/keys/lookup";
 import { flushUsage } from "@/lib/keys/store";

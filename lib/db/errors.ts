@@ -3,10 +3,21 @@
  * Errors arrive wrapped differently by Prisma, its driver adapters and node-postgres, so the whole cause chain is read.
  */
 const CONNECTIVITY_CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH",
-  "57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "57P01",
+  "57P02",
+  "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
   "53300", // too_many_connections
-  "P1001", "P1002", "P1017", "P2024", // Prisma: can't reach, timed out, connection closed, pool timeout
+  "P1001",
+  "P1002",
+  "P1017",
+  "P2024", // Prisma: can't reach, timed out, connection closed, pool timeout
 ]);
 const CONNECTIVITY_MESSAGE =
   /ECONNREFUSED|ECONNRESET|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|DatabaseNotReachable|ConnectionClosed|database system is (starting up|shutting down)|terminating connection due to administrator command|Query read timeout/i;

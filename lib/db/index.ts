@@ -91,6 +91,6 @@ async function openDatabase(): Promise<Database> {
 function pgliteExecutor(pglite: import("@electric-sql/pglite").PGlite): SqlExecutor {
   return {
     exec: async (sql) => void (await pglite.exec(sql)),
-    query: async <T,>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
   };
 }

@@ -27,7 +27,10 @@ export const MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(),
 
 export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");
@@ -71,15 +74,13 @@ export async function applyMigrations(db: SqlExecutor, migrations?: Migration[])
       const id = randomUUID();
       await db.exec("BEGIN");
       try {
-        await db.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-          [id, m.checksum, m.name],
-        );
+        await db.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          m.checksum,
+          m.name,
+        ]);
         await db.exec(m.sql);
-        await db.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await db.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await db.exec("COMMIT");
       } catch (err) {
         await db.exec("ROLLBACK");

@@ -111,7 +111,8 @@ export function validate<T>(schema: z.ZodType<T>, data: unknown, root: "body" | 
 
 function issueType(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_type") return issue.input === undefined ? "missing" : `${issue.expected}_type`;
-  if (issue.code === "too_small") return issue.origin === "string" ? "string_too_short" : issue.origin === "number" ? "greater_than_equal" : "too_short";
+  if (issue.code === "too_small")
+    return issue.origin === "string" ? "string_too_short" : issue.origin === "number" ? "greater_than_equal" : "too_short";
   if (issue.code === "too_big") return issue.origin === "string" ? "string_too_long" : issue.origin === "number" ? "less_than_equal" : "too_long";
   if (issue.code === "unrecognized_keys") return "extra_forbidden";
   if (issue.code === "invalid_value") return "enum";

@@ -18,7 +18,11 @@ export function trustsProxy(env: Record<string, string | undefined> = process.en
 export function clientIp(req: Request, socketAddress: string | undefined, trustProxy = trustsProxy()): string {
   if (trustProxy) {
     const forwarded = req.headers.get("x-forwarded-for");
-    const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+    const last = forwarded
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .pop();
     const real = req.headers.get("x-real-ip")?.trim();
     const candidate = last || real;
     if (candidate && candidate.length <= 64) return candidate;

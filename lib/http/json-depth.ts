@@ -10,7 +10,8 @@ export function exceedsJsonDepth(bytes: Uint8Array, limit: number): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     if (inString) {
-      if (b === 0x5c) i++; // backslash: skip the escaped byte
+      if (b === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (b === 0x22) inString = false;
     } else if (b === 0x22) inString = true;
     else if (b === 0x7b || b === 0x5b) {

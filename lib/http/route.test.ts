@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { readBodyLimited } from "./body";
 import { ApiError } from "./errors";
 import { apiRoute, errorResponse } from "./route";
-import { isDatabaseUnavailable } from "@/lib/db/errors";
 
 describe("errorResponse", () => {
   it("turns an unexpected error into a 500 INTERNAL_ERROR without internals", async () => {
@@ -22,7 +22,9 @@ describe("errorResponse", () => {
   });
 
   it("answers 503 SERVICE_UNAVAILABLE with Retry-After when the database is unreachable", async () => {
-    const err = Object.assign(new Error("connect failed"), { cause: Object.assign(new Error("connect ECONNREFUSED 10.0.0.1:5432"), { code: "ECONNREFUSED" }) });
+    const err = Object.assign(new Error("connect failed"), {
+      cause: Object.assign(new Error("connect ECONNREFUSED 10.0.0.1:5432"), { code: "ECONNREFUSED" }),
+    });
     const res = errorResponse(err, "req_db");
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("5");
@@ -53,25 +55,39 @@ describe("apiRoute without authentication", () => {
     route(new Request("http://x/api", { method: "POST", body, headers }));
 
   it("validates and answers with X-Request-Id, honouring a well-formed incoming id", async () => {
-    const res = await route(new Request("http://x/api", { method: "POST", body: '{"n":21}', headers: { "content-type": "application/json", "x-request-id": "trace-12345678" } }));
+    const res = await route(
+      new Request("http://x/api", {
+        method: "POST",
+        body: '{"n":21}',
+        headers: { "content-type": "application/json", "x-request-id": "trace-12345678" },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ doubled: 42, requestId: "trace-12345678" });
     expect(res.headers.get("x-request-id")).toBe("trace-12345678");
   });
 
   it("replaces a hostile incoming request id", async () => {
-    const res = await route(new Request("http://x/api", { method: "POST", body: '{"n":1}', headers: { "content-type": "application/json", "x-request-id": "a b<script>" } }));
+    const res = await route(
+      new Request("http://x/api", {
+        method: "POST",
+        body: '{"n":1}',
+        headers: { "content-type": "application/json", "x-request-id": "a b<script>" },
+      }),
+    );
     expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
   });
 
   it("refuses a body over the limit while reading, even without Content-Length", async () => {
     const stream = new ReadableStream({
       start(c) {
-        c.enqueue(new TextEncoder().encode('{"n":' + "1".repeat(200) + "}"));
+        c.enqueue(new TextEncoder().encode(`{"n":${"1".repeat(200)}}`));
         c.close();
       },
     });
-    const res = await route(new Request("http://x/api", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit));
+    const res = await route(
+      new Request("http://x/api", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit),
+    );
     expect(res.status).toBe(413);
   });
 
@@ -87,7 +103,9 @@ describe("apiRoute without authentication", () => {
           c.error(new Error("aborted: client disconnected"));
         },
       });
-      const res = await route(new Request("http://x/api", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit));
+      const res = await route(
+        new Request("http://x/api", { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit),
+      );
       expect(res.status).toBe(422);
       const body = await res.json();
       expect(body.detail).toMatchObject({ code: "VALIDATION_ERROR", message: "The request body could not be read completely." });
@@ -114,7 +132,11 @@ describe("apiRoute without authentication", () => {
       } as RequestInit);
     const cut = await readBodyLimited(erroring(10), 100).catch((e: unknown) => e);
     expect(cut).toBeInstanceOf(ApiError);
-    expect(cut).toMatchObject({ code: "VALIDATION_ERROR", status: 422, options: { errors: [{ loc: ["body"], msg: "Request body was cut off", type: "body_incomplete" }] } });
+    expect(cut).toMatchObject({
+      code: "VALIDATION_ERROR",
+      status: 422,
+      options: { errors: [{ loc: ["body"], msg: "Request body was cut off", type: "body_incomplete" }] },
+    });
     expect(await readBodyLimited(erroring(200), 100).catch((e: unknown) => e)).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
   });
 

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { after } from "next/server";
-import { authenticateAndCount, authenticateKey, flushUsageAfterResponse, type AuthenticatedKey } from "@/lib/keys/store";
-import { getRateLimiter, ruleFor, type RateLimitBucket, type RateLimitDecision } from "@/lib/ratelimit";
+import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse } from "@/lib/keys/store";
+import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
 import { parseJsonBody } from "./body";
 import { clientIp } from "./client-ip";
-import { ApiError, errorBody, type ErrorCode } from "./errors";
+import { ApiError, type ErrorCode, errorBody } from "./errors";
 import { PEER_ADDRESS_HEADER } from "./socket-address";
 
 /**
@@ -79,7 +79,7 @@ export function errorResponse(err: unknown, requestId: string, headers = new Hea
   let code: ErrorCode = "INTERNAL_ERROR";
   let message = "An unexpected error occurred. Quote the request id when reporting it.";
   let status = 500;
-  let errors;
+  let errors: ApiError["options"]["errors"];
   if (err instanceof ApiError) {
     ({ code, message, status } = err);
     errors = err.options.errors;

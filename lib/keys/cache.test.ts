@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { KeyCache, keyCacheTtlFromEnv, type VerifiedKey } from "./cache";
 
-const key = (id: string, expiresAt = 1_000_000): VerifiedKey => ({ id, name: id, displayPrefix: "svc_0000", createdAt: new Date(0), expiresAt: new Date(expiresAt) });
+const key = (id: string, expiresAt = 1_000_000): VerifiedKey => ({
+  id,
+  name: id,
+  displayPrefix: "svc_0000",
+  createdAt: new Date(0),
+  expiresAt: new Date(expiresAt),
+});
 
 describe("KeyCache", () => {
   it("serves an entry for at most its TTL, counted from when the lookup started", () => {

@@ -15,10 +15,10 @@ describe("API key format", () => {
     const key = generateApiKey();
     expect(isWellFormedKey(key)).toBe(true);
     expect(isWellFormedKey(key.toUpperCase())).toBe(false);
-    expect(isWellFormedKey("SVC_" + key.slice(4))).toBe(false);
+    expect(isWellFormedKey(`SVC_${key.slice(4)}`)).toBe(false);
     expect(isWellFormedKey(key.slice(0, -1))).toBe(false);
-    expect(isWellFormedKey(key + "0")).toBe(false);
-    expect(isWellFormedKey("svc_" + "g".repeat(40))).toBe(false);
+    expect(isWellFormedKey(`${key}0`)).toBe(false);
+    expect(isWellFormedKey(`svc_${"g".repeat(40)}`)).toBe(false);
     expect(isWellFormedKey(` ${key}`)).toBe(false);
   });
 

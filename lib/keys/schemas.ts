@@ -13,11 +13,22 @@ export const IssueKeyRequest = z.object({
     .transform((s) => s.trim().normalize("NFC"))
     .check((ctx) => {
       const length = [...ctx.value].length;
-      if (length === 0) ctx.issues.push({ code: "custom", input: ctx.value, message: "Name must not be empty", params: { type: "string_too_short" } });
+      if (length === 0)
+        ctx.issues.push({ code: "custom", input: ctx.value, message: "Name must not be empty", params: { type: "string_too_short" } });
       if (length > KEY_NAME_MAX)
-        ctx.issues.push({ code: "custom", input: ctx.value, message: `Name must be at most ${KEY_NAME_MAX} characters`, params: { type: "string_too_long" } });
+        ctx.issues.push({
+          code: "custom",
+          input: ctx.value,
+          message: `Name must be at most ${KEY_NAME_MAX} characters`,
+          params: { type: "string_too_long" },
+        });
       if (HOSTILE_CHARACTERS.test(ctx.value))
-        ctx.issues.push({ code: "custom", input: ctx.value, message: "Name must not contain control or bidirectional-override characters", params: { type: "invalid_characters" } });
+        ctx.issues.push({
+          code: "custom",
+          input: ctx.value,
+          message: "Name must not contain control or bidirectional-override characters",
+          params: { type: "invalid_characters" },
+        });
     }),
   expires_in_days: z
     .number({ error: "Input should be an integer number of days" })

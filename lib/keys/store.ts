@@ -44,7 +44,8 @@ function hotPath(): HotPath {
     g[HOT_PATH] = { cache, usage, inflight: new Map() };
     process.once("exit", () => {
       const left = usage.backlog();
-      if (left.keys > 0) console.error(`[usage] exiting with usage not written: ${left.requests} requests, ${left.characters} characters for ${left.keys} keys`);
+      if (left.keys > 0)
+        console.error(`[usage] exiting with usage not written: ${left.requests} requests, ${left.characters} characters for ${left.keys} keys`);
     });
   }
   return g[HOT_PATH];

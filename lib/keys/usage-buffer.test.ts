@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AmbiguousWriteError, UsageBuffer, type UsageBatch, type UsageWriter } from "./usage-buffer";
+import { AmbiguousWriteError, type UsageBatch, UsageBuffer, type UsageWriter } from "./usage-buffer";
 
 /** A writer that applies batches to an in-memory "database" and can be told to fail. */
 function fakeWriter() {

@@ -1,6 +1,6 @@
 import { francAll } from "franc-all";
 import { describe, expect, it } from "vitest";
-import { detectLanguage, DEFAULT_CONFIDENCE } from "./detect";
+import { DEFAULT_CONFIDENCE, detectLanguage } from "./detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "./detect.samples";
 import { LANGUAGES } from "./registry";
 
@@ -46,7 +46,10 @@ describe("source detection accuracy (hand-written samples, detect.samples.ts)", 
     const pct = (k: number, n: number) => `${((100 * k) / n).toFixed(0).padStart(3)}%`;
     const lines = [
       `${"lang".padEnd(6)} ${"n".padStart(3)}  ${names.map((n) => n.padEnd(24)).join("")}`,
-      ...rows.map((r) => `${r.code.padEnd(6)} ${String(r.n).padStart(3)}  ${names.map((n) => `${r.hits[n]}/${r.n} ${pct(r.hits[n], r.n)}`.padEnd(24)).join("")}`),
+      ...rows.map(
+        (r) =>
+          `${r.code.padEnd(6)} ${String(r.n).padStart(3)}  ${names.map((n) => `${r.hits[n]}/${r.n} ${pct(r.hits[n], r.n)}`.padEnd(24)).join("")}`,
+      ),
       `${"ALL".padEnd(6)} ${String(total).padStart(3)}  ${names
         .map((n) => {
           const k = rows.reduce((a, r) => a + r.hits[n], 0);
@@ -100,7 +103,8 @@ describe("detection rule", () => {
 
   it("only ever answers a registry language, and respects candidates", () => {
     const codes = new Set(LANGUAGES.map((l) => l.code));
-    for (const t of ["Guten Morgen, wie geht es dir heute?", "Buongiorno a tutti quanti", "Доброе утро"]) expect(codes.has(detectLanguage(t).code)).toBe(true);
+    for (const t of ["Guten Morgen, wie geht es dir heute?", "Buongiorno a tutti quanti", "Доброе утро"])
+      expect(codes.has(detectLanguage(t).code)).toBe(true);
     expect(detectLanguage("Watoto wanakwenda shuleni kila siku.", { candidates: ["en", "lug"] }).code).not.toBe("sw");
   });
 

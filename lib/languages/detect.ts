@@ -176,7 +176,7 @@ export function detectLanguage(text: string, options: DetectOptions = {}): Detec
 }
 
 function defaultDetection(pool: Set<string>): Detection {
-  const code = pool.has(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : [...pool][0] ?? DEFAULT_LANGUAGE;
+  const code = pool.has(DEFAULT_LANGUAGE) ? DEFAULT_LANGUAGE : ([...pool][0] ?? DEFAULT_LANGUAGE);
   return { code, confidence: DEFAULT_CONFIDENCE, method: "default" };
 }
 

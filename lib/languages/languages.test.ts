@@ -6,16 +6,16 @@ import { createEmulator, inProcessFetch, makeWav } from "@/lib/providers/sandbox
 import { PROVIDER_IDS, type ProviderClient, type ProviderId } from "@/lib/providers/types";
 import { AUDIO_FORMATS } from "@/lib/speech/audio";
 import { speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions } from "@/lib/speech/catalog";
-import { transcribeAudio, type SpeechDeps } from "@/lib/speech/stt";
+import { type SpeechDeps, transcribeAudio } from "@/lib/speech/stt";
 import { synthesizeSpeech } from "@/lib/speech/tts";
-import { translateText } from "@/lib/translate/service";
 import { QUALITY } from "@/lib/translate/quality";
+import { translateText } from "@/lib/translate/service";
 import { detectionCandidates, detectLanguage } from "./detect";
 import { listLanguages } from "./listing";
 import { hfModels, hfRoutesFor, ModelMapError, resetHfModels, resolveModelMap } from "./models";
-import { allPairs, pairOptions, PROVIDER_A_LANGUAGES, PROVIDER_B_LANGUAGES } from "./pairs";
+import { allPairs, PROVIDER_A_LANGUAGES, PROVIDER_B_LANGUAGES, pairOptions } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
-import { LanguagesResponse, SpeechAudioFormat, type LanguageEntry } from "./schemas";
+import { type LanguageEntry, LanguagesResponse, SpeechAudioFormat } from "./schemas";
 
 const SPEECH_ONLY = ["myx", "xog"];
 
@@ -54,7 +54,11 @@ describe("registry", () => {
     const translated = new Set(allPairs().flatMap((p) => [p.source, p.target]));
     const speech = new Set(speechLanguageCodes());
     for (const l of LANGUAGES) expect(translated.has(l.code) || speech.has(l.code), l.code).toBe(true);
-    expect(LANGUAGES.filter((l) => !translated.has(l.code)).map((l) => l.code).sort()).toEqual(SPEECH_ONLY);
+    expect(
+      LANGUAGES.filter((l) => !translated.has(l.code))
+        .map((l) => l.code)
+        .sort(),
+    ).toEqual(SPEECH_ONLY);
     expect(LANGUAGES.find((l) => l.code === "xog")).toMatchObject({ name: "Lusoga", nativeName: "Olusoga", region: "East Africa" });
     expect(LANGUAGES.find((l) => l.code === "myx")).toMatchObject({ name: "Lumasaba", nativeName: "Lumasaaba", region: "East Africa" });
   });
@@ -63,24 +67,39 @@ describe("registry", () => {
     const deps = { providers: {} as Record<ProviderId, ProviderClient>, deadlineMs: 1_000 };
     for (const code of SPEECH_ONLY) {
       expect(PROVIDER_A_LANGUAGES).not.toContain(code);
-      expect(allPairs().some((p) => p.source === code || p.target === code), code).toBe(false);
+      expect(
+        allPairs().some((p) => p.source === code || p.target === code),
+        code,
+      ).toBe(false);
       for (const provider of ["auto", ...PROVIDER_IDS] as const) {
-        for (const [source_lang, target_lang] of [["en", code], [code, "en"], ["lug", code], [code.toUpperCase(), "lug"]]) {
+        for (const [source_lang, target_lang] of [
+          ["en", code],
+          [code, "en"],
+          ["lug", code],
+          [code.toUpperCase(), "lug"],
+        ]) {
           const err = await translateText({ text: "Good morning", source_lang, target_lang, provider }, deps).catch((e: unknown) => e);
           expect(err, `${source_lang}→${target_lang} ${provider}`).toBeInstanceOf(ApiError);
           expect(err).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_PAIR", status: 422 });
         }
       }
-      const byName = await translateText({ text: "Good morning", source_lang: "en", target_lang: code === "xog" ? "Lusoga" : "lugisu" }, deps).catch((e: unknown) => e);
+      const byName = await translateText({ text: "Good morning", source_lang: "en", target_lang: code === "xog" ? "Lusoga" : "lugisu" }, deps).catch(
+        (e: unknown) => e,
+      );
       expect(byName).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_PAIR" });
     }
   });
 
   it("source detection only answers languages translate takes as a source (never a speech-only one)", () => {
     const sources = new Set(allPairs().map((p) => p.source));
-    expect(detectionCandidates().sort()).toEqual(LANGUAGES.map((l) => l.code).filter((c) => sources.has(c)).sort());
+    expect(detectionCandidates().sort()).toEqual(
+      LANGUAGES.map((l) => l.code)
+        .filter((c) => sources.has(c))
+        .sort(),
+    );
     for (const code of SPEECH_ONLY) expect(detectionCandidates()).not.toContain(code);
-    for (const text of ["Abaana bagenda ku ssomero buli lunaku", "Hello", "zzz qqq xxx vvv www"]) expect(SPEECH_ONLY).not.toContain(detectLanguage(text).code);
+    for (const text of ["Abaana bagenda ku ssomero buli lunaku", "Hello", "zzz qqq xxx vvv www"])
+      expect(SPEECH_ONLY).not.toContain(detectLanguage(text).code);
   });
 });
 
@@ -105,7 +124,10 @@ describe("pair tables", () => {
 
   it("claims only pairs a model can produce: no NLLB for languages NLLB lacks", () => {
     for (const code of ["lgg", "ach", "teo", "nyn", "gaa", "dag", "fat", "gur", "mer", "kus"]) {
-      expect(hfRoutesFor("en", code).some((r) => r.tier === "general"), code).toBe(false);
+      expect(
+        hfRoutesFor("en", code).some((r) => r.tier === "general"),
+        code,
+      ).toBe(false);
     }
     expect(pairOptions("en", "lgg").map((o) => o.provider)).toEqual(["provider_a"]);
     expect(pairOptions("ach", "yo")).toEqual([]);
@@ -163,10 +185,25 @@ describe("GET /languages listing", () => {
     const names = r.languages.map((l) => l.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, "en")));
     const lug = r.languages.find((l) => l.code === "lug")!;
-    expect(lug).toMatchObject({ name: "Luganda", native_name: "Oluganda", region: "East Africa", stt: { supported: true }, tts: { supported: true } });
-    expect(lug.translation.targets.find((t) => t.code === "en")).toEqual({ code: "en", provider: "provider_a", model: "sunflower", quality_score: QUALITY.provider_a });
+    expect(lug).toMatchObject({
+      name: "Luganda",
+      native_name: "Oluganda",
+      region: "East Africa",
+      stt: { supported: true },
+      tts: { supported: true },
+    });
+    expect(lug.translation.targets.find((t) => t.code === "en")).toEqual({
+      code: "en",
+      provider: "provider_a",
+      model: "sunflower",
+      quality_score: QUALITY.provider_a,
+    });
     // Khaya-only languages are listed (fasiri omitted them)
-    for (const code of ["ee", "gaa", "fat", "dag", "ki", "gur", "mer", "kus"]) expect(r.languages.some((l) => l.code === code), code).toBe(true);
+    for (const code of ["ee", "gaa", "fat", "dag", "ki", "gur", "mer", "kus"])
+      expect(
+        r.languages.some((l) => l.code === code),
+        code,
+      ).toBe(true);
   });
 
   it("filters by provider: only its languages, with its own model and quality", () => {
@@ -180,8 +217,14 @@ describe("GET /languages listing", () => {
     });
     expect(b.languages.map((l) => l.code).sort()).toEqual([...new Set(["en", ...PROVIDER_B_LANGUAGES, ...bSpeech])].sort());
     for (const l of b.languages) {
-      expect([...l.stt.providers, ...l.tts.providers].every((p) => p.provider === "provider_b"), l.code).toBe(true);
-      expect(l.translation.targets.every((t) => t.provider === "provider_b"), l.code).toBe(true);
+      expect(
+        [...l.stt.providers, ...l.tts.providers].every((p) => p.provider === "provider_b"),
+        l.code,
+      ).toBe(true);
+      expect(
+        l.translation.targets.every((t) => t.provider === "provider_b"),
+        l.code,
+      ).toBe(true);
     }
     const en = b.languages.find((l) => l.code === "en")!;
     expect(en.translation.targets.every((t) => t.provider === "provider_b")).toBe(true);
@@ -219,7 +262,10 @@ describe("GET /languages listing", () => {
   it("capability=stt lists Luganda with provider_a (model and formats), and the speech-only Lusoga and Lumasaba", () => {
     const stt = listLanguages({ capability: "stt" });
     const lug = stt.languages.find((l) => l.code === "lug")!;
-    expect(lug.stt).toEqual({ supported: true, providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }] });
+    expect(lug.stt).toEqual({
+      supported: true,
+      providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }],
+    });
     for (const code of SPEECH_ONLY) {
       const l = stt.languages.find((x) => x.code === code)!;
       expect(l, code).toBeDefined();
@@ -227,9 +273,15 @@ describe("GET /languages listing", () => {
       expect(l.stt.providers.map((p) => p.provider)).toEqual(["provider_a"]);
       expect(l.tts).toEqual({ supported: false, providers: [] });
     }
-    expect(stt.languages.find((l) => l.code === "tw")!.stt.providers).toEqual([{ provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] }]);
+    expect(stt.languages.find((l) => l.code === "tw")!.stt.providers).toEqual([
+      { provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] },
+    ]);
     expect(stt.languages.some((l) => l.code === "zu")).toBe(false);
-    expect(listLanguages({ capability: "stt", provider: "provider_c" }).languages.every((l) => l.stt.providers.every((p) => p.model === "openai/whisper-large-v3-turbo"))).toBe(true);
+    expect(
+      listLanguages({ capability: "stt", provider: "provider_c" }).languages.every((l) =>
+        l.stt.providers.every((p) => p.model === "openai/whisper-large-v3-turbo"),
+      ),
+    ).toBe(true);
   });
 
   it("capability=tts lists Sunbird's speakers 241–248 for their languages, with exactly one default voice per provider", () => {
@@ -240,10 +292,15 @@ describe("GET /languages listing", () => {
       expect(a.voices[0], `${code} ${id}`).toMatchObject({ id, model: "spark-tts", default: true });
       expect(a.voices[0].gender).toMatch(/^(female|male)$/);
       // nowhere else
-      for (const other of tts.languages.filter((l) => l.code !== code)) expect(other.tts.providers.flatMap((p) => p.voices.map((v) => v.id))).not.toContain(id);
+      for (const other of tts.languages.filter((l) => l.code !== code))
+        expect(other.tts.providers.flatMap((p) => p.voices.map((v) => v.id))).not.toContain(id);
     }
     for (const l of tts.languages) {
-      for (const p of l.tts.providers) expect(p.voices.filter((v) => v.default), `${l.code} ${p.provider}`).toHaveLength(1);
+      for (const p of l.tts.providers)
+        expect(
+          p.voices.filter((v) => v.default),
+          `${l.code} ${p.provider}`,
+        ).toHaveLength(1);
       expect(new Set(l.tts.providers.map((p) => p.provider)).size).toBe(l.tts.providers.length);
     }
     expect(tts.languages.find((l) => l.code === "tw")!.tts.providers).toEqual([
@@ -262,12 +319,19 @@ describe("GET /languages listing", () => {
     const b = listLanguages({ provider: "provider_b", capability: "tts" });
     expect(b.total).toBeGreaterThan(10);
     for (const l of b.languages) {
-      expect(l.tts.providers.map((p) => p.provider), l.code).toEqual(["provider_b"]);
+      expect(
+        l.tts.providers.map((p) => p.provider),
+        l.code,
+      ).toEqual(["provider_b"]);
       expect(l.tts.providers[0].voices.map((v) => v.id)).toEqual([...KHAYA_SPEAKERS]);
       expect(l.stt.providers.every((p) => p.provider === "provider_b")).toBe(true);
     }
     expect(b.languages.some((l) => l.code === "lug")).toBe(false); // provider_a and provider_c speak Luganda, not provider_b
-    expect(listLanguages({ provider: "provider_a", capability: "tts" }).languages.find((l) => l.code === "lug")!.tts.providers.map((p) => p.provider)).toEqual(["provider_a"]);
+    expect(
+      listLanguages({ provider: "provider_a", capability: "tts" })
+        .languages.find((l) => l.code === "lug")!
+        .tts.providers.map((p) => p.provider),
+    ).toEqual(["provider_a"]);
   });
 
   it("the response matches its schema exactly (nothing stripped), with the formats of the speech module", () => {
@@ -297,7 +361,9 @@ describe("GET /languages listing", () => {
       for (const p of lang.stt.providers) {
         expect(p.formats).toContain("wav");
         const r = await transcribeAudio({ audio: wav, language: lang.code, provider: p.provider as ProviderId }, deps);
-        expect(`${r.provider} ${r.model_used} ${r.language}`, `${lang.code} ${p.provider}`).toBe(`${p.provider} ${p.provider}/${p.model} ${lang.code}`);
+        expect(`${r.provider} ${r.model_used} ${r.language}`, `${lang.code} ${p.provider}`).toBe(
+          `${p.provider} ${p.provider}/${p.model} ${lang.code}`,
+        );
         stt++;
       }
     }
@@ -305,7 +371,9 @@ describe("GET /languages listing", () => {
       for (const p of lang.tts.providers) {
         for (const v of p.voices) {
           const { response } = await synthesizeSpeech({ text: "Good morning", language: lang.code, voice: v.id }, deps);
-          expect(`${response.provider} ${response.voice} ${response.model_used}`, `${lang.code} ${v.id}`).toBe(`${p.provider} ${v.id} ${p.provider}/${v.model}`);
+          expect(`${response.provider} ${response.voice} ${response.model_used}`, `${lang.code} ${v.id}`).toBe(
+            `${p.provider} ${v.id} ${p.provider}/${v.model}`,
+          );
           voices++;
         }
         const { response } = await synthesizeSpeech({ text: "Good morning", language: lang.code, provider: p.provider as ProviderId }, deps);
@@ -331,8 +399,13 @@ describe("GET /languages listing", () => {
       const listing = listLanguages(provider ? { provider } : {});
       for (const lang of listing.languages) {
         for (const t of lang.translation.targets) {
-          const r = await translateText({ text: "Good morning to you all", source_lang: lang.code, target_lang: t.code, provider: provider ?? "auto" }, deps);
-          expect(`${r.provider} ${r.model_used} ${r.quality_score}`, `${lang.code}→${t.code} ${provider ?? "auto"}`).toBe(`${t.provider} ${t.provider}/${t.model} ${t.quality_score}`);
+          const r = await translateText(
+            { text: "Good morning to you all", source_lang: lang.code, target_lang: t.code, provider: provider ?? "auto" },
+            deps,
+          );
+          expect(`${r.provider} ${r.model_used} ${r.quality_score}`, `${lang.code}→${t.code} ${provider ?? "auto"}`).toBe(
+            `${t.provider} ${t.provider}/${t.model} ${t.quality_score}`,
+          );
           checked++;
         }
       }

@@ -40,7 +40,9 @@ export function listLanguages(query: LanguagesQuery = {}, models: ResolvedHfMode
     const option = pick(pair.options);
     if (!option) continue;
     if (!targets.has(pair.source)) targets.set(pair.source, []);
-    targets.get(pair.source)!.push({ code: pair.target, provider: option.provider as ProviderId, model: option.model, quality_score: option.quality });
+    targets
+      .get(pair.source)!
+      .push({ code: pair.target, provider: option.provider as ProviderId, model: option.model, quality_score: option.quality });
     if (!sources.has(pair.target)) sources.set(pair.target, []);
     sources.get(pair.target)!.push(pair.source);
   }

@@ -26,7 +26,10 @@ import { normalizeLanguageCode } from "./registry";
 const ModelId = z.string().regex(/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/, "model id must look like org/name");
 
 const HfModelMapSchema = z.object({
-  dedicated: z.record(z.string().regex(/^[a-z]{2,3}-[a-z]{2,3}$/i, 'pair key must look like "en-sw"'), ModelId).nullable().optional(),
+  dedicated: z
+    .record(z.string().regex(/^[a-z]{2,3}-[a-z]{2,3}$/i, 'pair key must look like "en-sw"'), ModelId)
+    .nullable()
+    .optional(),
   general: z
     .object({ model: ModelId, codes: z.record(z.string(), z.string().regex(/^[a-z]{3}_[A-Z][a-z]{3}$/, "FLORES-200 code like eng_Latn")) })
     .nullable()
@@ -37,7 +40,10 @@ const HfModelMapSchema = z.object({
         .object({ model: ModelId, target_tokens: z.record(z.string(), z.string().regex(/^[a-z]{2,3}(_[A-Z][a-z]{3})?$/)) })
         .nullable()
         .optional(),
-      to_english: z.object({ model: ModelId, sources: z.array(z.string()) }).nullable().optional(),
+      to_english: z
+        .object({ model: ModelId, sources: z.array(z.string()) })
+        .nullable()
+        .optional(),
     })
     .nullable()
     .optional(),
@@ -124,7 +130,7 @@ export function resolveModelMap(override?: unknown): ResolvedHfModels {
 export function hfModels(): ResolvedHfModels {
   if (!cached) {
     const env = process.env.HF_MODEL_MAP;
-    cached = resolveModelMap(env && env.trim() ? loadOverride(env) : undefined);
+    cached = resolveModelMap(env?.trim() ? loadOverride(env) : undefined);
   }
   return cached;
 }

@@ -1,7 +1,7 @@
-import type { HfModelRoute, ProviderId } from "@/lib/providers/types";
-import { PROVIDER_IDS } from "@/lib/providers/types";
 import { KHAYA_TRANSLATE_MODEL } from "@/lib/providers/khaya";
 import { SUNBIRD_TRANSLATE_MODEL } from "@/lib/providers/sunbird";
+import type { HfModelRoute, ProviderId } from "@/lib/providers/types";
+import { PROVIDER_IDS } from "@/lib/providers/types";
 import { qualityFor } from "@/lib/translate/quality";
 import { hfModels, hfRoutesFor, type ResolvedHfModels } from "./models";
 import { LANGUAGES } from "./registry";

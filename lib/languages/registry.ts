@@ -32,14 +32,14 @@ export interface Language {
   franc?: string;
 }
 
-const L = (
-  code: string,
-  name: string,
-  nativeName: string,
-  region: Region,
-  aliases: string[] = [],
-  franc?: string,
-): Language => ({ code, name, nativeName, region, aliases, ...(franc ? { franc } : {}) });
+const L = (code: string, name: string, nativeName: string, region: Region, aliases: string[] = [], franc?: string): Language => ({
+  code,
+  name,
+  nativeName,
+  region,
+  aliases,
+  ...(franc ? { franc } : {}),
+});
 
 export const LANGUAGES: readonly Language[] = [
   // provider_a (Sunbird) core set, spec 4.1
@@ -108,7 +108,8 @@ for (const lang of LANGUAGES) {
     const key = spelling.toLowerCase();
     const other = BY_ALIAS.get(key);
     if (other && other !== lang) throw new Error(`language registry: "${key}" names both ${other.code} and ${lang.code}`);
-    if (BY_CODE.has(key) && BY_CODE.get(key) !== lang) throw new Error(`language registry: alias "${key}" of ${lang.code} is another language's code`);
+    if (BY_CODE.has(key) && BY_CODE.get(key) !== lang)
+      throw new Error(`language registry: alias "${key}" of ${lang.code} is another language's code`);
     BY_ALIAS.set(key, lang);
   }
 }

@@ -98,7 +98,11 @@ export const LanguagesResponse = z
             native_name: "Oluganda",
             region: "East Africa",
             aliases: ["lg"],
-            translation: { supported: true, targets: [{ code: "en", provider: "provider_a", model: "sunflower", quality_score: 0.92 }], sources: ["en"] },
+            translation: {
+              supported: true,
+              targets: [{ code: "en", provider: "provider_a", model: "sunflower", quality_score: 0.92 }],
+              sources: ["en"],
+            },
             stt: { supported: true, providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }] },
             tts: {
               supported: true,

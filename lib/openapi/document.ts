@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
 import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
 import { LanguageEntry, LanguagesQuery, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
+import { SttForm, SttResponse, TTS_AUDIO_HEADERS, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import {
   BatchItem,
   BatchItemResult,
@@ -11,11 +12,10 @@ import {
   TranslateRequest,
   TranslateResponse,
 } from "@/lib/translate/schemas";
-import { SttForm, SttResponse, TTS_AUDIO_HEADERS, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import packageJson from "@/package.json";
 import { ERROR_DOCS, ErrorBody, errorExample, FieldError } from "./errors";
 import { HealthResponse } from "./health";
-import { toOpenApiSchema, toOpenApiSchemas, type SchemaObject } from "./zod-to-openapi";
+import { type SchemaObject, toOpenApiSchema, toOpenApiSchemas } from "./zod-to-openapi";
 
 /**
  * The OpenAPI 3.0.3 document served at /api/v1/openapi.json and rendered by /docs. Every request and response schema
@@ -52,7 +52,8 @@ function errorResponses(codes: ErrorCode[], authenticated: boolean): Record<stri
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
     const headers: Record<string, unknown> = { ...REQUEST_ID, ...(authenticated ? RATE_HEADERS : {}) };
-    if (status === 429 || list.includes("SERVICE_UNAVAILABLE") || list.includes("PROVIDER_ERROR")) headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
+    if (status === 429 || list.includes("SERVICE_UNAVAILABLE") || list.includes("PROVIDER_ERROR"))
+      headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
     if (status === 401) headers["WWW-Authenticate"] = { schema: { type: "string" }, example: 'Bearer realm="lugha"' };
     out[String(status)] = {
       description: list.map((c) => `\`${c}\`: ${ERROR_DOCS[c].when}`).join(". "),
@@ -110,14 +111,31 @@ function paths(): Record<string, Record<string, Op>> {
         description:
           "Spec 4.1. With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).",
         requestBody: jsonBody("TranslateRequest", {
-          luganda: { summary: "English → Luganda (provider_a)", value: { text: "Good morning, how are you?", target_lang: "lug", source_lang: "en" } },
+          luganda: {
+            summary: "English → Luganda (provider_a)",
+            value: { text: "Good morning, how are you?", target_lang: "lug", source_lang: "en" },
+          },
           yoruba: { summary: "English → Yoruba (provider_b)", value: { text: "Thank you very much", target_lang: "yo", source_lang: "en" } },
-          swahili: { summary: "Detect the source, forced provider_c", value: { text: "Where is the market?", target_lang: "sw", provider: "provider_c" } },
+          swahili: {
+            summary: "Detect the source, forced provider_c",
+            value: { text: "Where is the market?", target_lang: "sw", provider: "provider_c" },
+          },
         }),
         responses: {
           "200": ok("The translation (spec 2.2)", "TranslateResponse", true, SANDBOX_HEADER),
           ...errorResponses(
-            [...AUTH, ...JSON_BODY, "UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "PROVIDER_UNSUPPORTED_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", ...ALWAYS],
+            [
+              ...AUTH,
+              ...JSON_BODY,
+              "UNSUPPORTED_LANGUAGE",
+              "UNSUPPORTED_LANGUAGE_PAIR",
+              "PROVIDER_UNSUPPORTED_PAIR",
+              "TEXT_TOO_LONG",
+              "SAME_LANGUAGE",
+              "RATE_LIMIT_EXCEEDED",
+              "PROVIDER_ERROR",
+              ...ALWAYS,
+            ],
             true,
           ),
         },
@@ -157,7 +175,19 @@ function paths(): Record<string, Record<string, Op>> {
         },
         responses: {
           "200": ok("The transcript", "SttResponse", true),
-          ...errorResponses([...AUTH, "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", ...ALWAYS], true),
+          ...errorResponses(
+            [
+              ...AUTH,
+              "PAYLOAD_TOO_LARGE",
+              "UNSUPPORTED_MEDIA_TYPE",
+              "VALIDATION_ERROR",
+              "UNSUPPORTED_LANGUAGE",
+              "RATE_LIMIT_EXCEEDED",
+              "PROVIDER_ERROR",
+              ...ALWAYS,
+            ],
+            true,
+          ),
         },
       },
     },
@@ -171,14 +201,22 @@ function paths(): Record<string, Record<string, Op>> {
         requestBody: jsonBody("TtsRequest"),
         responses: {
           "200": {
-            description: "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
-            headers: { ...REQUEST_ID, ...RATE_HEADERS, ...Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type")) },
+            description:
+              "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
+            headers: {
+              ...REQUEST_ID,
+              ...RATE_HEADERS,
+              ...Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type")),
+            },
             content: {
               "application/json": { schema: ref("TtsResponse") },
               "audio/wav": { schema: { type: "string", format: "binary" } },
             },
           },
-          ...errorResponses([...AUTH, ...JSON_BODY, "UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", ...ALWAYS], true),
+          ...errorResponses(
+            [...AUTH, ...JSON_BODY, "UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", ...ALWAYS],
+            true,
+          ),
         },
       },
     },
@@ -242,7 +280,8 @@ function paths(): Record<string, Record<string, Op>> {
         operationId: "health",
         tags: ["Service"],
         summary: "Health check",
-        description: "Spec 4.8. No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.",
+        description:
+          "Spec 4.8. No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.",
         security: [],
         responses: {
           "200": { description: "ok or degraded", content: { "application/json": { schema: ref("HealthResponse") } } },
@@ -263,10 +302,7 @@ function paths(): Record<string, Record<string, Op>> {
 }
 
 function schemas(): Record<string, SchemaObject> {
-  const requests = toOpenApiSchemas(
-    { TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm },
-    "input",
-  );
+  const requests = toOpenApiSchemas({ TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm }, "input");
   const responses = toOpenApiSchemas(
     {
       TranslateResponse,
@@ -314,8 +350,14 @@ function schemas(): Record<string, SchemaObject> {
     expires_at: "2027-11-21T09:30:00.000Z",
   };
   const details = all.KeyDetails as { example?: unknown; properties: Record<string, SchemaObject> };
-  details.properties.requests_total = { ...details.properties.requests_total, description: "Authenticated requests made with this key, any endpoint and outcome (429s included), this one included" };
-  details.properties.rate_limits = { ...details.properties.rate_limits, description: "Per-key limits by bucket: translate, batch, stt, tts, default" };
+  details.properties.requests_total = {
+    ...details.properties.requests_total,
+    description: "Authenticated requests made with this key, any endpoint and outcome (429s included), this one included",
+  };
+  details.properties.rate_limits = {
+    ...details.properties.rate_limits,
+    description: "Per-key limits by bucket: translate, batch, stt, tts, default",
+  };
   details.example = {
     name: "my app",
     created_at: "2026-11-21T09:30:00.000Z",
@@ -436,7 +478,12 @@ export function openApiDocument(): Record<string, unknown> {
     paths: paths(),
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "svc_<40 hex characters>", description: "An API key from POST /api/v1/auth/keys" },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "svc_<40 hex characters>",
+          description: "An API key from POST /api/v1/auth/keys",
+        },
       },
       schemas: schemas(),
       headers: {

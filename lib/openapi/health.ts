@@ -26,7 +26,11 @@ export const HealthResponse = z
         checks: {
           database: { status: "ok", engine: "postgres", latency_ms: 2 },
           rate_limiter: { status: "ok", backend: "upstash", ok: true, fail_mode: "open" },
-          providers: { status: "ok", sandbox: false, provider_a: { mode: "live", circuit: "closed", base_url: "https://api.sunbird.ai", configured: true } },
+          providers: {
+            status: "ok",
+            sandbox: false,
+            provider_a: { mode: "live", circuit: "closed", base_url: "https://api.sunbird.ai", configured: true },
+          },
         },
       },
     ],

@@ -11,7 +11,11 @@ import { openApiDocument, SPEC_ENDPOINTS } from "./document";
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown }>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; example?: unknown }>; examples: Record<string, { value: unknown }>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[]; example?: unknown }>;
+    examples: Record<string, { value: unknown }>;
+    securitySchemes: Record<string, unknown>;
+  };
   info: { description: string };
 };
 
@@ -49,7 +53,10 @@ describe("OpenAPI document", () => {
       expect(ex?.detail.code, code).toBe(code);
       expect(d.info.description).toContain(`| ${status} | \`${code}\` |`);
     }
-    const translate = d.paths["/api/v1/translate"].post.responses as Record<string, { content: { "application/json": { examples: Record<string, unknown> } } }>;
+    const translate = d.paths["/api/v1/translate"].post.responses as Record<
+      string,
+      { content: { "application/json": { examples: Record<string, unknown> } } }
+    >;
     expect(Object.keys(translate["422"].content["application/json"].examples)).toEqual(
       expect.arrayContaining(["VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "TEXT_TOO_LONG", "SAME_LANGUAGE", "PROVIDER_UNSUPPORTED_PAIR"]),
     );
@@ -83,14 +90,25 @@ describe("OpenAPI document", () => {
     }
     // The spec's fields (2.1, 2.2, 2.3, 2.4) are all there.
     expect(d.components.schemas.TranslateResponse.required).toEqual(
-      expect.arrayContaining(["translated_text", "detected_source_lang", "target_lang", "model_used", "provider", "quality_score", "latency_ms", "characters_translated"]),
+      expect.arrayContaining([
+        "translated_text",
+        "detected_source_lang",
+        "target_lang",
+        "model_used",
+        "provider",
+        "quality_score",
+        "latency_ms",
+        "characters_translated",
+      ]),
     );
     expect(d.components.schemas.IssuedKey.required).toEqual(expect.arrayContaining(["api_key", "name", "created_at", "expires_at"]));
     expect(d.components.schemas.KeyDetails.required).toEqual(expect.arrayContaining(["name", "created_at", "expires_at", "requests_total"]));
     expect(d.components.schemas.BatchItemResult.required).toEqual(
       expect.arrayContaining(["id", "translated_text", "detected_source_lang", "target_lang", "model_used", "provider", "quality_score", "error"]),
     );
-    expect(d.components.schemas.BatchTranslateResponse.required).toEqual(expect.arrayContaining(["results", "total", "succeeded", "failed", "total_latency_ms"]));
+    expect(d.components.schemas.BatchTranslateResponse.required).toEqual(
+      expect.arrayContaining(["results", "total", "succeeded", "failed", "total_latency_ms"]),
+    );
   });
 
   it("has examples that the handlers' own schemas accept", () => {

@@ -15,10 +15,7 @@ export type SchemaObject = Record<string, unknown>;
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-export function toOpenApiSchemas(
-  schemas: Record<string, z.ZodType>,
-  io: "input" | "output",
-): Record<string, SchemaObject> {
+export function toOpenApiSchemas(schemas: Record<string, z.ZodType>, io: "input" | "output"): Record<string, SchemaObject> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
   const out = z.toJSONSchema(registry, {

@@ -1,4 +1,4 @@
-import { ProviderError, type CircuitState, type ProviderId } from "./types";
+import { type CircuitState, ProviderError, type ProviderId } from "./types";
 
 export interface CircuitOptions {
   /** Consecutive failed calls that open the circuit. */

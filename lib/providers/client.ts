@@ -1,7 +1,17 @@
-import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from "./circuit";
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
-import { DEFAULT_HTTP_POLICY, isJsonResponse, readBytes, readText, send, tryParseJson, type FetchLike, type HttpPolicy, type SendOptions } from "./http";
-import { ProviderError, type CircuitState, type ProviderId, type ProviderMode } from "./types";
+import { CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
+import {
+  DEFAULT_HTTP_POLICY,
+  type FetchLike,
+  type HttpPolicy,
+  isJsonResponse,
+  readBytes,
+  readText,
+  type SendOptions,
+  send,
+  tryParseJson,
+} from "./http";
+import { type CircuitState, ProviderError, type ProviderId, type ProviderMode } from "./types";
 
 export interface ClientOptions {
   baseUrl: string;

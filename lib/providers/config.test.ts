@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadProvidersConfig } from "./config";
 import { getProviders, getSandboxEmulator, providerStatus, resetProvidersForTests } from "./index";
-import { makeWav, parseWav, startEmulatorServer, type EmulatorServer } from "./sandbox";
+import { type EmulatorServer, makeWav, parseWav, startEmulatorServer } from "./sandbox";
 import { providerError, within } from "./test-support";
 import { PROVIDER_IDS, type ProviderId, type TranslateRequest } from "./types";
 
@@ -13,8 +13,18 @@ const REQUESTS: Record<ProviderId, TranslateRequest> = {
 const request = (id: ProviderId) => ({ ...REQUESTS[id], deadline: within(3_000) });
 
 const ENV_NAMES = [
-  "PROVIDER_MODE", "SUNBIRD_API_URL", "SUNBIRD_API_TOKEN", "KHAYA_API_URL", "KHAYA_API_KEY", "HF_API_URL", "HF_TOKEN",
-  "PROVIDER_TIMEOUT_MS", "PROVIDER_SPEECH_TIMEOUT_MS", "PROVIDER_MAX_RETRIES", "CIRCUIT_FAILURE_THRESHOLD", "CIRCUIT_COOLDOWN_MS",
+  "PROVIDER_MODE",
+  "SUNBIRD_API_URL",
+  "SUNBIRD_API_TOKEN",
+  "KHAYA_API_URL",
+  "KHAYA_API_KEY",
+  "HF_API_URL",
+  "HF_TOKEN",
+  "PROVIDER_TIMEOUT_MS",
+  "PROVIDER_SPEECH_TIMEOUT_MS",
+  "PROVIDER_MAX_RETRIES",
+  "CIRCUIT_FAILURE_THRESHOLD",
+  "CIRCUIT_COOLDOWN_MS",
 ];
 
 /** Each test starts from an environment with none of our variables set. */
@@ -59,8 +69,11 @@ describe("loadProvidersConfig", () => {
 
   it("reads the timeout, retry and circuit knobs", () => {
     const config = loadProvidersConfig({
-      PROVIDER_TIMEOUT_MS: "250", PROVIDER_SPEECH_TIMEOUT_MS: "900", PROVIDER_MAX_RETRIES: "0",
-      CIRCUIT_FAILURE_THRESHOLD: "2", CIRCUIT_COOLDOWN_MS: "100",
+      PROVIDER_TIMEOUT_MS: "250",
+      PROVIDER_SPEECH_TIMEOUT_MS: "900",
+      PROVIDER_MAX_RETRIES: "0",
+      CIRCUIT_FAILURE_THRESHOLD: "2",
+      CIRCUIT_COOLDOWN_MS: "100",
     });
     expect(config.policy).toEqual({ attemptTimeoutMs: 250, maxRetries: 0 });
     expect(config.speechAttemptTimeoutMs).toBe(900);
@@ -108,7 +121,11 @@ describe("getProviders / providerStatus", () => {
     env({});
     const providers = getProviders();
     const audio = makeWav({ durationSeconds: 1, seed: 1 });
-    const cases: [ProviderId, string][] = [["provider_a", "lug"], ["provider_b", "tw"], ["provider_c", "sw"]];
+    const cases: [ProviderId, string][] = [
+      ["provider_a", "lug"],
+      ["provider_b", "tw"],
+      ["provider_c", "sw"],
+    ];
     for (const [id, language] of cases) {
       const client = providers[id];
       const heard = await client.transcribe!({ audio, contentType: "audio/wav", language, deadline: within(3_000) });
@@ -146,13 +163,22 @@ describe("getProviders / providerStatus", () => {
   describe("live clients pointed at loopback emulators", () => {
     let servers: Record<ProviderId, EmulatorServer>;
     beforeAll(async () => {
-      const [a, b, c] = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf", { credential: "hf_live" })]);
+      const [a, b, c] = await Promise.all([
+        startEmulatorServer("sunbird"),
+        startEmulatorServer("khaya"),
+        startEmulatorServer("hf", { credential: "hf_live" }),
+      ]);
       servers = { provider_a: a, provider_b: b, provider_c: c };
     });
     afterAll(() => Promise.all(Object.values(servers).map((s) => s.close())));
 
     it("serve over HTTP and never show credentials in the status", async () => {
-      env({ SUNBIRD_API_URL: servers.provider_a.url, KHAYA_API_URL: servers.provider_b.url, HF_API_URL: servers.provider_c.url, HF_TOKEN: "hf_live" });
+      env({
+        SUNBIRD_API_URL: servers.provider_a.url,
+        KHAYA_API_URL: servers.provider_b.url,
+        HF_API_URL: servers.provider_c.url,
+        HF_TOKEN: "hf_live",
+      });
       for (const id of PROVIDER_IDS) {
         await expect(getProviders()[id].translate(request(id))).resolves.toMatchObject({ translatedText: expect.stringContaining("[sandbox:") });
         expect(servers[id].stats.requests).toBe(1);

@@ -21,7 +21,7 @@
  *   CIRCUIT_FAILURE_THRESHOLD   consecutive failed calls that open a provider's circuit (default 5)
  *   CIRCUIT_COOLDOWN_MS         how long an open circuit fails fast before letting one probe through (default 30000)
  */
-import { DEFAULT_CIRCUIT_OPTIONS, type CircuitOptions } from "./circuit";
+import { type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
 import { DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS } from "./client";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http";
 import { PROVIDER_IDS, type ProviderId, type ProviderMode } from "./types";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ClientOptions } from "./client";
 import { HuggingFaceClient } from "./huggingface";
 import { KhayaClient } from "./khaya";
-import { startEmulatorServer, type EmulatorKind, type EmulatorServer } from "./sandbox";
+import { type EmulatorKind, type EmulatorServer, startEmulatorServer } from "./sandbox";
 import { SunbirdClient } from "./sunbird";
 import { providerError, timed, within } from "./test-support";
 import type { ProviderClient, TranslateRequest } from "./types";
@@ -50,7 +50,8 @@ describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ 
 
   const client = (opts: Partial<ClientOptions> = {}) =>
     make({ baseUrl: server.url, credential: CREDENTIAL, ...opts, policy: { ...FAST, ...opts.policy } });
-  const translate = (c: ProviderClient, deadlineMs = 3_000, signal?: AbortSignal) => c.translate({ ...request, deadline: within(deadlineMs), signal });
+  const translate = (c: ProviderClient, deadlineMs = 3_000, signal?: AbortSignal) =>
+    c.translate({ ...request, deadline: within(deadlineMs), signal });
 
   it("translates, and the sandbox output is visibly marked", async () => {
     await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });

@@ -1,12 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HTTP_POLICY, errorForStatus, isRetryable, parseRetryAfter, readBytes, send, type HttpPolicy } from "./http";
+import { DEFAULT_HTTP_POLICY, errorForStatus, type HttpPolicy, isRetryable, parseRetryAfter, readBytes, send } from "./http";
 import { fakeFetch, providerError, timed, within } from "./test-support";
 import { ProviderError } from "./types";
 
 const policy: HttpPolicy = { ...DEFAULT_HTTP_POLICY, attemptTimeoutMs: 1_000, backoffBaseMs: 10, backoffMaxMs: 20, random: () => 0.5 };
 
 /** send() with a handler that fails for non-2xx like every client does. */
-function call(fetch: (url: string, init: RequestInit) => Promise<Response>, deadline: number, overrides: Partial<HttpPolicy> = {}, signal?: AbortSignal) {
+function call(
+  fetch: (url: string, init: RequestInit) => Promise<Response>,
+  deadline: number,
+  overrides: Partial<HttpPolicy> = {},
+  signal?: AbortSignal,
+) {
   return send({
     provider: "provider_a",
     fetch,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ClientOptions } from "./client";
 import { HuggingFaceClient } from "./huggingface";
-import { startEmulatorServer, type EmulatorServer } from "./sandbox";
+import { type EmulatorServer, startEmulatorServer } from "./sandbox";
 import { providerError, timed, within } from "./test-support";
 import type { HfModelRoute } from "./types";
 
@@ -34,8 +34,13 @@ describe("Hugging Face translate: wire", () => {
 
   it("sends src_lang/tgt_lang only when the route has them (NLLB)", async () => {
     const nllb: HfModelRoute = { model: "facebook/nllb-200-distilled-600M", tier: "general", srcLang: "eng_Latn", tgtLang: "swh_Latn" };
-    await expect(translate(client(), nllb)).resolves.toMatchObject({ translatedText: "[sandbox:hf facebook/nllb-200-distilled-600M eng_Latn→swh_Latn] Hello" });
-    expect(JSON.parse(server.stats.recent[0].bodyText ?? "")).toEqual({ inputs: "Hello", parameters: { src_lang: "eng_Latn", tgt_lang: "swh_Latn" } });
+    await expect(translate(client(), nllb)).resolves.toMatchObject({
+      translatedText: "[sandbox:hf facebook/nllb-200-distilled-600M eng_Latn→swh_Latn] Hello",
+    });
+    expect(JSON.parse(server.stats.recent[0].bodyText ?? "")).toEqual({
+      inputs: "Hello",
+      parameters: { src_lang: "eng_Latn", tgt_lang: "swh_Latn" },
+    });
   });
 
   it("prefixes the target token for multi-target models (opus-mt-en-mul)", async () => {

@@ -2,9 +2,9 @@ import { BaseClient, type ClientOptions } from "./client";
 import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
 import {
-  ProviderError,
   type HfModelRoute,
   type ProviderClient,
+  ProviderError,
   type SynthesizeRequest,
   type SynthesizeResult,
   type TranscribeRequest,
@@ -91,8 +91,7 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
 
   /** `/hf-inference/models/{org}/{name}`; ids are validated so a route can never point outside the models tree. */
   protected modelPath(model: string): string {
-    if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(model) || model.includes(".."))
-      this.reject("invalid model id", "INVALID_MODEL");
+    if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(model) || model.includes("..")) this.reject("invalid model id", "INVALID_MODEL");
     return `/hf-inference/models/${model}`;
   }
 

@@ -1,20 +1,20 @@
 import type { BaseClient } from "./client";
 import { loadProvidersConfig, type ProvidersConfig } from "./config";
 import { HuggingFaceClient } from "./huggingface";
-import { KhayaClient, KHAYA_MAX_TEXT_CHARS } from "./khaya";
+import { KHAYA_MAX_TEXT_CHARS, KhayaClient } from "./khaya";
 // Not "./sandbox": that index also carries the node:http server, which the app never needs.
 import { createEmulator } from "./sandbox/create";
-import { inProcessFetch, type Emulator, type EmulatorKind } from "./sandbox/emulator";
-import { SunbirdClient, SUNBIRD_MAX_TEXT_CHARS } from "./sunbird";
-import { PROVIDER_IDS, type CircuitState, type ProviderClient, type ProviderId, type ProviderMode } from "./types";
+import { type Emulator, type EmulatorKind, inProcessFetch } from "./sandbox/emulator";
+import { SUNBIRD_MAX_TEXT_CHARS, SunbirdClient } from "./sunbird";
+import { type CircuitState, PROVIDER_IDS, type ProviderClient, type ProviderId, type ProviderMode } from "./types";
 
-export * from "./types";
-export { HuggingFaceClient } from "./huggingface";
-export { KhayaClient, KHAYA_MAX_TEXT_CHARS, KHAYA_SPEAKERS } from "./khaya";
-export { SunbirdClient, SUNBIRD_MAX_TEXT_CHARS } from "./sunbird";
-export { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel, SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, toIso3 } from "./codes";
 export type { ClientOptions } from "./client";
+export { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel, SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, toIso3 } from "./codes";
 export { loadProvidersConfig, ProviderConfigError, type ProvidersConfig } from "./config";
+export { HuggingFaceClient } from "./huggingface";
+export { KHAYA_MAX_TEXT_CHARS, KHAYA_SPEAKERS, KhayaClient } from "./khaya";
+export { SUNBIRD_MAX_TEXT_CHARS, SunbirdClient } from "./sunbird";
+export * from "./types";
 
 /** Input limits per provider (spec §8); the clients refuse longer text, lib/translate should check before routing. */
 export const PROVIDER_INPUT_LIMITS = {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ClientOptions } from "./client";
 import { KhayaClient } from "./khaya";
-import { startEmulatorServer, type EmulatorServer } from "./sandbox";
+import { type EmulatorServer, startEmulatorServer } from "./sandbox";
 import { fakeFetch, providerError, within } from "./test-support";
 
 const KEY = "0123456789abcdef0123456789abcdef";

@@ -1,10 +1,10 @@
+import { codePointLength } from "@/lib/text";
 import { BaseClient, type ClientOptions } from "./client";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
 import { errorForStatus, isRecord, mediaType, parseRetryAfter, tryParseJson } from "./http";
-import { codePointLength } from "@/lib/text";
 import {
-  ProviderError,
   type ProviderClient,
+  ProviderError,
   type SynthesizeRequest,
   type SynthesizeResult,
   type TranscribeRequest,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ClientOptions } from "./client";
 import { HuggingFaceClient } from "./huggingface";
 import { KhayaClient } from "./khaya";
-import { makeWav, parseWav, startEmulatorServer, type EmulatorServer } from "./sandbox";
+import { type EmulatorServer, makeWav, parseWav, startEmulatorServer } from "./sandbox";
 import { SunbirdClient } from "./sunbird";
 import { providerError, timed, within } from "./test-support";
 
@@ -31,7 +31,8 @@ describe("Sunbird speech", () => {
   });
   afterAll(() => server.close());
   beforeEach(() => server.reset());
-  const client = (opts: Partial<ClientOptions> = {}) => new SunbirdClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { ...FAST, ...opts.policy } });
+  const client = (opts: Partial<ClientOptions> = {}) =>
+    new SunbirdClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { ...FAST, ...opts.policy } });
 
   it("transcribes: multipart audio + 639-3 language to /tasks/audio/transcriptions", async () => {
     const result = await client().transcribe(transcribeRequest("lug"));
@@ -41,7 +42,9 @@ describe("Sunbird speech", () => {
     expect(req.path).toBe("/tasks/audio/transcriptions");
     expect(req.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(req.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    await expect(client().transcribe(transcribeRequest("sw"))).resolves.toMatchObject({ transcript: expect.stringContaining("[sandbox:sunbird swa]") });
+    await expect(client().transcribe(transcribeRequest("sw"))).resolves.toMatchObject({
+      transcript: expect.stringContaining("[sandbox:sunbird swa]"),
+    });
   });
 
   it("refuses unsupported languages and empty audio without calling; the API's own 422 on a bad file type is rejected", async () => {
@@ -67,7 +70,13 @@ describe("Sunbird speech", () => {
     expect(result).toMatchObject({ contentType: "audio/wav", model: "orpheus-3b-tts", voice: "salt_lug_0001" });
     expectWav(result.audio, 24_000, request.text);
     const [post, download] = server.stats.recent;
-    expect(JSON.parse(post.bodyText ?? "")).toEqual({ text: request.text, model: "orpheus-3b-tts", voice: "salt_lug_0001", response_mode: "url", language: "lug" });
+    expect(JSON.parse(post.bodyText ?? "")).toEqual({
+      text: request.text,
+      model: "orpheus-3b-tts",
+      voice: "salt_lug_0001",
+      response_mode: "url",
+      language: "lug",
+    });
     expect(download.method).toBe("GET");
     expect(download.path).toMatch(/^\/gcs\/orpheus_tts\/.+\.wav\?X-Goog-Expires=\d+&X-Goog-Signature=[0-9a-f]+$/);
     // The signed URL carries its own signature; our token must not travel to the storage host.
@@ -108,7 +117,10 @@ describe("Sunbird speech", () => {
     expect(err.kind).toBe("timeout");
     expect(ms).toBeLessThan(400);
     server.setControls({ failMode: "html", pathPrefix: "/gcs" });
-    expect(await providerError(client().synthesize(speechRequest("lug")))).toMatchObject({ kind: "malformed", message: "provider returned no audio" });
+    expect(await providerError(client().synthesize(speechRequest("lug")))).toMatchObject({
+      kind: "malformed",
+      message: "provider returned no audio",
+    });
   });
 
   it("a synthesis and its download count once in the circuit breaker", async () => {
@@ -129,7 +141,8 @@ describe("Khaya speech", () => {
   });
   afterAll(() => server.close());
   beforeEach(() => server.reset());
-  const client = (opts: Partial<ClientOptions> = {}) => new KhayaClient({ baseUrl: server.url, credential: KEY, ...opts, policy: { ...FAST, ...opts.policy } });
+  const client = (opts: Partial<ClientOptions> = {}) =>
+    new KhayaClient({ baseUrl: server.url, credential: KEY, ...opts, policy: { ...FAST, ...opts.policy } });
 
   it("transcribes: raw bytes with the audio type to /asr/v3/transcribe?language=<639-3>", async () => {
     const result = await client().transcribe(transcribeRequest("tw"));
@@ -143,7 +156,10 @@ describe("Khaya speech", () => {
 
   it("undecodable audio → rejected with Khaya's code; unsupported language refused without calling", async () => {
     const garbage = new TextEncoder().encode("RIFF but not really a wave file");
-    expect(await providerError(client().transcribe(transcribeRequest("tw", garbage)))).toMatchObject({ kind: "rejected", upstreamCode: "INVALID_AUDIO_FORMAT" });
+    expect(await providerError(client().transcribe(transcribeRequest("tw", garbage)))).toMatchObject({
+      kind: "rejected",
+      upstreamCode: "INVALID_AUDIO_FORMAT",
+    });
     expect((await providerError(client().transcribe(transcribeRequest("lug")))).kind).toBe("rejected");
     expect(server.stats.requests).toBe(1);
   });
@@ -177,11 +193,15 @@ describe("Hugging Face speech", () => {
   });
   afterAll(() => server.close());
   beforeEach(() => server.reset());
-  const client = (opts: Partial<ClientOptions> = {}) => new HuggingFaceClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { ...FAST, ...opts.policy } });
+  const client = (opts: Partial<ClientOptions> = {}) =>
+    new HuggingFaceClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { ...FAST, ...opts.policy } });
 
   it("transcribes raw bytes with Whisper by default", async () => {
     const result = await client().transcribe(transcribeRequest("sw"));
-    expect(result).toMatchObject({ model: "openai/whisper-large-v3-turbo", transcript: expect.stringContaining("[sandbox:hf openai/whisper-large-v3-turbo]") });
+    expect(result).toMatchObject({
+      model: "openai/whisper-large-v3-turbo",
+      transcript: expect.stringContaining("[sandbox:hf openai/whisper-large-v3-turbo]"),
+    });
     const [req] = server.stats.recent;
     expect(req.path).toBe("/hf-inference/models/openai/whisper-large-v3-turbo");
     expect(req.headers["content-type"]).toBe("audio/wav");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ClientOptions } from "./client";
-import { createEmulator, startEmulatorServer, type EmulatorServer } from "./sandbox";
+import { createEmulator, type EmulatorServer, startEmulatorServer } from "./sandbox";
 import { SunbirdClient } from "./sunbird";
 import { fakeFetch, providerError, within } from "./test-support";
 
@@ -15,7 +15,8 @@ beforeEach(() => server.reset());
 
 const client = (opts: Partial<ClientOptions> = {}) =>
   new SunbirdClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { backoffBaseMs: 10, backoffMaxMs: 20, ...opts.policy } });
-const translate = (c: SunbirdClient, source: string, target: string, text = "Hello") => c.translate({ text, source, target, deadline: within(3_000) });
+const translate = (c: SunbirdClient, source: string, target: string, text = "Hello") =>
+  c.translate({ text, source, target, deadline: within(3_000) });
 
 describe("Sunbird translate: wire", () => {
   it("POSTs /tasks/translate with a Bearer token and ISO 639-3 codes, and reads output.translated_text", async () => {
@@ -117,7 +118,9 @@ describe("Sunbird translate: the four error shapes", () => {
     // Real upstream bodies, produced by the emulator's own validation, fed to the client.
     const emulator = createEmulator("sunbird");
     const body = (payload: unknown) =>
-      emulator.handler(new Request("http://x/tasks/translate", { method: "POST", body: JSON.stringify(payload), headers: { "content-type": "application/json" } }));
+      emulator.handler(
+        new Request("http://x/tasks/translate", { method: "POST", body: JSON.stringify(payload), headers: { "content-type": "application/json" } }),
+      );
     const unsupported = await body({ source_language: "eng", target_language: "fra", text: "Hi" });
     const same = await body({ source_language: "eng", target_language: "English", text: "Hi" });
     const bodies = [await unsupported.text(), await same.text()];

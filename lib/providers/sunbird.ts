@@ -1,11 +1,11 @@
+import { codePointLength } from "@/lib/text";
 import { audioFileName } from "./audio";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
-import { codePointLength } from "@/lib/text";
 import {
-  ProviderError,
   type ProviderClient,
+  ProviderError,
   type SynthesizeRequest,
   type SynthesizeResult,
   type TranscribeRequest,

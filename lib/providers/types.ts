@@ -69,15 +69,7 @@ export interface SynthesizeResult {
   voice: string;
 }
 
-export type ProviderErrorKind =
-  | "timeout"
-  | "network"
-  | "unavailable"
-  | "rate_limited"
-  | "auth"
-  | "rejected"
-  | "malformed"
-  | "circuit_open";
+export type ProviderErrorKind = "timeout" | "network" | "unavailable" | "rate_limited" | "auth" | "rejected" | "malformed" | "circuit_open";
 
 /**
  * A failed upstream call. `message` is short and safe to show an API caller: it is written by us, never copied from an

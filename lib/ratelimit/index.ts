@@ -1,11 +1,11 @@
-import { GuardedRateLimitStore, type FailMode } from "./guard";
+import { type FailMode, GuardedRateLimitStore } from "./guard";
 import { MemoryRateLimitStore } from "./memory";
 import { RedisRateLimitStore } from "./redis";
 import type { RateLimitBucket, RateLimitRule, RateLimitStore } from "./types";
 import { UpstashRateLimitStore } from "./upstash";
 
+export { type FailMode, RateLimiterUnavailableError } from "./guard";
 export type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
-export { RateLimiterUnavailableError, type FailMode } from "./guard";
 
 /** Defaults: the spec's numbers (section 8) and DESIGN.md's for the rest. Override with RATE_LIMIT_<BUCKET>=N/Ws. */
 const DEFAULT_RULES: Record<RateLimitBucket, string> = {
@@ -72,7 +72,8 @@ export function rateLimiterConfig(env: Env = process.env): RateLimiterConfig {
   let failMode = DEFAULT_FAIL_MODE;
   const mode = env.RATE_LIMIT_FAIL_MODE?.trim().toLowerCase();
   if (mode === "open" || mode === "closed") failMode = mode;
-  else if (mode) console.warn(`[ratelimit] RATE_LIMIT_FAIL_MODE=${JSON.stringify(env.RATE_LIMIT_FAIL_MODE)} is not open|closed; using ${DEFAULT_FAIL_MODE}`);
+  else if (mode)
+    console.warn(`[ratelimit] RATE_LIMIT_FAIL_MODE=${JSON.stringify(env.RATE_LIMIT_FAIL_MODE)} is not open|closed; using ${DEFAULT_FAIL_MODE}`);
 
   return { backend: upstash ? "upstash" : env.REDIS_URL ? "redis" : "memory", timeoutMs, failMode };
 }

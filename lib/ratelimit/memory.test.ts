@@ -34,7 +34,14 @@ describe("memory store on an injected clock", () => {
     const rule = { limit: 1, windowMs: 60_000 };
     at(0);
     await store.check("translate", "k", rule);
-    for (const [t, seconds] of [[1, 60], [500, 60], [1_000, 59], [58_999, 2], [59_000, 1], [59_999, 1]]) {
+    for (const [t, seconds] of [
+      [1, 60],
+      [500, 60],
+      [1_000, 59],
+      [58_999, 2],
+      [59_000, 1],
+      [59_999, 1],
+    ]) {
       at(t);
       expect((await store.check("translate", "k", rule)).retryAfterSeconds, `at ${t} ms`).toBe(seconds);
     }

@@ -1,6 +1,6 @@
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startRedis, type RedisServer } from "../../e2e/support/redis";
+import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { RedisRateLimitStore } from "./redis";
 import { describeOutageContract, describeStoreContract } from "./store-contract";
 

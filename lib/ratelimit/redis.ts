@@ -81,9 +81,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     );
     // Durations come from the Redis clock; resetAt is shifted onto this instance's clock for the header.
     const shift = Date.now() - now;
-    return admitted === 1
-      ? allowedDecision(rule, used, at + shift)
-      : deniedDecision(rule, at - now, (resetAt ?? at) + shift);
+    return admitted === 1 ? allowedDecision(rule, used, at + shift) : deniedDecision(rule, at - now, (resetAt ?? at) + shift);
   }
 
   health() {

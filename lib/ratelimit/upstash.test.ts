@@ -1,7 +1,7 @@
 import { Redis } from "@upstash/redis";
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startRedis, type RedisServer } from "../../e2e/support/redis";
+import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { startUpstashShim, stripUpstashFlags, type UpstashShim } from "../../e2e/support/upstash-shim";
 import { alignToWindow, describeOutageContract, describeStoreContract, sleep } from "./store-contract";
 import { counterWindowFreeAt, UpstashRateLimitStore } from "./upstash";

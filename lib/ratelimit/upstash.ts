@@ -14,13 +14,7 @@ import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore 
  * current window is full the next slot opens only 1 ms into the next window. So Retry-After and X-RateLimit-Reset
  * are computed here from the two counters.
  */
-export function counterWindowFreeAt(
-  windowStart: number,
-  windowMs: number,
-  current: number,
-  previous: number,
-  below: number,
-): number {
+export function counterWindowFreeAt(windowStart: number, windowMs: number, current: number, previous: number, below: number): number {
   if (current < below) {
     // Still in this window: need floor((1 - f) * previous) < below - current, i.e. f > 1 - (below - current) / previous.
     if (previous <= 0) return windowStart;

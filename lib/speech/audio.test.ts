@@ -1,8 +1,8 @@
 /** Audio recognition and measurement, on fixtures generated with eSpeak NG and ffmpeg (e2e/support/audio.ts). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { audioFixtures, FIXTURE_FORMATS, removeAudioFixtures, type AudioFixtures } from "@/e2e/support/audio";
+import { type AudioFixtures, audioFixtures, FIXTURE_FORMATS, removeAudioFixtures } from "@/e2e/support/audio";
 import { makeWav } from "@/lib/providers/sandbox";
-import { analyzeAudio, asUnsupportedMedia, AudioRejected } from "./audio";
+import { AudioRejected, analyzeAudio, asUnsupportedMedia } from "./audio";
 
 let fx: AudioFixtures;
 beforeAll(async () => {
@@ -37,11 +37,14 @@ describe("analyzeAudio: accepted formats", () => {
     expect(await analyzeAudio(fx.files.wav.bytes)).toMatchObject({ codec: "PCM", sampleRate: 16_000, channels: 1 });
   });
 
-  it.each(["wav", "webm", "flac", "mp3"] as const)("accepts %s as a live recorder writes it (no length in the header), measured from the audio", async (format) => {
-    const info = await analyzeAudio(fx.streamed[format].bytes);
-    expect(info.format).toBe(format);
-    expect(Math.abs(info.durationSeconds - fx.durationSeconds)).toBeLessThan(0.15);
-  });
+  it.each(["wav", "webm", "flac", "mp3"] as const)(
+    "accepts %s as a live recorder writes it (no length in the header), measured from the audio",
+    async (format) => {
+      const info = await analyzeAudio(fx.streamed[format].bytes);
+      expect(info.format).toBe(format);
+      expect(Math.abs(info.durationSeconds - fx.durationSeconds)).toBeLessThan(0.15);
+    },
+  );
 
   it("accepts OGG Vorbis, an ID3-tagged VBR MP3 and a 24-bit stereo FLAC", async () => {
     for (const file of fx.variants) {
@@ -71,7 +74,10 @@ describe("analyzeAudio: refused files", () => {
   });
 
   it("refuses other recognised files by name (an image), without quoting their content", async () => {
-    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4, 0x89]);
+    const png = Uint8Array.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1f, 0x15, 0xc4,
+      0x89,
+    ]);
     const err = await rejection(png);
     expect(err.reason).toBe("unsupported_format");
     expect(err.message).toContain("image/png");

@@ -87,7 +87,10 @@ export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
   if (bytes.byteLength === 0) throw new AudioRejected("empty", "The audio file is empty.");
   const detected = await fileTypeFromBuffer(bytes).catch(() => undefined);
   if (!detected) {
-    throw new AudioRejected("not_audio", `The uploaded file is not audio in a supported format (${ACCEPTED_FORMATS_TEXT}); its bytes match none of them. The file name and declared type are not used to decide.`);
+    throw new AudioRejected(
+      "not_audio",
+      `The uploaded file is not audio in a supported format (${ACCEPTED_FORMATS_TEXT}); its bytes match none of them. The file name and declared type are not used to decide.`,
+    );
   }
   const format = BY_EXTENSION[detected.ext];
   if (!format) {
@@ -100,7 +103,7 @@ export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
   const structural = structuralCheck(format, bytes);
   if (structural) throw new AudioRejected("truncated", `The ${name} file is truncated or corrupt (${structural}).`);
 
-  let meta;
+  let meta: Awaited<ReturnType<typeof parseBuffer>>;
   try {
     meta = await parseBuffer(bytes, { mimeType: AUDIO_CONTENT_TYPES[format], size: bytes.byteLength }, { duration: true, skipCovers: true });
   } catch {
@@ -108,7 +111,10 @@ export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
   }
   const f = meta.format;
   if (f.hasVideo) {
-    throw new AudioRejected("video", `The uploaded ${name === "M4A" ? "MP4" : name} file contains video. Send an audio-only file (${ACCEPTED_FORMATS_TEXT}).`);
+    throw new AudioRejected(
+      "video",
+      `The uploaded ${name === "M4A" ? "MP4" : name} file contains video. Send an audio-only file (${ACCEPTED_FORMATS_TEXT}).`,
+    );
   }
   if (f.hasAudio === false) throw new AudioRejected("no_duration", `The ${name} file contains no audio track.`);
 
@@ -117,7 +123,10 @@ export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
   if (format === "mp3" && f.numberOfSamples && f.sampleRate) {
     const present = f.numberOfSamples / f.sampleRate;
     if (duration !== undefined && isShort(present, duration)) {
-      throw new AudioRejected("truncated", `The ${name} file is truncated: its header declares ${duration.toFixed(2)} s, but only ${present.toFixed(2)} s of audio is present.`);
+      throw new AudioRejected(
+        "truncated",
+        `The ${name} file is truncated: its header declares ${duration.toFixed(2)} s, but only ${present.toFixed(2)} s of audio is present.`,
+      );
     }
     duration ??= present;
   }
@@ -125,7 +134,10 @@ export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
   if (format === "flac") {
     const present = flacSecondsPresent(bytes);
     if (present !== undefined && duration !== undefined && isShort(present, duration)) {
-      throw new AudioRejected("truncated", `The ${name} file is truncated: its header declares ${duration.toFixed(2)} s, but only about ${present.toFixed(2)} s of audio is present.`);
+      throw new AudioRejected(
+        "truncated",
+        `The ${name} file is truncated: its header declares ${duration.toFixed(2)} s, but only about ${present.toFixed(2)} s of audio is present.`,
+      );
     }
     duration ??= present;
   }
@@ -228,7 +240,7 @@ function readVint(bytes: Uint8Array, offset: number, keepMarker = false): { leng
   const length = Math.clz32(first) - 23;
   if (offset + length > bytes.byteLength) return undefined;
   let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === (0xff >> length);
+  let allOnes = value === 0xff >> length;
   for (let i = 1; i < length; i++) {
     value = value * 256 + bytes[offset + i];
     if (bytes[offset + i] !== 0xff) allOnes = false;
@@ -268,7 +280,8 @@ function checkIsoBoxes(bytes: Uint8Array): string | undefined {
       size = bytes.byteLength - offset; // "to the end of the file"
     }
     if (size < 8) return "a box has an invalid size";
-    if (offset + size > bytes.byteLength) return `the ${type.replace(/[^\x20-\x7e]/g, "?")} box declares ${size} bytes, but only ${bytes.byteLength - offset} are present`;
+    if (offset + size > bytes.byteLength)
+      return `the ${type.replace(/[^\x20-\x7e]/g, "?")} box declares ${size} bytes, but only ${bytes.byteLength - offset} are present`;
     if (type === "moov") sawMoov = true;
     offset += size;
   }
@@ -312,7 +325,7 @@ function parseFlacFrameHeader(bytes: Uint8Array, at: number, fixedBlock: number 
   const blockCode = bytes[at + 2] >> 4;
   const rateCode = bytes[at + 2] & 0x0f;
   if (blockCode === 0 || rateCode === 0x0f) return undefined;
-  if ((bytes[at + 3] >> 4) > 10 || (bytes[at + 3] & 0x01) !== 0) return undefined;
+  if (bytes[at + 3] >> 4 > 10 || (bytes[at + 3] & 0x01) !== 0) return undefined;
   // UTF-8-style coded frame or sample number.
   let p = at + 4;
   const lead = bytes[p];

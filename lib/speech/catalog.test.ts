@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { KHAYA_ASR_LANGUAGES, KHAYA_TTS_LANGUAGES, SUNBIRD_STT_LANGUAGES, toIso3 } from "@/lib/providers/codes";
 import { getLanguage } from "@/lib/languages/registry";
-import {
-  findVoice,
-  resolveSpeechLanguage,
-  speechCapabilities,
-  speechLanguageCodes,
-  STT_LANGUAGES,
-  sttOptions,
-  ttsOptions,
-  VOICES,
-} from "./catalog";
+import { KHAYA_ASR_LANGUAGES, KHAYA_TTS_LANGUAGES, SUNBIRD_STT_LANGUAGES, toIso3 } from "@/lib/providers/codes";
+import { findVoice, resolveSpeechLanguage, STT_LANGUAGES, speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions, VOICES } from "./catalog";
 
 describe("speech catalog: speech-to-text", () => {
   it("provider_a transcribes exactly Sunbird's ten languages", () => {
@@ -18,14 +9,17 @@ describe("speech catalog: speech-to-text", () => {
   });
 
   it("provider_b covers Khaya's ASR catalogue where this API knows the language, and nothing else", () => {
-    expect(STT_LANGUAGES.provider_b).toEqual(expect.arrayContaining(["tw", "ee", "gaa", "fat", "yo", "dag", "ki", "gur", "luo", "mer", "kus", "en", "sw", "ha"]));
+    expect(STT_LANGUAGES.provider_b).toEqual(
+      expect.arrayContaining(["tw", "ee", "gaa", "fat", "yo", "dag", "ki", "gur", "luo", "mer", "kus", "en", "sw", "ha"]),
+    );
     for (const code of STT_LANGUAGES.provider_b) expect(KHAYA_ASR_LANGUAGES, code).toContain(toIso3(code));
     expect(STT_LANGUAGES.provider_b).not.toContain("lug");
   });
 
   it("every code the catalogue routes reaches the client with a wire code the provider lists", () => {
     for (const code of STT_LANGUAGES.provider_a) expect(SUNBIRD_STT_LANGUAGES, code).toContain(toIso3(code));
-    for (const v of VOICES.filter((x) => x.provider === "provider_b")) for (const code of v.languages) expect(KHAYA_TTS_LANGUAGES, code).toContain(toIso3(code));
+    for (const v of VOICES.filter((x) => x.provider === "provider_b"))
+      for (const code of v.languages) expect(KHAYA_TTS_LANGUAGES, code).toContain(toIso3(code));
   });
 
   it("orders providers a → b → c and filters by language; formats per provider", () => {
@@ -58,7 +52,8 @@ describe("speech catalog: text-to-speech voices", () => {
 
   it("has Sunbird's spark-tts speakers 241–248 for their languages", () => {
     const expected = { "241": "ach", "242": "teo", "243": "nyn", "245": "lgg", "246": "sw", "248": "lug" };
-    for (const [id, code] of Object.entries(expected)) expect(findVoice(id)).toMatchObject({ provider: "provider_a", model: "spark-tts", languages: [code] });
+    for (const [id, code] of Object.entries(expected))
+      expect(findVoice(id)).toMatchObject({ provider: "provider_a", model: "spark-tts", languages: [code] });
   });
 
   it("makes the spark speaker the default where there is one, else the first Orpheus voice", () => {

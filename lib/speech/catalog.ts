@@ -1,12 +1,12 @@
-import { normalizeLanguageCode, getLanguage } from "@/lib/languages/registry";
+import { getLanguage, normalizeLanguageCode } from "@/lib/languages/registry";
 import {
   DEFAULT_HF_ASR_MODEL,
+  defaultHfTtsModel,
   KHAYA_ASR_LANGUAGES,
   KHAYA_TTS_LANGUAGES,
   SUNBIRD_ORPHEUS_VOICES,
   SUNBIRD_SPARK_VOICES,
   SUNBIRD_STT_LANGUAGES,
-  defaultHfTtsModel,
   toIso3,
 } from "@/lib/providers/codes";
 import { KHAYA_SPEAKERS, KHAYA_STT_MODEL, KHAYA_TTS_MODEL } from "@/lib/providers/khaya";
@@ -151,17 +151,39 @@ function buildVoices(): Voice[] {
     const code = canonicalFor(iso3);
     if (!code) continue;
     const label = SPARK_NAMES[id] ?? { name: `${speechLanguageName(code)} speaker ${id}`, gender: undefined };
-    voices.push({ id, provider: "provider_a", model: "spark-tts", name: label.name, ...(label.gender && { gender: label.gender }), languages: [code] });
+    voices.push({
+      id,
+      provider: "provider_a",
+      model: "spark-tts",
+      name: label.name,
+      ...(label.gender && { gender: label.gender }),
+      languages: [code],
+    });
   }
   for (const [iso3, tags] of Object.entries(SUNBIRD_ORPHEUS_VOICES)) {
     const code = canonicalFor(iso3);
     if (!code) continue;
-    tags.forEach((tag, i) => voices.push({ id: tag, provider: "provider_a", model: "orpheus-3b-tts", name: `${speechLanguageName(code)} ${i + 1} (Orpheus)`, languages: [code] }));
+    for (const [i, tag] of tags.entries()) {
+      voices.push({
+        id: tag,
+        provider: "provider_a",
+        model: "orpheus-3b-tts",
+        name: `${speechLanguageName(code)} ${i + 1} (Orpheus)`,
+        languages: [code],
+      });
+    }
   }
   const khayaLanguages = mapCodes(KHAYA_TTS_LANGUAGES);
   for (const speaker of KHAYA_SPEAKERS) {
     const label = KHAYA_SPEAKER_NAMES[speaker] ?? { name: speaker, gender: undefined };
-    voices.push({ id: speaker, provider: "provider_b", model: KHAYA_TTS_MODEL, name: label.name, ...(label.gender && { gender: label.gender }), languages: khayaLanguages });
+    voices.push({
+      id: speaker,
+      provider: "provider_b",
+      model: KHAYA_TTS_MODEL,
+      name: label.name,
+      ...(label.gender && { gender: label.gender }),
+      languages: khayaLanguages,
+    });
   }
   for (const code of MMS_TTS_LANGUAGES) {
     if (resolveSpeechLanguage(code) !== code) continue;

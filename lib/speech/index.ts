@@ -2,13 +2,21 @@ import { getProviders } from "@/lib/providers";
 import { maxAudioSeconds, speechDeadlineMs } from "./limits";
 import type { SpeechDeps } from "./stt";
 
-export { transcribeAudio, type SpeechDeps, type TranscribeInput } from "./stt";
-export { synthesizeSpeech, type SynthesizeInput, type SynthesisOutcome } from "./tts";
-export { readSttUpload, type SttUpload } from "./multipart";
 export { prefersRawAudio } from "./accept";
-export { analyzeAudio, AudioRejected, AUDIO_FORMATS, AUDIO_CONTENT_TYPES, type AudioFormat, type AudioInfo } from "./audio";
-export { speechCapabilities, speechLanguageCodes, resolveSpeechLanguage, VOICES, STT_LANGUAGES, STT_FORMATS, type SpeechCapabilityEntry } from "./catalog";
-export { maxUploadBytes, maxAudioSeconds, speechDeadlineMs, MAX_TTS_CHARS, DEFAULT_MAX_UPLOAD_BYTES } from "./limits";
+export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat, type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
+export {
+  resolveSpeechLanguage,
+  type SpeechCapabilityEntry,
+  STT_FORMATS,
+  STT_LANGUAGES,
+  speechCapabilities,
+  speechLanguageCodes,
+  VOICES,
+} from "./catalog";
+export { DEFAULT_MAX_UPLOAD_BYTES, MAX_TTS_CHARS, maxAudioSeconds, maxUploadBytes, speechDeadlineMs } from "./limits";
+export { readSttUpload, type SttUpload } from "./multipart";
+export { type SpeechDeps, type TranscribeInput, transcribeAudio } from "./stt";
+export { type SynthesisOutcome, type SynthesizeInput, synthesizeSpeech } from "./tts";
 
 /** The production wiring: the shared provider clients (live or sandbox, per the environment) and env-configured limits. */
 export function defaultSpeechDeps(): SpeechDeps {

@@ -1,8 +1,8 @@
 /** The STT upload reader: multipart parsing under a byte cap, and every malformed-request case. */
 import { describe, expect, it } from "vitest";
+import { apiError } from "@/lib/http/test-support";
 import { makeWav } from "@/lib/providers/sandbox";
 import { readSttUpload } from "./multipart";
-import { apiError } from "@/lib/http/test-support";
 
 const wav = makeWav({ durationSeconds: 0.5 });
 const LIMIT = 64 * 1024;
@@ -18,7 +18,6 @@ function rawRequest(body: BodyInit | null, contentType?: string, extra: Record<s
   if (contentType) headers["content-type"] = contentType;
   return new Request("http://test/api/v1/speech/stt", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 }
-
 
 describe("readSttUpload", () => {
   it("reads audio, language and provider; the declared type and name are kept only for information", async () => {
@@ -61,7 +60,10 @@ describe("readSttUpload", () => {
     const cases = [
       rawRequest("--x\r\n", "multipart/form-data"),
       rawRequest('--abc\r\nContent-Disposition: form-data; name="language"\r\n\r\nlug\r\n--abc--\r\n', "multipart/form-data; boundary=xyz"),
-      rawRequest('--abc\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF', "multipart/form-data; boundary=abc"),
+      rawRequest(
+        '--abc\r\nContent-Disposition: form-data; name="audio"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF',
+        "multipart/form-data; boundary=abc",
+      ),
       rawRequest("", "multipart/form-data; boundary=abc"),
     ];
     for (const req of cases) {
@@ -86,7 +88,12 @@ describe("readSttUpload", () => {
   });
 
   it("422 listing every field problem at once: audio missing and language missing", async () => {
-    const err = await apiError(readSttUpload(formRequest((f) => f.set("lang", "lug")), LIMIT));
+    const err = await apiError(
+      readSttUpload(
+        formRequest((f) => f.set("lang", "lug")),
+        LIMIT,
+      ),
+    );
     expect(err.options.errors?.map((e) => [e.loc.join("."), e.type])).toEqual([
       ["body.audio", "missing"],
       ["body.language", "missing"],
@@ -94,17 +101,48 @@ describe("readSttUpload", () => {
   });
 
   it("422 when audio is a text field, sent twice, or provider is not a provider", async () => {
-    const asText = await apiError(readSttUpload(formRequest((f) => { f.set("audio", "RIFF...."); f.set("language", "lug"); }), LIMIT));
+    const asText = await apiError(
+      readSttUpload(
+        formRequest((f) => {
+          f.set("audio", "RIFF....");
+          f.set("language", "lug");
+        }),
+        LIMIT,
+      ),
+    );
     expect(asText.options.errors?.[0]).toMatchObject({ loc: ["body", "audio"], type: "file_type" });
-    const twice = await apiError(readSttUpload(formRequest((f) => { f.append("audio", new Blob([wav]), "a.wav"); f.append("audio", new Blob([wav]), "b.wav"); f.set("language", "lug"); }), LIMIT));
+    const twice = await apiError(
+      readSttUpload(
+        formRequest((f) => {
+          f.append("audio", new Blob([wav]), "a.wav");
+          f.append("audio", new Blob([wav]), "b.wav");
+          f.set("language", "lug");
+        }),
+        LIMIT,
+      ),
+    );
     expect(twice.options.errors?.[0]).toMatchObject({ loc: ["body", "audio"], type: "too_many_files" });
-    const provider = await apiError(readSttUpload(formRequest((f) => { f.set("audio", new Blob([wav]), "a.wav"); f.set("language", "lug"); f.set("provider", "sunbird"); }), LIMIT));
+    const provider = await apiError(
+      readSttUpload(
+        formRequest((f) => {
+          f.set("audio", new Blob([wav]), "a.wav");
+          f.set("language", "lug");
+          f.set("provider", "sunbird");
+        }),
+        LIMIT,
+      ),
+    );
     expect(provider.options.errors?.[0]).toMatchObject({ loc: ["body", "provider"], type: "enum" });
   });
 
   it("413 from a declared Content-Length before reading anything", async () => {
     let pulled = 0;
-    const stream = new ReadableStream({ pull(c) { pulled += 1; c.enqueue(new Uint8Array(1024)); } });
+    const stream = new ReadableStream({
+      pull(c) {
+        pulled += 1;
+        c.enqueue(new Uint8Array(1024));
+      },
+    });
     const req = rawRequest(stream, "multipart/form-data; boundary=abc", { "content-length": String(50 * 1024 * 1024) });
     expect(await apiError(readSttUpload(req, LIMIT))).toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
     expect(pulled).toBeLessThanOrEqual(1);
@@ -126,7 +164,15 @@ describe("readSttUpload", () => {
 
   it("413 when the audio part alone is over the limit though the body fits the framing allowance", async () => {
     const big = new Uint8Array(LIMIT + 10);
-    const err = await apiError(readSttUpload(formRequest((f) => { f.set("audio", new Blob([big]), "a.wav"); f.set("language", "lug"); }), LIMIT));
+    const err = await apiError(
+      readSttUpload(
+        formRequest((f) => {
+          f.set("audio", new Blob([big]), "a.wav");
+          f.set("language", "lug");
+        }),
+        LIMIT,
+      ),
+    );
     expect(err).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
   });
 });

@@ -1,7 +1,7 @@
 import { formatBytes, readBodyLimited, validate } from "@/lib/http/body";
 import { ApiError, type FieldError } from "@/lib/http/errors";
 import { MULTIPART_OVERHEAD_BYTES } from "./limits";
-import { SttFields, type SpeechProviderChoice } from "./schemas";
+import { type SpeechProviderChoice, SttFields } from "./schemas";
 
 /**
  * Reads the STT upload: multipart/form-data with one file part `audio` and the text fields `language` and optional
@@ -56,7 +56,12 @@ export async function readSttUpload(req: Request, maxAudioBytes: number): Promis
   let file: File | undefined;
   if (parts.length === 0) {
     const names = [...new Set([...form.keys()])].filter((n) => n !== "language" && n !== "provider").map(clip);
-    const hint = names.length ? ` (the form has ${names.slice(0, 5).map((n) => `"${n}"`).join(", ")}; the file field must be named "audio")` : "";
+    const hint = names.length
+      ? ` (the form has ${names
+          .slice(0, 5)
+          .map((n) => `"${n}"`)
+          .join(", ")}; the file field must be named "audio")`
+      : "";
     errors.push({ loc: ["body", "audio"], msg: `Field required${hint}`, type: "missing" });
   } else if (parts.length > 1) {
     errors.push({ loc: ["body", "audio"], msg: "Send exactly one audio file", type: "too_many_files" });

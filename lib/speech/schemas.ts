@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { ACCEPTED_FORMATS_TEXT } from "./audio";
-import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_MAX_AUDIO_SECONDS, MAX_TTS_CHARS } from "./limits";
+import { DEFAULT_MAX_AUDIO_SECONDS, DEFAULT_MAX_UPLOAD_BYTES, MAX_TTS_CHARS } from "./limits";
 
 /**
  * Request and response schemas of POST /api/v1/speech/stt and POST /api/v1/speech/tts (spec 4.3, 4.4; DESIGN.md
@@ -31,7 +31,9 @@ const SpeechLanguage = (what: string) =>
   z
     .string(required("a string"))
     .max(32, "Input should be a language code")
-    .describe(`${what}. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts.`);
+    .describe(
+      `${what}. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts.`,
+    );
 
 // ---------------------------------------------------------------------------------------------------------------
 // POST /api/v1/speech/stt
@@ -58,7 +60,9 @@ const RoutingFields = {
   providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
   sandbox: z
     .boolean()
-    .describe("True when served by an offline sandbox emulator: the result is NOT real speech recognition or synthesis (also sent as the header X-Lugha-Sandbox: true)"),
+    .describe(
+      "True when served by an offline sandbox emulator: the result is NOT real speech recognition or synthesis (also sent as the header X-Lugha-Sandbox: true)",
+    ),
 };
 
 export const SttResponse = z
@@ -114,7 +118,12 @@ export const TtsRequest = z
     provider: SpeechProviderChoice.optional(),
   })
   .describe("POST /api/v1/speech/tts request")
-  .meta({ examples: [{ text: "Wasuze otya nno?", language: "lug" }, { text: "Wasuze otya nno?", language: "lug", voice: "248" }] });
+  .meta({
+    examples: [
+      { text: "Wasuze otya nno?", language: "lug" },
+      { text: "Wasuze otya nno?", language: "lug", voice: "248" },
+    ],
+  });
 export type TtsRequest = z.infer<typeof TtsRequest>;
 
 export const TtsResponse = z
@@ -155,7 +164,10 @@ export type TtsResponse = z.infer<typeof TtsResponse>;
  * For the OpenAPI document's 200 audio/* response.
  */
 export const TTS_AUDIO_HEADERS: Readonly<Record<string, { description: string; schema: { type: "string" | "integer" | "number" | "boolean" } }>> = {
-  "Content-Type": { description: "Media type of the audio (audio/wav from every current provider); the service does not transcode", schema: { type: "string" } },
+  "Content-Type": {
+    description: "Media type of the audio (audio/wav from every current provider); the service does not transcode",
+    schema: { type: "string" },
+  },
   "X-Lugha-Language": { description: "language", schema: { type: "string" } },
   "X-Lugha-Voice": { description: "voice", schema: { type: "string" } },
   "X-Lugha-Model-Used": { description: "model_used", schema: { type: "string" } },

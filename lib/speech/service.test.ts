@@ -3,15 +3,15 @@
  * faults injected into the emulators. The clients' own wire contracts are tested in lib/providers/speech.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { audioFixtures, removeAudioFixtures, type AudioFixtures } from "@/e2e/support/audio";
+import { type AudioFixtures, audioFixtures, removeAudioFixtures } from "@/e2e/support/audio";
+import { apiError } from "@/lib/http/test-support";
 import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import type { Emulator } from "@/lib/providers/sandbox";
-import { makeWav, speechDurationSeconds, startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, makeWav, speechDurationSeconds, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderId } from "@/lib/providers/types";
 import type { SpeechDeps } from "./stt";
 import { transcribeAudio } from "./stt";
 import { synthesizeSpeech } from "./tts";
-import { apiError } from "@/lib/http/test-support";
 
 let fx: AudioFixtures;
 let deps: SpeechDeps;
@@ -19,7 +19,12 @@ let emulators: Record<ProviderId, Emulator>;
 
 function build() {
   const registry = createProviders(
-    loadProvidersConfig({ PROVIDER_MODE: "sandbox", PROVIDER_MAX_RETRIES: "0", CIRCUIT_FAILURE_THRESHOLD: "1000", PROVIDER_SPEECH_TIMEOUT_MS: "2000" }),
+    loadProvidersConfig({
+      PROVIDER_MODE: "sandbox",
+      PROVIDER_MAX_RETRIES: "0",
+      CIRCUIT_FAILURE_THRESHOLD: "1000",
+      PROVIDER_SPEECH_TIMEOUT_MS: "2000",
+    }),
   );
   emulators = registry.emulators as Record<ProviderId, Emulator>;
   deps = { providers: registry.clients, deadlineMs: 5_000, maxAudioSeconds: 600 };
@@ -30,7 +35,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(removeAudioFixtures);
 beforeEach(build);
-
 
 const wav = makeWav({ durationSeconds: 1.25, seed: 5 });
 
@@ -53,9 +57,18 @@ describe("transcribeAudio: routing", () => {
   });
 
   it("provider_b for Twi, provider_c (Whisper) for Lingala; the upstream gets the detected type", async () => {
-    expect(await transcribeAudio({ audio: fx.files.ogg.bytes, language: "tw" }, deps)).toMatchObject({ provider: "provider_b", model_used: "provider_b/khaya-asr-v3" });
-    expect(emulators.provider_b.stats.recent.at(-1)).toMatchObject({ path: "/asr/v3/transcribe?language=twi", headers: expect.objectContaining({ "content-type": "audio/ogg" }) });
-    expect(await transcribeAudio({ audio: fx.files.m4a.bytes, language: "ln" }, deps)).toMatchObject({ provider: "provider_c", model_used: "provider_c/openai/whisper-large-v3-turbo" });
+    expect(await transcribeAudio({ audio: fx.files.ogg.bytes, language: "tw" }, deps)).toMatchObject({
+      provider: "provider_b",
+      model_used: "provider_b/khaya-asr-v3",
+    });
+    expect(emulators.provider_b.stats.recent.at(-1)).toMatchObject({
+      path: "/asr/v3/transcribe?language=twi",
+      headers: expect.objectContaining({ "content-type": "audio/ogg" }),
+    });
+    expect(await transcribeAudio({ audio: fx.files.m4a.bytes, language: "ln" }, deps)).toMatchObject({
+      provider: "provider_c",
+      model_used: "provider_c/openai/whisper-large-v3-turbo",
+    });
   });
 
   it("skips a provider that does not take the format: FLAC in English goes to provider_b", async () => {
@@ -147,10 +160,21 @@ describe("synthesizeSpeech", () => {
   });
 
   it("an explicit Orpheus voice, a Khaya speaker, an MMS model", async () => {
-    expect((await synthesizeSpeech({ text: "Hello", language: "lug", voice: "salt_lug_0001" }, deps)).response).toMatchObject({ voice: "salt_lug_0001", model_used: "provider_a/orpheus-3b-tts" });
-    expect((await synthesizeSpeech({ text: "Maakye", language: "tw", voice: "male_low" }, deps)).response).toMatchObject({ voice: "male_low", provider: "provider_b", model_used: "provider_b/khaya-tts-v1" });
+    expect((await synthesizeSpeech({ text: "Hello", language: "lug", voice: "salt_lug_0001" }, deps)).response).toMatchObject({
+      voice: "salt_lug_0001",
+      model_used: "provider_a/orpheus-3b-tts",
+    });
+    expect((await synthesizeSpeech({ text: "Maakye", language: "tw", voice: "male_low" }, deps)).response).toMatchObject({
+      voice: "male_low",
+      provider: "provider_b",
+      model_used: "provider_b/khaya-tts-v1",
+    });
     expect(JSON.parse(emulators.provider_b.stats.recent.at(-1)?.bodyText ?? "{}")).toEqual({ text: "Maakye", language: "twi", speaker: "male_low" });
-    expect((await synthesizeSpeech({ text: "Habari", language: "sw", voice: "facebook/mms-tts-swh" }, deps)).response).toMatchObject({ provider: "provider_c", voice: "facebook/mms-tts-swh", model_used: "provider_c/facebook/mms-tts-swh" });
+    expect((await synthesizeSpeech({ text: "Habari", language: "sw", voice: "facebook/mms-tts-swh" }, deps)).response).toMatchObject({
+      provider: "provider_c",
+      voice: "facebook/mms-tts-swh",
+      model_used: "provider_c/facebook/mms-tts-swh",
+    });
   });
 
   it("422 UNSUPPORTED_VOICE for an unknown voice, a voice of another language, or another provider's voice — listing the valid ones", async () => {
@@ -177,7 +201,12 @@ describe("synthesizeSpeech", () => {
   it("falls back to the next provider's default voice when provider_a fails, and says so", async () => {
     emulators.provider_a.setControls({ failMode: "status", status: 503 });
     const { response } = await synthesizeSpeech({ text: "Oli otya", language: "lug" }, deps);
-    expect(response).toMatchObject({ provider: "provider_c", voice: "facebook/mms-tts-lug", fallback_used: true, providers_tried: ["provider_a", "provider_c"] });
+    expect(response).toMatchObject({
+      provider: "provider_c",
+      voice: "facebook/mms-tts-lug",
+      fallback_used: true,
+      providers_tried: ["provider_a", "provider_c"],
+    });
   });
 
   it("falls back when provider_a's signed audio download fails", async () => {
@@ -211,7 +240,14 @@ describe("over loopback HTTP (live clients on emulator servers)", () => {
     const [a, b, c] = servers;
     live = {
       providers: createProviders(
-        loadProvidersConfig({ PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url, PROVIDER_MAX_RETRIES: "0", CIRCUIT_FAILURE_THRESHOLD: "1000" }),
+        loadProvidersConfig({
+          PROVIDER_MODE: "live",
+          SUNBIRD_API_URL: a.url,
+          KHAYA_API_URL: b.url,
+          HF_API_URL: c.url,
+          PROVIDER_MAX_RETRIES: "0",
+          CIRCUIT_FAILURE_THRESHOLD: "1000",
+        }),
       ).clients,
       deadlineMs: 3_000,
       maxAudioSeconds: 600,

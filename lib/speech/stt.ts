@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/http/errors";
-import { ProviderError, type ProviderClient, type ProviderId } from "@/lib/providers/types";
-import { AudioRejected, FORMAT_NAMES, analyzeAudio, asUnsupportedMedia, type AudioInfo } from "./audio";
-import { resolveSpeechLanguage, speechLanguageCodes, speechLanguageName, sttOptions, type SttOption } from "./catalog";
+import { type ProviderClient, ProviderError, type ProviderId } from "@/lib/providers/types";
+import { type AudioInfo, AudioRejected, analyzeAudio, asUnsupportedMedia, FORMAT_NAMES } from "./audio";
+import { resolveSpeechLanguage, type SttOption, speechLanguageCodes, speechLanguageName, sttOptions } from "./catalog";
 import { clip, providerFailure, round3, runChain } from "./routing";
 import type { SpeechProviderChoice, SttResponse } from "./schemas";
 
@@ -91,7 +91,9 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
 function resolveLanguage(value: string): string {
   const code = resolveSpeechLanguage(value);
   if (!code) {
-    throw languageError(`language "${clip(value)}" is not a supported language. Use a code from GET /api/v1/languages?capability=stt (e.g. en, lug, sw, tw).`);
+    throw languageError(
+      `language "${clip(value)}" is not a supported language. Use a code from GET /api/v1/languages?capability=stt (e.g. en, lug, sw, tw).`,
+    );
   }
   return code;
 }

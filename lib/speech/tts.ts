@@ -1,7 +1,7 @@
 import { ApiError, type FieldError } from "@/lib/http/errors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
-import { AudioRejected, analyzeAudio, type AudioInfo } from "./audio";
-import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, voiceIdsFor, type Voice } from "./catalog";
+import { type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
+import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "./catalog";
 import { MAX_TTS_CHARS } from "./limits";
 import { clip, providerFailure, round3, runChain } from "./routing";
 import type { SpeechProviderChoice, TtsResponse } from "./schemas";
@@ -43,7 +43,11 @@ interface Candidate {
   voice: Voice;
 }
 
-export async function synthesizeSpeech(input: SynthesizeInput, deps: Pick<SpeechDeps, "providers" | "deadlineMs">, options: { startedAt?: number } = {}): Promise<SynthesisOutcome> {
+export async function synthesizeSpeech(
+  input: SynthesizeInput,
+  deps: Pick<SpeechDeps, "providers" | "deadlineMs">,
+  options: { startedAt?: number } = {},
+): Promise<SynthesisOutcome> {
   const startedAt = options.startedAt ?? performance.now();
   const deadline = Date.now() + deps.deadlineMs;
   const requested = input.provider ?? "auto";
@@ -52,12 +56,22 @@ export async function synthesizeSpeech(input: SynthesizeInput, deps: Pick<Speech
   if (text.length === 0) throw fieldError("VALIDATION_ERROR", "text must not be empty or only whitespace.", "text", "string_too_short");
   const characters = [...text].length;
   if (characters > MAX_TTS_CHARS) {
-    throw fieldError("TEXT_TOO_LONG", `text is ${characters.toLocaleString("en-US")} characters; the limit is ${MAX_TTS_CHARS.toLocaleString("en-US")} characters.`, "text", "string_too_long");
+    throw fieldError(
+      "TEXT_TOO_LONG",
+      `text is ${characters.toLocaleString("en-US")} characters; the limit is ${MAX_TTS_CHARS.toLocaleString("en-US")} characters.`,
+      "text",
+      "string_too_long",
+    );
   }
 
   const language = resolveSpeechLanguage(input.language);
   if (!language) {
-    throw fieldError("UNSUPPORTED_LANGUAGE", `language "${clip(input.language)}" is not a supported language. Use a code from GET /api/v1/languages?capability=tts (e.g. lug, sw, tw, en).`, "language", "unsupported_language");
+    throw fieldError(
+      "UNSUPPORTED_LANGUAGE",
+      `language "${clip(input.language)}" is not a supported language. Use a code from GET /api/v1/languages?capability=tts (e.g. lug, sw, tw, en).`,
+      "language",
+      "unsupported_language",
+    );
   }
   const options_ = ttsOptions(language);
   if (options_.length === 0) {

@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/http/errors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
 import type { BatchItem, BatchItemResult, BatchTranslateResponse, ProviderChoice } from "./schemas";
-import { translateText, type ProviderGate, type TranslateDeps } from "./service";
+import { type ProviderGate, type TranslateDeps, translateText } from "./service";
 
 /**
  * Batch translation (spec 4.2, 2.3, 2.4).
@@ -50,11 +50,14 @@ export class Semaphore {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
-        const i = this.waiters.indexOf(grant);
-        if (i >= 0) this.waiters.splice(i, 1);
-        reject(new Error("deadline"));
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          const i = this.waiters.indexOf(grant);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(new Error("deadline"));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       this.waiters.push(grant);
     });
     return this.releaser();
@@ -66,7 +69,8 @@ export class Semaphore {
       if (released) return;
       released = true;
       const next = this.waiters.shift();
-      if (next) next(); // the slot passes straight to the next waiter
+      if (next)
+        next(); // the slot passes straight to the next waiter
       else this.active--;
     };
   }
@@ -113,11 +117,11 @@ export async function translateBatch(
     items.map(async (item, i): Promise<BatchItemResult> => {
       const itemStart = performance.now();
       try {
-        const r = await translateText(
-          { text: item.text, target_lang: item.target_lang, source_lang: item.source_lang, provider },
-          itemDeps,
-          { startedAt: itemStart, loc: ["body", "items", i], deadline: Math.min(batchDeadline, Date.now() + deps.deadlineMs) },
-        );
+        const r = await translateText({ text: item.text, target_lang: item.target_lang, source_lang: item.source_lang, provider }, itemDeps, {
+          startedAt: itemStart,
+          loc: ["body", "items", i],
+          deadline: Math.min(batchDeadline, Date.now() + deps.deadlineMs),
+        });
         return {
           id: item.id,
           translated_text: r.translated_text,

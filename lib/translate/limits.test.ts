@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkProviderLimit, codePointLength, estimateTokens, PROVIDER_C_MAX_TOKENS } from "./limits";
 import { Semaphore } from "./batch";
+import { checkProviderLimit, codePointLength, estimateTokens, PROVIDER_C_MAX_TOKENS } from "./limits";
 
 describe("limits", () => {
   it("counts code points, not UTF-16 units", () => {

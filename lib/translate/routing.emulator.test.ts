@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { apiError } from "@/lib/http/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
-import { startEmulatorServer, type EmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
 import type { BatchItem } from "./schemas";
-import { translateText, type TranslateDeps } from "./service";
-import { apiError } from "@/lib/http/test-support";
+import { type TranslateDeps, translateText } from "./service";
 
 /**
  * Routing, fallback and batch against the real provider clients and the sandbox emulators over loopback HTTP — the
@@ -40,7 +40,6 @@ function clients(circuit = { failureThreshold: 3, cooldownMs: 60_000 }): Record<
 function deps(providers = clients(), deadlineMs = 5_000): TranslateDeps {
   return { providers, deadlineMs };
 }
-
 
 describe("routing against the emulators", () => {
   it("serves each rule's pair from the right upstream, visibly marked as sandbox output", async () => {
@@ -114,7 +113,8 @@ describe("routing against the emulators", () => {
 });
 
 describe("batch against the emulators", () => {
-  const items = (n: number, target = "sw"): BatchItem[] => Array.from({ length: n }, (_, i) => ({ id: `item-${i}`, text: `Sentence number ${i}`, source_lang: "en", target_lang: target }));
+  const items = (n: number, target = "sw"): BatchItem[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `item-${i}`, text: `Sentence number ${i}`, source_lang: "en", target_lang: target }));
 
   it("50 items at 200 ms upstream latency finish far below 50 × 200 ms, with at most 8 calls in flight per provider", async () => {
     servers.provider_c.setControls({ latencyMs: 200 });
@@ -153,7 +153,13 @@ describe("batch against the emulators", () => {
     expect(r.results.map((x) => x.id)).toEqual(batch.map((x) => x.id));
     const byId = Object.fromEntries(r.results.map((x) => [x.id, x]));
     expect(byId.ok).toMatchObject({ provider: "provider_a", error: null, error_code: null });
-    expect(byId["bad-lang"]).toMatchObject({ error_code: "UNSUPPORTED_LANGUAGE", translated_text: null, provider: null, quality_score: null, target_lang: null });
+    expect(byId["bad-lang"]).toMatchObject({
+      error_code: "UNSUPPORTED_LANGUAGE",
+      translated_text: null,
+      provider: null,
+      quality_score: null,
+      target_lang: null,
+    });
     expect(byId.same.error_code).toBe("SAME_LANGUAGE");
     expect(byId.blank.error_code).toBe("VALIDATION_ERROR");
     expect(byId.down).toMatchObject({ error_code: "PROVIDER_ERROR", translated_text: null }); // en→dag: only provider_b serves it

@@ -20,18 +20,24 @@ export const ProviderChoice = z
   .enum(["auto", ...PROVIDER_IDS], {
     error: () => "Input should be 'auto', 'provider_a', 'provider_b' or 'provider_c'",
   })
-  .describe("auto (default): provider_a for Ugandan pairs, else provider_b if it serves the pair, else provider_c, falling back along that chain when a provider fails. A named provider is used alone: it never falls back.");
+  .describe(
+    "auto (default): provider_a for Ugandan pairs, else provider_b if it serves the pair, else provider_c, falling back along that chain when a provider fails. A named provider is used alone: it never falls back.",
+  );
 export type ProviderChoice = z.infer<typeof ProviderChoice>;
 
 const LanguageCode = (what: string) =>
   z
     .string(required("a string"))
     .max(32, "Input should be a language code")
-    .describe(`${what}. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages.`);
+    .describe(
+      `${what}. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages.`,
+    );
 
 const Text = z
   .string(required("a string"))
-  .describe(`Text to translate: 1–${MAX_TEXT_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated).`);
+  .describe(
+    `Text to translate: 1–${MAX_TEXT_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated).`,
+  );
 
 export const TranslateRequest = z
   .object({
@@ -55,7 +61,11 @@ export const TranslateResponse = z
     target_lang: z.string().describe("Target language exactly as requested"),
     model_used: z.string().describe('"<provider>/<model>", e.g. "provider_c/Helsinki-NLP/opus-mt-en-sw"'),
     provider: ProviderName.describe("The provider that actually served the translation"),
-    quality_score: z.number().min(0).max(1).describe("0.90+ specialised provider, 0.80–0.89 dedicated pair model, 0.70–0.79 general model, 0.60–0.69 multilingual fallback"),
+    quality_score: z
+      .number()
+      .min(0)
+      .max(1)
+      .describe("0.90+ specialised provider, 0.80–0.89 dedicated pair model, 0.70–0.79 general model, 0.60–0.69 multilingual fallback"),
     latency_ms: z.number().int().describe("Time for the whole request, milliseconds"),
     characters_translated: z.number().int().describe("Characters (Unicode code points) of the source text after trimming"),
     // Additive fields beyond spec 2.2:
@@ -68,7 +78,11 @@ export const TranslateResponse = z
     requested_provider: ProviderChoice.describe("The provider parameter as applied (auto when omitted)"),
     fallback_used: z.boolean().describe("True when an earlier provider in the auto chain failed and a later one served"),
     providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
-    sandbox: z.boolean().describe("True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true)"),
+    sandbox: z
+      .boolean()
+      .describe(
+        "True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true)",
+      ),
   })
   .describe("Translation result (spec 2.2, plus additive fields)")
   .meta({

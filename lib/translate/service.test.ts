@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ProviderError, type ProviderClient, type ProviderId, type TranslateRequest, type TranslateResult } from "@/lib/providers/types";
-import { QUALITY } from "./quality";
-import { FALLBACK_SHARE, translateText, type TranslateDeps, type TranslateInput } from "./service";
 import { apiError } from "@/lib/http/test-support";
+import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest, type TranslateResult } from "@/lib/providers/types";
+import { QUALITY } from "./quality";
+import { FALLBACK_SHARE, type TranslateDeps, type TranslateInput, translateText } from "./service";
 
 /** Router unit tests with fake provider clients (the router is the unit under test; emulator-backed tests are in routing.emulator.test.ts). */
 
@@ -28,7 +28,9 @@ function fail(id: ProviderId, kind: ProviderError["kind"], status?: number, retr
 /** Never answers until the call's own deadline, then times out (what the real HTTP layer does). */
 function hang(id: ProviderId): Behaviour {
   return (req) =>
-    new Promise((_, reject) => setTimeout(() => reject(new ProviderError(id, "timeout", "provider did not answer in time")), Math.max(0, req.deadline - Date.now())));
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new ProviderError(id, "timeout", "provider did not answer in time")), Math.max(0, req.deadline - Date.now())),
+    );
 }
 
 function fakeClient(id: ProviderId, behaviour: Behaviour = ok(id), mode: "live" | "sandbox" = "live"): FakeClient {
@@ -57,11 +59,16 @@ function setup(overrides: Partial<Record<ProviderId, Behaviour>> = {}, deadlineM
   return { clients, deps, run };
 }
 
-
 describe("auto routing (spec 4.1)", () => {
   it("(a) sends pairs within {en, lug, ach, teo, nyn, lgg} to provider_a, including non-English pairs", async () => {
     const { run, clients } = setup();
-    for (const [s, t] of [["en", "lug"], ["lug", "en"], ["ach", "lug"], ["teo", "nyn"], ["lgg", "en"]]) {
+    for (const [s, t] of [
+      ["en", "lug"],
+      ["lug", "en"],
+      ["ach", "lug"],
+      ["teo", "nyn"],
+      ["lgg", "en"],
+    ]) {
       const r = await run({ text: "Hello there", source_lang: s, target_lang: t });
       expect(r.provider).toBe("provider_a");
       expect(r.model_used).toBe("provider_a/sunflower");
@@ -73,7 +80,12 @@ describe("auto routing (spec 4.1)", () => {
 
   it("(b) sends English ↔ Khaya languages to provider_b", async () => {
     const { run, clients } = setup();
-    for (const [s, t] of [["en", "tw"], ["yo", "en"], ["en", "kus"], ["luo", "en"]]) {
+    for (const [s, t] of [
+      ["en", "tw"],
+      ["yo", "en"],
+      ["en", "kus"],
+      ["luo", "en"],
+    ]) {
       const r = await run({ text: "Hello there", source_lang: s, target_lang: t });
       expect(r.provider).toBe("provider_b");
       expect(r.quality_score).toBe(QUALITY.provider_b);
@@ -136,7 +148,10 @@ describe("auto routing (spec 4.1)", () => {
   });
 
   it("sets Retry-After on the 503 only when every failure carried a wait hint", async () => {
-    const hinted = setup({ provider_a: fail("provider_a", "circuit_open", undefined, 12_300), provider_c: fail("provider_c", "rate_limited", 429, 4_000) });
+    const hinted = setup({
+      provider_a: fail("provider_a", "circuit_open", undefined, 12_300),
+      provider_c: fail("provider_c", "rate_limited", 429, 4_000),
+    });
     const e1 = await apiError(hinted.run({ text: "Hi there", source_lang: "en", target_lang: "lug" }));
     expect(e1.options.headers).toEqual({ "Retry-After": "4" });
     const unhinted = setup({ provider_a: fail("provider_a", "circuit_open", undefined, 12_300), provider_c: fail("provider_c", "network") });
@@ -183,8 +198,12 @@ describe("provider_c model chain", () => {
         return ok("provider_c")(req);
       },
     });
-    expect((await run({ text: "Habari za asubuhi", source_lang: "sw", target_lang: "en" })).model_used).toBe("provider_c/facebook/nllb-200-distilled-600M");
-    expect((await run2({ text: "Habari za asubuhi", source_lang: "sw", target_lang: "en" })).model_used).toBe("provider_c/Helsinki-NLP/opus-mt-mul-en");
+    expect((await run({ text: "Habari za asubuhi", source_lang: "sw", target_lang: "en" })).model_used).toBe(
+      "provider_c/facebook/nllb-200-distilled-600M",
+    );
+    expect((await run2({ text: "Habari za asubuhi", source_lang: "sw", target_lang: "en" })).model_used).toBe(
+      "provider_c/Helsinki-NLP/opus-mt-mul-en",
+    );
   });
 });
 
@@ -342,8 +361,19 @@ describe("result fields (spec 2.2)", () => {
     const r = await translateText({ text: "Hello", source_lang: "en", target_lang: "lug" }, setup().deps, { startedAt });
     expect(Object.keys(r).sort()).toEqual(
       [
-        "translated_text", "detected_source_lang", "target_lang", "model_used", "provider", "quality_score", "latency_ms", "characters_translated",
-        "detected_source_confidence", "requested_provider", "fallback_used", "providers_tried", "sandbox",
+        "translated_text",
+        "detected_source_lang",
+        "target_lang",
+        "model_used",
+        "provider",
+        "quality_score",
+        "latency_ms",
+        "characters_translated",
+        "detected_source_confidence",
+        "requested_provider",
+        "fallback_used",
+        "providers_tried",
+        "sandbox",
       ].sort(),
     );
     expect(Number.isInteger(r.latency_ms)).toBe(true);
@@ -354,7 +384,11 @@ describe("result fields (spec 2.2)", () => {
 
   it("marks results served by a sandbox client", async () => {
     const deps: TranslateDeps = {
-      providers: { provider_a: fakeClient("provider_a", undefined, "sandbox"), provider_b: fakeClient("provider_b"), provider_c: fakeClient("provider_c") },
+      providers: {
+        provider_a: fakeClient("provider_a", undefined, "sandbox"),
+        provider_b: fakeClient("provider_b"),
+        provider_c: fakeClient("provider_c"),
+      },
       deadlineMs: 1_000,
     };
     expect((await translateText({ text: "Hello", source_lang: "en", target_lang: "lug" }, deps)).sandbox).toBe(true);

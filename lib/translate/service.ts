@@ -1,15 +1,9 @@
 import { ApiError, type FieldError } from "@/lib/http/errors";
-import { detectLanguage, type Detection } from "@/lib/languages/detect";
+import { type Detection, detectLanguage } from "@/lib/languages/detect";
 import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
-import { pairOptions, type PairOption } from "@/lib/languages/pairs";
+import { type PairOption, pairOptions } from "@/lib/languages/pairs";
 import { getLanguage, normalizeLanguageCode } from "@/lib/languages/registry";
-import {
-  ProviderError,
-  type HfModelRoute,
-  type ProviderClient,
-  type ProviderId,
-  type TranslateResult,
-} from "@/lib/providers/types";
+import { type HfModelRoute, type ProviderClient, ProviderError, type ProviderId, type TranslateResult } from "@/lib/providers/types";
 import { checkProviderLimit, codePointLength, MAX_TEXT_CHARS } from "./limits";
 import { qualityFor } from "./quality";
 import type { ProviderChoice, TranslateResponse } from "./schemas";
@@ -132,7 +126,9 @@ export function prepare(input: TranslateInput, deps: Pick<TranslateDeps, "models
       detection
         ? `The text was detected as ${name} (${source}), which is also the target language. If the detection is wrong, pass source_lang.`
         : `source_lang and target_lang are both ${name} (${source}); nothing to translate.`,
-      { errors: [{ loc: [...loc, detection ? "target_lang" : "source_lang"], msg: "Source and target language are the same", type: "same_language" }] },
+      {
+        errors: [{ loc: [...loc, detection ? "target_lang" : "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
+      },
     );
   }
 
@@ -141,8 +137,12 @@ export function prepare(input: TranslateInput, deps: Pick<TranslateDeps, "models
     throw new ApiError(
       "UNSUPPORTED_LANGUAGE_PAIR",
       `No provider translates ${describePair(source, target)}.` +
-        (detection ? ` The source language was detected as ${source} (confidence ${detection.confidence.toFixed(2)}); pass source_lang if that is wrong.` : "") +
-        " See GET /api/v1/languages?source=" + source + " for the targets available.",
+        (detection
+          ? ` The source language was detected as ${source} (confidence ${detection.confidence.toFixed(2)}); pass source_lang if that is wrong.`
+          : "") +
+        " See GET /api/v1/languages?source=" +
+        source +
+        " for the targets available.",
       { errors: [{ loc: [...loc, "target_lang"], msg: "Language pair not supported", type: "unsupported_language_pair" }] },
     );
   }
@@ -238,13 +238,12 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
       ? `All providers failed for ${pair}: ${summary}. Retry shortly.`
       : `${plan.requested} failed for ${pair}: ${failures[0]?.detail ?? "no answer"}. It was requested explicitly, so no other provider was tried; retry, or use provider "auto".`;
   const hints = failures.map((f) => f.retryAfterMs).filter((ms): ms is number => ms !== undefined && ms > 0);
-  const headers: Record<string, string> = hints.length === failures.length && hints.length > 0 ? { "Retry-After": String(Math.max(1, Math.ceil(Math.min(...hints) / 1000))) } : {};
+  const headers: Record<string, string> =
+    hints.length === failures.length && hints.length > 0 ? { "Retry-After": String(Math.max(1, Math.ceil(Math.min(...hints) / 1000))) } : {};
   throw new ApiError("PROVIDER_ERROR", message, { headers });
 }
 
-type Attempt =
-  | { ok: true; result: TranslateResult; route?: HfModelRoute }
-  | { ok: false; detail: string; retryAfterMs?: number };
+type Attempt = { ok: true; result: TranslateResult; route?: HfModelRoute } | { ok: false; detail: string; retryAfterMs?: number };
 
 async function callProvider(client: ProviderClient, candidate: Candidate, plan: Prepared, deadline: number, gate: ProviderGate): Promise<Attempt> {
   const base = { text: plan.text, source: plan.source, target: plan.target, deadline };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { KhayaClient } from "../khaya";
 import { providerError, timed, within } from "../test-support";
 import { ConnectionReset } from "./emulator";
-import { createEmulator, inProcessFetch, makeWav, parseWav, startEmulatorServer, type EmulatorServer, type FetchHandler } from "./index";
+import { createEmulator, type EmulatorServer, type FetchHandler, inProcessFetch, makeWav, parseWav, startEmulatorServer } from "./index";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -87,7 +87,13 @@ describe("Sunbird emulator wire", () => {
     const body = await res.json();
     expect(body).toMatchObject({ delayTime: null, executionTime: null, status: "COMPLETED", workerId: null });
     expect(body.id).toMatch(/^trans-[0-9a-f]{32}$/);
-    expect(body.output).toEqual({ text: null, translated_text: "[sandbox:sunbird eng→lug] Hi", source_language: "eng", target_language: "lug", Error: null });
+    expect(body.output).toEqual({
+      text: null,
+      translated_text: "[sandbox:sunbird eng→lug] Hi",
+      source_language: "eng",
+      target_language: "lug",
+      Error: null,
+    });
   });
 
   it("infers the source when it is omitted", async () => {
@@ -153,7 +159,11 @@ describe("emulator speech routes", () => {
     noAudio.set("language", "lug");
     expect(await (await send(noAudio)).json()).toMatchObject({ error_code: "BAD_REQUEST" });
     const huge = await emulator.handler(
-      new Request("http://sunbird.test/tasks/audio/transcriptions", { method: "POST", headers: { "content-length": String(101 * 1024 * 1024) }, body: "x" }),
+      new Request("http://sunbird.test/tasks/audio/transcriptions", {
+        method: "POST",
+        headers: { "content-length": String(101 * 1024 * 1024) },
+        body: "x",
+      }),
     );
     expect(huge.status).toBe(413);
   });
@@ -170,7 +180,9 @@ describe("emulator speech routes", () => {
 
   it("Sunbird /gcs refuses a tampered signature (403) and an unknown object (404)", async () => {
     const emulator = createEmulator("sunbird");
-    const res = await emulator.handler(new Request("http://sunbird.test/tasks/audio/speech", { method: "POST", body: JSON.stringify({ text: "Hi" }) }));
+    const res = await emulator.handler(
+      new Request("http://sunbird.test/tasks/audio/speech", { method: "POST", body: JSON.stringify({ text: "Hi" }) }),
+    );
     const { audio_url: url } = await res.json();
     expect((await emulator.handler(new Request(url.replace(/Signature=.{4}/, "Signature=0000")))).status).toBe(403);
     expect((await emulator.handler(new Request(url))).status).toBe(200);
@@ -178,11 +190,13 @@ describe("emulator speech routes", () => {
 
   it("Khaya: /asr/v1 answers a bare string, v3 warns about legacy codes, /tts/v2/tts is 404, v2 checks speaker_id", async () => {
     const emulator = createEmulator("khaya");
-    const asr = (path: string) => emulator.handler(new Request(`http://khaya.test${path}`, { method: "POST", headers: { "content-type": "audio/wav" }, body: wav }));
+    const asr = (path: string) =>
+      emulator.handler(new Request(`http://khaya.test${path}`, { method: "POST", headers: { "content-type": "audio/wav" }, body: wav }));
     expect(typeof (await (await asr("/asr/v1/transcribe?language=twi")).json())).toBe("string");
     expect((await (await asr("/asr/v3/transcribe?language=tw")).json()).warnings[0]).toMatch(/legacy code/);
     expect((await (await asr("/asr/v3/transcribe?language=twi")).json()).warnings).toBeUndefined();
-    const tts = (path: string, body: unknown) => emulator.handler(new Request(`http://khaya.test${path}`, { method: "POST", body: JSON.stringify(body) }));
+    const tts = (path: string, body: unknown) =>
+      emulator.handler(new Request(`http://khaya.test${path}`, { method: "POST", body: JSON.stringify(body) }));
     expect((await tts("/tts/v2/tts", { text: "Hi", language: "twi" })).status).toBe(404);
     const invalid = await (await tts("/tts/v2/synthesize", { text: "Hi", language: "twi", speaker_id: "twi_speaker_4" })).json();
     expect(invalid.error.details[0].code).toBe("INVALID_SPEAKER");
@@ -302,11 +316,19 @@ describe("inProcessFetch", () => {
     ...(signal && { signal }),
   });
   /** The emulator behind a handler that drops the request's signal, as a route that never looks at it would. */
-  const deaf = (handler: FetchHandler): FetchHandler => (req) =>
-    handler(new Request(req.url, { method: req.method, headers: req.headers, body: req.body, duplex: "half" } as RequestInit));
+  const deaf =
+    (handler: FetchHandler): FetchHandler =>
+    (req) =>
+      handler(new Request(req.url, { method: req.method, headers: req.headers, body: req.body, duplex: "half" } as RequestInit));
   /** Settles within `ms` or reports "pending" (so a regression fails the assertion instead of hanging the test). */
   const settle = <T>(p: Promise<T>, ms = 1_500) =>
-    Promise.race([p.then((value) => ({ value }), (error: unknown) => ({ error })), new Promise<"pending">((r) => setTimeout(() => r("pending"), ms))]);
+    Promise.race([
+      p.then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      ),
+      new Promise<"pending">((r) => setTimeout(() => r("pending"), ms)),
+    ]);
 
   it("hang fault + AbortSignal.timeout(200): rejects with the signal's reason within ~1 s", async () => {
     const emulator = createEmulator("khaya", { controls: { failMode: "hang" } });
@@ -383,7 +405,9 @@ describe("inProcessFetch", () => {
         policy: { attemptTimeoutMs: 150, maxRetries: 1, backoffBaseMs: 10, backoffMaxMs: 20 },
       });
       const deadline = within(1_000);
-      const { value: outcome, ms } = await timed(() => settle(providerError(client.translate({ text: "Hello", source: "en", target: "tw", deadline }))));
+      const { value: outcome, ms } = await timed(() =>
+        settle(providerError(client.translate({ text: "Hello", source: "en", target: "tw", deadline }))),
+      );
       expect(outcome).toMatchObject({ value: expect.objectContaining({ provider: "provider_b", kind: "timeout" }) });
       expect(ms).toBeLessThan(1_000);
       expect(emulator.stats.requests).toBe(2); // both attempts reached the emulator and were cut
@@ -423,7 +447,9 @@ describe("serve.ts CLI", () => {
       const ok = await post(`${url}/hf-inference/models/Helsinki-NLP/opus-mt-en-sw`, { inputs: "Hi" }, { authorization: "Bearer hf_cli" });
       expect(ok.status).toBe(200);
       await post(`${url}/__control`, { failMode: "status", status: 500 });
-      expect((await post(`${url}/hf-inference/models/Helsinki-NLP/opus-mt-en-sw`, { inputs: "Hi" }, { authorization: "Bearer hf_cli" })).status).toBe(500);
+      expect((await post(`${url}/hf-inference/models/Helsinki-NLP/opus-mt-en-sw`, { inputs: "Hi" }, { authorization: "Bearer hf_cli" })).status).toBe(
+        500,
+      );
     } finally {
       child.kill("SIGTERM");
       await once(child, "exit");

@@ -1,11 +1,4 @@
-import {
-  defaultControls,
-  emptyStats,
-  emulatorControlsSchema,
-  type EmulatorControls,
-  type EmulatorStats,
-  type RecordedRequest,
-} from "./controls";
+import { defaultControls, type EmulatorControls, type EmulatorStats, emptyStats, emulatorControlsSchema, type RecordedRequest } from "./controls";
 import { htmlPage, json } from "./respond";
 
 export type EmulatorKind = "sunbird" | "khaya" | "hf";

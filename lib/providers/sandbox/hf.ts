@@ -20,8 +20,7 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
 
   const translate = async (req: Request, model: string): Promise<Response> => {
     const body = await readJson(req);
-    if (!isRecord(body) || typeof body.inputs !== "string" || !body.inputs)
-      return hfError(400, "Input should be a valid string: inputs");
+    if (!isRecord(body) || typeof body.inputs !== "string" || !body.inputs) return hfError(400, "Input should be a valid string: inputs");
     const params = isRecord(body.parameters) ? body.parameters : {};
     let input = body.inputs;
     let direction: string;
@@ -29,7 +28,8 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
       const flores = /^[a-z]{3}_[A-Z][a-z]{3}$/;
       const { src_lang: src, tgt_lang: tgt } = params;
       if (typeof src !== "string" || typeof tgt !== "string") return hfError(400, "src_lang and tgt_lang are required for this model");
-      if (/nllb/i.test(model) && (!flores.test(src) || !flores.test(tgt))) return hfError(400, `Unknown language code: ${flores.test(src) ? tgt : src}`);
+      if (/nllb/i.test(model) && (!flores.test(src) || !flores.test(tgt)))
+        return hfError(400, `Unknown language code: ${flores.test(src) ? tgt : src}`);
       direction = `${src}→${tgt}`;
     } else {
       const [, src = "?", tgt = "?"] = /opus-mt-(?:tc-big-)?([^-]+)-([^-]+)/i.exec(model) ?? [];

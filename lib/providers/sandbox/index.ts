@@ -1,5 +1,5 @@
-export { FAIL_MODES, emulatorControlsSchema, type EmulatorControls, type EmulatorStats, type FailMode, type RecordedRequest } from "./controls";
+export { type EmulatorControls, type EmulatorStats, emulatorControlsSchema, FAIL_MODES, type FailMode, type RecordedRequest } from "./controls";
 export { createEmulator } from "./create";
-export { EMULATOR_KINDS, inProcessFetch, type Emulator, type EmulatorKind, type EmulatorOptions, type FetchHandler } from "./emulator";
-export { startEmulatorServer, type EmulatorServer, type EmulatorServerOptions } from "./server";
+export { EMULATOR_KINDS, type Emulator, type EmulatorKind, type EmulatorOptions, type FetchHandler, inProcessFetch } from "./emulator";
+export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from "./server";
 export { makeWav, parseWav, speechDurationSeconds, type WavInfo } from "./wav";

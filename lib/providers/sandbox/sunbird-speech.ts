@@ -1,11 +1,21 @@
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES } from "../codes";
+import { isRecord } from "../http";
 import type { EmulatorOptions } from "./emulator";
 import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respond";
 import { apiError, validationError } from "./sunbird-wire";
-import { isRecord } from "../http";
 import { makeWav, parseWav, speechDurationSeconds } from "./wav";
 
-const SPEECH_MIME_TYPES = ["audio/mpeg", "audio/wav", "audio/x-wav", "audio/wave", "audio/ogg", "audio/x-m4a", "audio/mp4", "audio/aac", "audio/webm"];
+const SPEECH_MIME_TYPES = [
+  "audio/mpeg",
+  "audio/wav",
+  "audio/x-wav",
+  "audio/wave",
+  "audio/ogg",
+  "audio/x-m4a",
+  "audio/mp4",
+  "audio/aac",
+  "audio/webm",
+];
 const SPARK_NAMES: Record<string, string> = {
   acholi_female: "241",
   ateso_female: "242",
@@ -41,45 +51,47 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
 
   const sign = (object: string, expires: number) => hex(hash32(`${object}|${expires}|sandbox-signing-key`), 64);
 
-  const transcribe = (legacy: boolean) => async (req: Request): Promise<Response> => {
-    const extra = legacy ? DEPRECATION_HEADERS : {};
-    let form: FormData;
-    try {
-      form = await req.formData();
-    } catch {
-      return validationError(["body"], "Expected multipart/form-data", null);
-    }
-    const language = form.get("language") ?? (legacy ? "lug" : null);
-    if (typeof language !== "string" || !SUNBIRD_STT_LANGUAGES.includes(language)) {
-      const allowed = SUNBIRD_STT_LANGUAGES.map((l) => `'${l}'`).join(", ");
-      return validationError(["body", "language"], language === null ? "Field required" : `Input should be ${allowed}`, language);
-    }
-    const audio = form.get("audio");
-    if (!(audio instanceof Blob)) return apiError(400, "BAD_REQUEST", "One of 'audio' or 'gcs_blob_name' is required.");
-    const type = audio.type.split(";")[0].trim().toLowerCase();
-    if (!SPEECH_MIME_TYPES.includes(type))
-      return apiError(422, "VALIDATION_ERROR", "Invalid audio file type", [{ field: "audio", value: type || null }]);
-    const bytes = new Uint8Array(await audio.arrayBuffer());
-    const wav = type.includes("wav") ? parseWav(bytes) : undefined;
-    if (bytes.byteLength === 0 || (type.includes("wav") && !wav))
-      return apiError(400, "BAD_REQUEST", "Could not decode audio file. Please ensure the file is not corrupted.");
-    const seconds = wav?.durationSeconds ?? bytes.byteLength / 16_000;
-    const transcript = sandboxMark("sunbird", language, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);
-    return json(
-      200,
-      {
-        audio_transcription: transcript,
-        diarization_output: {},
-        formatted_diarization_output: null,
-        audio_transcription_id: null,
-        audio_url: null,
-        language,
-        was_audio_trimmed: false,
-        original_duration_minutes: null,
-      },
-      extra,
-    );
-  };
+  const transcribe =
+    (legacy: boolean) =>
+    async (req: Request): Promise<Response> => {
+      const extra = legacy ? DEPRECATION_HEADERS : {};
+      let form: FormData;
+      try {
+        form = await req.formData();
+      } catch {
+        return validationError(["body"], "Expected multipart/form-data", null);
+      }
+      const language = form.get("language") ?? (legacy ? "lug" : null);
+      if (typeof language !== "string" || !SUNBIRD_STT_LANGUAGES.includes(language)) {
+        const allowed = SUNBIRD_STT_LANGUAGES.map((l) => `'${l}'`).join(", ");
+        return validationError(["body", "language"], language === null ? "Field required" : `Input should be ${allowed}`, language);
+      }
+      const audio = form.get("audio");
+      if (!(audio instanceof Blob)) return apiError(400, "BAD_REQUEST", "One of 'audio' or 'gcs_blob_name' is required.");
+      const type = audio.type.split(";")[0].trim().toLowerCase();
+      if (!SPEECH_MIME_TYPES.includes(type))
+        return apiError(422, "VALIDATION_ERROR", "Invalid audio file type", [{ field: "audio", value: type || null }]);
+      const bytes = new Uint8Array(await audio.arrayBuffer());
+      const wav = type.includes("wav") ? parseWav(bytes) : undefined;
+      if (bytes.byteLength === 0 || (type.includes("wav") && !wav))
+        return apiError(400, "BAD_REQUEST", "Could not decode audio file. Please ensure the file is not corrupted.");
+      const seconds = wav?.durationSeconds ?? bytes.byteLength / 16_000;
+      const transcript = sandboxMark("sunbird", language, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);
+      return json(
+        200,
+        {
+          audio_transcription: transcript,
+          diarization_output: {},
+          formatted_diarization_output: null,
+          audio_transcription_id: null,
+          audio_url: null,
+          language,
+          was_audio_trimmed: false,
+          original_duration_minutes: null,
+        },
+        extra,
+      );
+    };
 
   const store = (origin: string, model: string, audio: Omit<StoredAudio, "expiresAt">) => {
     const t = now();
@@ -152,7 +164,8 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
       return json(400, { detail: "`text` is required for TTS and must be a non-empty string" }, DEPRECATION_HEADERS);
     if (body.text.length > 10_000) return json(400, { detail: "`text` is too long for TTS (max 10000 characters)" }, DEPRECATION_HEADERS);
     const speaker = body.speaker_id === undefined ? "248" : String(body.speaker_id);
-    if (!SUNBIRD_SPARK_VOICES[speaker]) return validationError(["body", "speaker_id"], "Input should be 241, 242, 243, 245, 246 or 248", body.speaker_id);
+    if (!SUNBIRD_SPARK_VOICES[speaker])
+      return validationError(["body", "speaker_id"], "Input should be 241, 242, 243, 245, 246 or 248", body.speaker_id);
     const stored = store(new URL(req.url).origin, "spark-tts", { text: body.text, voice: speaker, sampleRate: 16_000 });
     return json(200, { output: { audio_url: stored.url, blob: stored.object, sample_rate: 16_000 } }, DEPRECATION_HEADERS);
   };
@@ -167,7 +180,11 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
     if (now() >= expires * 1000) return gcsError(400, "ExpiredToken", "The provided token has expired. Request signature expired.");
     const stored = objects.get(object);
     if (!stored) return gcsError(404, "NoSuchKey", "The specified key does not exist.");
-    const audio = makeWav({ durationSeconds: speechDurationSeconds(stored.text), sampleRate: stored.sampleRate, seed: hash32(`${stored.voice}|${stored.text}`) });
+    const audio = makeWav({
+      durationSeconds: speechDurationSeconds(stored.text),
+      sampleRate: stored.sampleRate,
+      seed: hash32(`${stored.voice}|${stored.text}`),
+    });
     return binary(200, audio, "audio/wav");
   };
 
@@ -183,5 +200,9 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
 }
 
 function gcsError(status: number, code: string, message: string): Response {
-  return text(status, `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, "application/xml; charset=UTF-8");
+  return text(
+    status,
+    `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+    "application/xml; charset=UTF-8",
+  );
 }

@@ -1,7 +1,7 @@
 import { SUNBIRD_TRANSLATE_LANGUAGES } from "../codes";
+import { isRecord } from "../http";
 import type { EmulatorControls } from "./controls";
 import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
-import { isRecord } from "../http";
 import { hash32, hex, htmlPage, json, readJson, sandboxMark } from "./respond";
 import { sunbirdSpeechRoutes } from "./sunbird-speech";
 import { apiError, sunbirdError, uploadTooLarge, validationError } from "./sunbird-wire";

@@ -16,7 +16,15 @@ export function speechDurationSeconds(text: string): number {
  * 16-bit mono PCM WAV of a voice-like tone: a fundamental between 120 and 250 Hz (chosen by `seed`) with two harmonics,
  * shaped into ~4 syllables a second, plus a little deterministic noise. Same input, same bytes.
  */
-export function makeWav({ durationSeconds, sampleRate = 16_000, seed = 1 }: { durationSeconds: number; sampleRate?: number; seed?: number }): Uint8Array<ArrayBuffer> {
+export function makeWav({
+  durationSeconds,
+  sampleRate = 16_000,
+  seed = 1,
+}: {
+  durationSeconds: number;
+  sampleRate?: number;
+  seed?: number;
+}): Uint8Array<ArrayBuffer> {
   const samples = Math.max(1, Math.round(durationSeconds * sampleRate));
   const out = new Uint8Array(44 + samples * 2);
   const view = new DataView(out.buffer);
@@ -28,8 +36,7 @@ export function makeWav({ durationSeconds, sampleRate = 16_000, seed = 1 }: { du
     const syllable = Math.max(0, Math.sin(Math.PI * 4 * t)) ** 0.6;
     const fade = Math.min(1, t / 0.02, (samples - i) / sampleRate / 0.02);
     noise = (noise * 48_271) % 2_147_483_647;
-    const voiced =
-      0.55 * Math.sin(2 * Math.PI * f0 * t) + 0.25 * Math.sin(4 * Math.PI * f0 * t) + 0.1 * Math.sin(6 * Math.PI * f0 * t);
+    const voiced = 0.55 * Math.sin(2 * Math.PI * f0 * t) + 0.25 * Math.sin(4 * Math.PI * f0 * t) + 0.1 * Math.sin(6 * Math.PI * f0 * t);
     const value = (voiced * syllable + 0.03 * (noise / 2_147_483_647 - 0.5)) * fade * 0.6;
     view.setInt16(44 + i * 2, Math.round(Math.max(-1, Math.min(1, value)) * 32_767), true);
   }
@@ -37,7 +44,9 @@ export function makeWav({ durationSeconds, sampleRate = 16_000, seed = 1 }: { du
 }
 
 function writeHeader(view: DataView, sampleRate: number, samples: number) {
-  const ascii = (offset: number, s: string) => [...s].forEach((ch, i) => view.setUint8(offset + i, ch.charCodeAt(0)));
+  const ascii = (offset: number, s: string) => {
+    for (let i = 0; i < s.length; i++) view.setUint8(offset + i, s.charCodeAt(i));
+  };
   const dataBytes = samples * 2;
   ascii(0, "RIFF");
   view.setUint32(4, 36 + dataBytes, true);
@@ -65,7 +74,11 @@ export function parseWav(bytes: Uint8Array): WavInfo | undefined {
     const id = tag(offset);
     const size = view.getUint32(offset + 4, true);
     if (id === "fmt " && offset + 24 <= bytes.byteLength) {
-      fmt = { channels: view.getUint16(offset + 10, true), sampleRate: view.getUint32(offset + 12, true), bitsPerSample: view.getUint16(offset + 22, true) };
+      fmt = {
+        channels: view.getUint16(offset + 10, true),
+        sampleRate: view.getUint32(offset + 12, true),
+        bitsPerSample: view.getUint16(offset + 22, true),
+      };
     } else if (id === "data" && fmt) {
       const dataBytes = Math.min(size, bytes.byteLength - offset - 8);
       const bytesPerSecond = fmt.sampleRate * fmt.channels * (fmt.bitsPerSample / 8);

@@ -1,10 +1,10 @@
-import NextAuth from "next-auth";
 import { randomBytes } from "node:crypto";
 import { NextRequest } from "next/server";
-import { withBodyLimit } from "@/lib/http/limit-request";
-import { errorResponse } from "@/lib/http/route";
+import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/options";
 import { MissingAuthSecretError } from "@/lib/auth/secret";
+import { withBodyLimit } from "@/lib/http/limit-request";
+import { errorResponse } from "@/lib/http/route";
 
 /**
  * next-auth's endpoints (/api/auth/csrf, /signin, /callback/api-key, /session, /signout, …). More specific than the
@@ -19,11 +19,15 @@ const MAX_AUTH_BODY_BYTES = 16 * 1024;
 async function handler(incoming: NextRequest, context: Context): Promise<Response> {
   let req: NextRequest;
   try {
-    req = await withBodyLimit(incoming, MAX_AUTH_BODY_BYTES, (body) => new NextRequest(incoming.url, { method: incoming.method, headers: incoming.headers, body }));
+    req = await withBodyLimit(
+      incoming,
+      MAX_AUTH_BODY_BYTES,
+      (body) => new NextRequest(incoming.url, { method: incoming.method, headers: incoming.headers, body }),
+    );
   } catch (err) {
     return errorResponse(err, `req_${randomBytes(12).toString("hex")}`);
   }
-  let options;
+  let options: ReturnType<typeof authOptions>;
   try {
     options = authOptions();
   } catch (err) {

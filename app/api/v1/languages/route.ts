@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { validate } from "@/lib/http/body";
-import { apiRoute } from "@/lib/http/route";
 import { methodNotAllowed } from "@/lib/http/methods";
+import { apiRoute } from "@/lib/http/route";
 import { listLanguages } from "@/lib/languages/listing";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 
@@ -23,7 +23,7 @@ export const GET = apiRoute({
     const { body, etag } = rendered(query);
     const headers = { "Content-Type": "application/json", ETag: etag, "Cache-Control": "private, max-age=300" };
     const ifNoneMatch = req.headers.get("if-none-match");
-    if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) {
+    if (ifNoneMatch?.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) {
       return new Response(null, { status: 304, headers });
     }
     return new Response(body, { status: 200, headers });
@@ -53,4 +53,5 @@ function rendered(query: LanguagesQuery): { body: Uint8Array<ArrayBuffer>; etag:
 }
 
 const notAllowed = methodNotAllowed("GET");
+
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -12,4 +12,5 @@ export const GET = apiRoute({
 });
 
 const notAllowed = methodNotAllowed("GET");
+
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

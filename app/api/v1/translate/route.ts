@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/http/route";
 import { methodNotAllowed } from "@/lib/http/methods";
+import { apiRoute } from "@/lib/http/route";
 import { recordCharactersTranslated } from "@/lib/keys/store";
 import { defaultTranslateDeps, SANDBOX_HEADER, translateText } from "@/lib/translate";
 import { TranslateRequest } from "@/lib/translate/schemas";
@@ -30,4 +30,5 @@ function recordUsage(keyId: string, characters: number, requestId: string) {
 }
 
 const notAllowed = methodNotAllowed("POST");
+
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

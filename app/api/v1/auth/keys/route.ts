@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/http/route";
 import { methodNotAllowed } from "@/lib/http/methods";
+import { apiRoute } from "@/lib/http/route";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
 import { issueKey } from "@/lib/keys/store";
 
@@ -24,4 +24,5 @@ export const POST = apiRoute({
 });
 
 const notAllowed = methodNotAllowed("POST");
+
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/http/route";
 import { methodNotAllowed } from "@/lib/http/methods";
+import { apiRoute } from "@/lib/http/route";
 import { defaultSpeechDeps, prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
 import { TtsRequest } from "@/lib/speech/schemas";
 import { SANDBOX_HEADER } from "@/lib/translate";
@@ -42,4 +42,5 @@ export const POST = apiRoute({
 });
 
 const notAllowed = methodNotAllowed("POST");
+
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,7 +1,7 @@
-import { ApiError } from "@/lib/http/errors";
 import { validate } from "@/lib/http/body";
-import { apiRoute } from "@/lib/http/route";
+import { ApiError } from "@/lib/http/errors";
 import { methodNotAllowed } from "@/lib/http/methods";
+import { apiRoute } from "@/lib/http/route";
 import { recordCharactersTranslated } from "@/lib/keys/store";
 import { defaultTranslateDeps, SANDBOX_HEADER, translateBatch } from "@/lib/translate";
 import { BatchEnvelope, BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
@@ -19,9 +19,13 @@ export const POST = apiRoute({
   maxBodyBytes: 4 * 1024 * 1024,
   handler: async ({ body, key, startedAt, requestId }) => {
     if (body.items.length > MAX_BATCH_ITEMS) {
-      throw new ApiError("BATCH_TOO_LARGE", `A batch holds at most ${MAX_BATCH_ITEMS} items; this one has ${body.items.length}. Split it into several requests.`, {
-        errors: [{ loc: ["body", "items"], msg: `List should have at most ${MAX_BATCH_ITEMS} items`, type: "too_long" }],
-      });
+      throw new ApiError(
+        "BATCH_TOO_LARGE",
+        `A batch holds at most ${MAX_BATCH_ITEMS} items; this one has ${body.items.length}. Split it into several requests.`,
+        {
+          errors: [{ loc: ["body", "items"], msg: `List should have at most ${MAX_BATCH_ITEMS} items`, type: "too_long" }],
+        },
+      );
     }
     const request = validate(BatchTranslateRequest, body, "body");
     const result = await translateBatch(request.items, request.provider, defaultTranslateDeps(), { startedAt });
@@ -36,4 +40,5 @@ export const POST = apiRoute({
 });
 
 const notAllowed = methodNotAllowed("POST");
+
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,7 +1,7 @@
-import { apiRoute } from "@/lib/http/route";
 import { methodNotAllowed } from "@/lib/http/methods";
+import { apiRoute } from "@/lib/http/route";
 import { revokeKey } from "@/lib/keys/store";
-import { ruleFor, type RateLimitBucket } from "@/lib/ratelimit";
+import { type RateLimitBucket, ruleFor } from "@/lib/ratelimit";
 
 const PER_KEY_BUCKETS: RateLimitBucket[] = ["translate", "batch", "stt", "tts", "default"];
 
@@ -38,4 +38,5 @@ export const DELETE = apiRoute({
 });
 
 const notAllowed = methodNotAllowed("GET", "DELETE");
+
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };
