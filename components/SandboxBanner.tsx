@@ -1,6 +1,6 @@
 import { providerStatus } from "@/lib/providers";
 
-/** Shown on every page while any provider answers from the offline sandbox (DESIGN.md: "also shown in the portal"). */
+/** Shown on every page while any provider answers from the offline sandbox (the API marks sandbox answers too, with X-Lugha-Sandbox). */
 export function SandboxBanner() {
   let sandboxed: string[] = [];
   try {

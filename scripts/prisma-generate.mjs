@@ -1,7 +1,7 @@
 // Runs `prisma generate` on machines that cannot download Prisma's native schema engine.
 // `generate` does not need that engine, but the CLI checks for it first; pointing PRISMA_SCHEMA_ENGINE_BINARY at a
 // harmless executable for this one command skips the download. It is never set globally: `migrate deploy` would then
-// apply nothing (DESIGN.md). Migrations are applied by scripts/migrate.ts instead.
+// apply nothing. Migrations are applied by scripts/migrate.ts instead.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 

@@ -186,7 +186,7 @@ const FIELD_HINTS: Record<string, string> = {
   target_lang: "target language as requested",
   model_used: "<provider>/<model>",
   provider: "provider that served it",
-  quality_score: "estimated quality (spec 2.2 band)",
+  quality_score: "estimated quality (documented band)",
   latency_ms: "time taken",
   characters_translated: "characters in the source text",
   detected_source_confidence: "detection confidence (null when the source was supplied)",

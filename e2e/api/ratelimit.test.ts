@@ -7,7 +7,7 @@ import { type RedisServer, startRedis } from "../support/redis";
 import { startUpstashShim, type UpstashShim } from "../support/upstash-shim";
 
 /*
- * Rate limits over HTTP against the production build (issue 3; spec §5, §7, §8; DESIGN.md "Rate limits"):
+ * Rate limits over HTTP against the production build (docs/guide.md#rate-limits):
  *   - the same behaviour on the three stores: in-process (default), a real redis-server (REDIS_URL) and the Upstash
  *     client through the REST shim onto that real Redis (UPSTASH_REDIS_REST_URL/TOKEN);
  *   - X-RateLimit-* on 200, 4xx and 429; 429 RATE_LIMIT_EXCEEDED + Retry-After; waiting Retry-After succeeds;

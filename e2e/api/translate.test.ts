@@ -18,7 +18,7 @@ const translate = (json: unknown, k = key) => call(app.url, "POST", "/api/v1/tra
 const batch = (json: unknown) => call(app.url, "POST", "/api/v1/translate/batch", { key, json });
 
 describe("POST /api/v1/translate (sandbox providers)", () => {
-  it("translates with the spec 2.2 fields, visibly marked as sandbox in body and header", async () => {
+  it("translates with the documented response fields, visibly marked as sandbox in body and header", async () => {
     const res = await translate({ text: "  Good morning  ", target_lang: "LUG", source_lang: "en" });
     expect(res.status).toBe(200);
     const b = res.body;
@@ -39,7 +39,7 @@ describe("POST /api/v1/translate (sandbox providers)", () => {
     expect(res.headers.get("x-ratelimit-limit")).toBe("60");
   });
 
-  it("routes by the spec's chain: provider_b for Khaya pairs, provider_c with a named model otherwise", async () => {
+  it("routes by the documented chain: provider_b for Khaya pairs, provider_c with a named model otherwise", async () => {
     const b = await translate({ text: "Good morning", target_lang: "tw", source_lang: "en" });
     expect(b.body).toMatchObject({ provider: "provider_b", quality_score: 0.9 });
     const c = await translate({ text: "Good morning", target_lang: "sw", source_lang: "en" });

@@ -8,7 +8,7 @@ test.describe("API reference", () => {
     await expect(page.locator(".swagger-ui .info .title")).toContainText("Lugha API");
     await expect(page.locator(".swagger-ui .info .title")).toContainText("OAS 3.0");
 
-    // All eight endpoints of the spec (and key revocation, and the document itself).
+    // All eight API endpoints (and key revocation, and the document itself).
     const operations = [
       ["post", "/api/v1/translate"],
       ["post", "/api/v1/translate/batch"],

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 
-/** API key format (spec 2.1): "svc_" + exactly 40 lowercase hex characters (160 bits from a CSPRNG). */
+/** API key format: "svc_" + exactly 40 lowercase hex characters (160 bits from a CSPRNG). */
 export const KEY_PREFIX = "svc_";
 const KEY_PATTERN = /^svc_[0-9a-f]{40}$/;
 /** How much of a key the portal and /keys/me may show: the prefix plus 8 hex characters (32 of 160 bits). */

@@ -6,7 +6,7 @@ const HOSTILE_CHARACTERS = /[\p{Cc}\u202A-\u202E\u2066-\u2069\u200E\u200F]|\p{Cs
 export const KEY_NAME_MAX = 100;
 export const KEY_LIFETIME_MAX_DAYS = 365;
 
-/** POST /api/v1/auth/keys request (spec 4.6; DESIGN.md "Key issuance"). */
+/** POST /api/v1/auth/keys request. */
 export const IssueKeyRequest = z.object({
   name: z
     .string({ error: (iss) => (iss.input === undefined ? "Field required" : "Input should be a string") })

@@ -19,7 +19,7 @@ describe("content security policy", () => {
 });
 
 describe("portal helpers", () => {
-  it("labels quality scores with the spec 2.2 bands", () => {
+  it("labels quality scores with the documented bands", () => {
     expect(qualityLabel(0.92).band).toBe("Excellent");
     expect(qualityLabel(0.9).band).toBe("Excellent");
     expect(qualityLabel(0.85).band).toBe("Good");

@@ -1,4 +1,4 @@
-/** Spec 2.2 quality bands, as the portal labels them. */
+/** The quality bands of the API reference, as the portal labels them. */
 export function qualityLabel(score: number): { band: string; meaning: string } {
   if (score >= 0.9) return { band: "Excellent", meaning: "specialised provider for the language pair" };
   if (score >= 0.8) return { band: "Good", meaning: "dedicated translation model" };

@@ -17,7 +17,7 @@ import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore 
  *                   (with Retry-After). For deployments that must never exceed upstream provider quotas or
  *                   contractual per-key limits, where refusing is cheaper than overspending.
  *
- * The store is retried on every request (no "disable after one failure", Fasiri review §10.29): the first call
+ * The store is retried on every request (never "disabled after one failure": one blip would otherwise turn limits off until a restart): the first call
  * after the store recovers uses it again. Transitions are logged once each way, not once per request.
  */
 

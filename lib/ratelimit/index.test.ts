@@ -19,7 +19,7 @@ describe("parseRule", () => {
 });
 
 describe("ruleFor", () => {
-  test("defaults: the spec's per-minute limits; RATE_LIMIT_<BUCKET> overrides, a malformed value is ignored", () => {
+  test("defaults: the published per-minute limits; RATE_LIMIT_<BUCKET> overrides, a malformed value is ignored", () => {
     for (const b of ["TRANSLATE", "BATCH", "STT", "TTS", "DEFAULT"]) vi.stubEnv(`RATE_LIMIT_${b}`, undefined);
     vi.stubEnv("RATE_LIMIT_ISSUANCE", "30/10m");
     vi.stubEnv("RATE_LIMIT_DEFAULT", "lots");

@@ -7,7 +7,7 @@ import { UpstashRateLimitStore } from "./upstash";
 export { type FailMode, RateLimiterUnavailableError } from "./guard";
 export type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
 
-/** Defaults: the spec's numbers (section 8) and DESIGN.md's for the rest. Override with RATE_LIMIT_<BUCKET>=N/Ws. */
+/** Defaults: the published per-minute limits (docs/guide.md#limits). Override with RATE_LIMIT_<BUCKET>=N/Ws. */
 const DEFAULT_RULES: Record<RateLimitBucket, string> = {
   translate: "60/60s",
   batch: "10/60s",

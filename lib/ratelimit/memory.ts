@@ -14,7 +14,7 @@ const SWEEP_EVERY_MS = 60_000;
  * shared store is down in fail-open mode).
  *
  * A hit at time t counts while now < t + windowMs. Rejected requests are not recorded, so a client that keeps
- * retrying is never locked out longer than the window (Fasiri's Redis limiter recorded them: review §10.29).
+ * retrying is never locked out longer than the window.
  * A log never holds more than `limit` entries, so each check is O(limit) at worst.
  */
 export class MemoryRateLimitStore implements RateLimitStore {

@@ -8,7 +8,7 @@ import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore 
  * Exact sliding-window log in one Lua script, so check-and-record is atomic however many app instances share the
  * Redis. Time comes from the Redis server (TIME), so instances with skewed clocks still share one timeline.
  * A hit at t counts while now < t + window (same rule as the memory store). The ZSET member is unique per request
- * (not the timestamp, which collides under concurrency: Fasiri review §10.29); a refused request is not recorded.
+ * (not the timestamp, which two concurrent requests can share, so one would hide the other); a refused request is not recorded.
  *
  * KEYS[1] the log; ARGV window ms, limit, member.
  * Returns {1, used, now, resetAt} when admitted, {0, used, now, retryAt, resetAt} when refused (Redis clock, ms).

@@ -78,7 +78,7 @@ export function describeStoreContract(name: string, target: ContractTarget) {
       const { refused, at } = await exhaust(store, "translate", who, SHORT);
       const promised = refused.retryAfterSeconds * 1000;
 
-      // Retry every 100 ms. Were refusals recorded (Fasiri's Redis limiter), this client would never get back in.
+      // Retry every 100 ms. Were refusals recorded in the window, a client that keeps retrying would never get back in.
       let waited = 0;
       for (;;) {
         await sleep(100);
