@@ -189,7 +189,7 @@ describe("persistence, expiry and secrecy (database-level checks)", () => {
       for (const key of keys) expect((await call(instance.url, "GET", "/api/v1/auth/keys/me", { key })).status).toBe(200);
 
       if (onPglite) await instance.stop(); // PGlite: one process per directory
-      const dump = dumpDatabase(databaseUrl);
+      const dump = await dumpDatabase(databaseUrl);
       expect(dump).toContain("secret 0"); // the dump really holds the rows...
       for (const key of keys) {
         expect(dump).not.toContain(key); // ...but no plain key,

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -28,8 +27,8 @@ export async function sql<T = any>(databaseUrl: string, text: string, params: un
   }
 }
 
-/** Everything the database holds, as text: pg_dump for PostgreSQL; every file of the data directory for PGlite. */
-export function dumpDatabase(databaseUrl: string): string {
+/** Everything the database holds, as text: every row for PostgreSQL; every file of the data directory for PGlite. */
+export async function dumpDatabase(databaseUrl: string): Promise<string> {
   if (databaseUrl.startsWith("pglite:")) {
     const dir = databaseUrl.slice("pglite:".length);
     const chunks: string[] = [];
@@ -43,5 +42,23 @@ export function dumpDatabase(databaseUrl: string): string {
     walk(dir);
     return chunks.join("\n");
   }
-  return execFileSync("pg_dump", ["--data-only", "--inserts", databaseUrl], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  return dumpPostgresRows(databaseUrl);
+}
+
+/**
+ * Every row of every table the database holds, one JSON line each: what `pg_dump --data-only` would print, without
+ * needing a pg_dump binary of the server's own version.
+ */
+async function dumpPostgresRows(databaseUrl: string): Promise<string> {
+  const tables = await sql<{ name: string }>(
+    databaseUrl,
+    `SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables
+      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+  );
+  const lines: string[] = [];
+  for (const { name } of tables) {
+    const rows = await sql<{ row: string }>(databaseUrl, `SELECT row_to_json(t)::text AS row FROM ${name} t`);
+    lines.push(`-- ${name}`, ...rows.map((r) => r.row));
+  }
+  return lines.join("\n");
 }
