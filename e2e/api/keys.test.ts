@@ -39,6 +39,7 @@ describe("POST /api/v1/auth/keys", () => {
     ["missing name", {}, "name", "missing"],
     ["empty name", { name: "" }, "name", "string_too_short"],
     ["whitespace-only name", { name: "   \t " }, "name", "string_too_short"],
+    ["zero-width-only name", { name: "\u200B\u200D\u2060" }, "name", "string_too_short"],
     ["101-character name", { name: "a".repeat(101) }, "name", "string_too_long"],
     ["10 kB name", { name: "n".repeat(10_000) }, "name", "string_too_long"],
     ["control character", { name: "bad\u0007name" }, "name", "invalid_characters"],

@@ -3,6 +3,13 @@ import { z } from "zod";
 /** Control characters, bidi overrides/isolates and unpaired surrogates: invisible or misleading in a label. */
 const HOSTILE_CHARACTERS = /[\p{Cc}\u202A-\u202E\u2066-\u2069\u200E\u200F]|\p{Cs}/u;
 
+/**
+ * A name must show something: at least one letter, digit, punctuation mark or symbol. Format characters (zero-width
+ * spaces and joiners), combining marks alone and the blank "letters" (Hangul fillers, Braille blank) do not count.
+ */
+const VISIBLE_CHARACTER = /[\p{L}\p{N}\p{P}\p{S}]/u;
+const BLANK_LETTERS = /[\u115F\u1160\u3164\uFFA0\u2800]/gu;
+
 export const KEY_NAME_MAX = 100;
 export const KEY_LIFETIME_MAX_DAYS = 365;
 
@@ -15,6 +22,13 @@ export const IssueKeyRequest = z.object({
       const length = [...ctx.value].length;
       if (length === 0)
         ctx.issues.push({ code: "custom", input: ctx.value, message: "Name must not be empty", params: { type: "string_too_short" } });
+      else if (!VISIBLE_CHARACTER.test(ctx.value.replace(BLANK_LETTERS, "")))
+        ctx.issues.push({
+          code: "custom",
+          input: ctx.value,
+          message: "Name must contain at least one visible character",
+          params: { type: "string_too_short" },
+        });
       if (length > KEY_NAME_MAX)
         ctx.issues.push({
           code: "custom",
