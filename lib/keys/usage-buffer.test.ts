@@ -6,7 +6,7 @@ function fakeWriter() {
   const db = new Map<string, number>();
   const days = new Map<string, { requests: number; characters: number }>();
   const calls: UsageBatch[] = [];
-  const txs = new Map<string, "committed" | "aborted" | "unknown">();
+  const writes = new Map<string, "committed" | "aborted" | "unknown">();
   let mode: "ok" | "fail" | "ambiguous-committed" | "ambiguous-aborted" = "ok";
   let n = 0;
   const apply = (batch: UsageBatch) => {
@@ -23,22 +23,22 @@ function fakeWriter() {
     async write(batch) {
       calls.push(batch);
       await new Promise((r) => setTimeout(r, 1));
-      const txid = String(++n);
+      const writeId = String(++n);
       if (mode === "fail") throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
       if (mode === "ambiguous-committed") {
         apply(batch);
-        txs.set(txid, "committed");
-        throw new AmbiguousWriteError(txid);
+        writes.set(writeId, "committed");
+        throw new AmbiguousWriteError(writeId);
       }
       if (mode === "ambiguous-aborted") {
-        txs.set(txid, "aborted");
-        throw new AmbiguousWriteError(txid);
+        writes.set(writeId, "aborted");
+        throw new AmbiguousWriteError(writeId);
       }
       apply(batch);
       return { inactiveKeyIds: [...batch.keys()].filter((id) => id.startsWith("revoked")) };
     },
-    async outcome(txid) {
-      return txs.get(txid) ?? "unknown";
+    async outcome(writeId) {
+      return writes.get(writeId) ?? "unknown";
     },
   };
   return { writer, db, days, calls, setMode: (m: typeof mode) => (mode = m) };

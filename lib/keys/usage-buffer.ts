@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { getDatabase } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 
@@ -8,16 +9,17 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
  *  - record() adds to an in-memory tally per key (and per UTC day): no I/O on the request path.
  *  - flush() writes everything tallied so far in ONE statement (group commit), at most one write per
  *    USAGE_FLUSH_INTERVAL_MS (default 50 ms): increments that arrive meanwhile go out together, so the database sees
- *    ≤ 20 small writes a second per instance instead of one per request; at low load a request's count is written
- *    within ~50 ms of its response. Readers that must see every count (GET /keys/me, the portal) flush "urgently".
+ *    ≤ 20 small writes a second per instance instead of one per request; a count is sent within one interval of its
+ *    response. Readers that must see every count (GET /keys/me, the portal) flush "urgently".
  *    The HTTP wrapper calls it through Next's `after()`, which keeps a serverless function alive until it is done and
  *    makes `next start` wait for it on SIGTERM.
  *  - A write that fails is merged back into the tally and retried (next request, or a backoff timer).
- *  - A write whose outcome is unknown — the connection dropped around COMMIT — is never simply retried: the
- *    transaction's id was read before committing, and txid_status() later says whether it committed (drop it) or
- *    not (merge back). So a database restart loses nothing and counts nothing twice.
- * What is not yet written when the process dies hard (SIGKILL, OOM) is lost: at most the increments of the last few
- * milliseconds (or of the outage, if the database is down at that moment). A graceful stop (SIGTERM) writes them.
+ *  - A write whose outcome is unknown — the connection dropped around COMMIT — is never simply retried: each write
+ *    carries an id that the writer can later ask about (committed: drop it; not: merge back). So a database restart
+ *    loses nothing and counts nothing twice.
+ * What is not yet written when the process dies hard (SIGKILL, OOM) is lost: the requests answered in about the last
+ * interval plus one write's time (README, "Usage counts"; or those of the outage, if the database is down at that
+ * moment). A graceful stop (SIGTERM) writes them.
  */
 
 const DAY_MS = 86_400_000;
@@ -52,23 +54,26 @@ export interface UsageWriter {
   /** Writes the batch atomically. Returns the ids of keys that are no longer active (revoked or expired). */
   write(batch: UsageBatch): Promise<{ inactiveKeyIds: string[] }>;
   /** Outcome of a transaction an AmbiguousWriteError named. */
-  outcome(txid: string): Promise<"committed" | "aborted" | "unknown">;
+  outcome(writeId: string): Promise<"committed" | "aborted" | "unknown">;
 }
 
-/** The connection failed after the transaction may have committed; `txid` tells which transaction to ask about. */
+/** The connection failed after the write may have committed; `writeId` tells which write to ask about. */
 export class AmbiguousWriteError extends Error {
   constructor(
-    readonly txid: string,
+    readonly writeId: string,
     options?: { cause?: unknown },
   ) {
-    super(`usage write ${txid}: outcome unknown`, options);
+    super(`usage write ${writeId}: outcome unknown`, options);
     this.name = "AmbiguousWriteError";
   }
 }
 
 export class UsageBuffer {
   private pending: UsageBatch = new Map();
-  private uncertain: { txid: string; batch: UsageBatch }[] = [];
+  /** When the oldest count in `pending` was recorded, and when the last write started (for the interval). */
+  private pendingSince = 0;
+  private lastWriteAt = Number.NEGATIVE_INFINITY;
+  private uncertain: { writeId: string; batch: UsageBatch }[] = [];
   private waiters: ((ok: boolean) => void)[] = [];
   private active = false;
   private urgent = false;
@@ -92,6 +97,7 @@ export class UsageBuffer {
   /** Counts `requests` requests (and `characters` translated characters) for the key, now. Synchronous, no I/O. */
   record(keyId: string, requests: number, characters = 0): void {
     const now = this.now();
+    if (this.pending.size === 0) this.pendingSince = now;
     let tally = this.pending.get(keyId);
     if (!tally) this.pending.set(keyId, (tally = { requests: 0, lastUsedAt: 0, days: new Map() }));
     tally.requests += requests;
@@ -159,10 +165,12 @@ export class UsageBuffer {
     this.active = true;
     try {
       while (this.waiters.length > 0) {
-        if (this.coalesceMs > 0 && !this.urgent) {
+        // A count is written at most one interval after it was recorded, and writes start at most once per interval.
+        const wait = Math.max(this.pendingSince, this.lastWriteAt) + this.coalesceMs - this.now();
+        if (wait > 0 && !this.urgent) {
           // Not unref'd: a stopping server awaits this flush (after()), so the timer must keep the process alive.
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, this.coalesceMs);
+            const timer = setTimeout(resolve, wait);
             this.wake = () => {
               clearTimeout(timer);
               resolve();
@@ -186,13 +194,14 @@ export class UsageBuffer {
     if (this.pending.size === 0) return this.uncertain.length === 0;
     const batch = this.pending;
     this.pending = new Map();
+    this.lastWriteAt = this.now();
     try {
       const { inactiveKeyIds } = await this.writer.write(batch);
       for (const id of inactiveKeyIds) this.onInactive?.(id);
       this.noteSuccess();
       return this.uncertain.length === 0;
     } catch (err) {
-      if (err instanceof AmbiguousWriteError) this.uncertain.push({ txid: err.txid, batch });
+      if (err instanceof AmbiguousWriteError) this.uncertain.push({ writeId: err.writeId, batch });
       else this.mergeBack(batch);
       this.noteFailure(err);
       return false;
@@ -205,7 +214,7 @@ export class UsageBuffer {
     for (const u of this.uncertain) {
       let outcome: "committed" | "aborted" | "unknown";
       try {
-        outcome = await this.writer.outcome(u.txid);
+        outcome = await this.writer.outcome(u.writeId);
       } catch {
         outcome = "unknown";
       }
@@ -217,6 +226,7 @@ export class UsageBuffer {
   }
 
   private mergeBack(batch: UsageBatch) {
+    if (this.pending.size === 0) this.pendingSince = this.now();
     for (const [keyId, t] of batch) {
       const into = this.pending.get(keyId);
       if (!into) {
@@ -264,9 +274,10 @@ export class UsageBuffer {
 
 /**
  * One statement: add each key's requests to requests_total, move last_used_at forward, add the per-day rows, and
- * report keys no longer active. Rows are matched by id; keys that no longer exist are skipped.
+ * report keys no longer active. Rows are matched by id; keys that no longer exist are skipped. `marker` adds the
+ * PostgreSQL bookkeeping (see databaseUsageWriter).
  */
-const WRITE_SQL = `
+const writeSql = (marker = "") => `
 WITH v AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, n bigint, last_used timestamptz)
 ), d AS (
@@ -284,8 +295,23 @@ WITH v AS (
   ON CONFLICT (key_id, day) DO UPDATE
      SET requests = usage_daily.requests + excluded.requests,
          characters_translated = usage_daily.characters_translated + excluded.characters_translated
-)
+)${marker}
 SELECT id::text AS id FROM k WHERE revoked_at IS NOT NULL OR expires_at <= now()`;
+
+/** PostgreSQL: this write's marker goes in with the counts; markers whose outcome is known, and day-old ones, go. */
+const MARKED_WRITE_SQL = writeSql(`, mark AS (
+  INSERT INTO usage_writes (id) VALUES ($3::uuid)
+), done AS (
+  DELETE FROM usage_writes WHERE id = ANY($4::uuid[]) OR written_at < now() - interval '1 day'
+)`);
+
+/**
+ * Was the write with this marker committed? Inserting the marker ourselves answers it and settles it for good: if the
+ * write committed, the insert finds the marker (committed); if it is still running, the insert waits for it; if it
+ * never committed, our marker now makes it fail should it ever arrive (aborted).
+ */
+const FENCE_SQL = `WITH f AS (INSERT INTO usage_writes (id) VALUES ($1::uuid) ON CONFLICT (id) DO NOTHING RETURNING 1)
+SELECT count(*)::int AS fenced FROM f`;
 
 function payload(batch: UsageBatch): [string, string] {
   const keys: { id: string; n: number; last_used: string | null }[] = [];
@@ -300,32 +326,40 @@ function payload(batch: UsageBatch): [string, string] {
   return [JSON.stringify(keys), JSON.stringify(days)];
 }
 
+/** Markers whose outcome this instance knows; the next write deletes them. */
+let settledMarkers: string[] = [];
+
+/**
+ * PostgreSQL: one auto-committed statement per write (one round trip, so a hard kill loses little), carrying a random
+ * marker. When the connection fails mid-write the marker is the AmbiguousWriteError's id, and outcome() fences it.
+ */
 export const databaseUsageWriter: UsageWriter = {
   async write(batch) {
     const db = await getDatabase();
     const [keys, days] = payload(batch);
     if (db.kind === "pglite") {
       // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
-      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(WRITE_SQL, keys, days);
+      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(writeSql(), keys, days);
       return { inactiveKeyIds: rows.map((r) => r.id) };
     }
-    let txid: string | undefined;
+    const marker = randomUUID();
+    const settled = settledMarkers;
+    settledMarkers = [];
     try {
-      const rows = await db.prisma.$transaction(async (tx) => {
-        txid = (await tx.$queryRaw<{ txid: string }[]>`SELECT txid_current()::text AS txid`)[0]?.txid;
-        return tx.$queryRawUnsafe<{ id: string }[]>(WRITE_SQL, keys, days);
-      });
+      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(MARKED_WRITE_SQL, keys, days, marker, settled);
+      settledMarkers.push(marker);
       return { inactiveKeyIds: rows.map((r) => r.id) };
     } catch (err) {
-      // Lost connection with a transaction open: it may or may not have committed. Anything else rolled back.
-      if (txid !== undefined && isDatabaseUnavailable(err)) throw new AmbiguousWriteError(txid, { cause: err });
+      settledMarkers.push(...settled);
+      // Lost connection: the statement may or may not have committed. Anything else rolled back.
+      if (isDatabaseUnavailable(err)) throw new AmbiguousWriteError(marker, { cause: err });
       throw err;
     }
   },
-  async outcome(txid) {
+  async outcome(marker) {
     const db = await getDatabase();
-    const rows = await db.prisma.$queryRawUnsafe<{ s: string | null }[]>("SELECT txid_status($1::bigint) AS s", txid);
-    const s = rows[0]?.s;
-    return s === "committed" ? "committed" : s === "aborted" ? "aborted" : "unknown";
+    const rows = await db.prisma.$queryRawUnsafe<{ fenced: number }[]>(FENCE_SQL, marker);
+    settledMarkers.push(marker);
+    return rows[0]?.fenced === 1 ? "aborted" : "committed";
   },
 };
