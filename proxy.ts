@@ -2,11 +2,22 @@ import { type NextRequest, NextResponse } from "next/server";
 import { contentSecurityPolicy } from "@/lib/portal/csp";
 
 /**
- * Pages only (not /api, /health or static assets): a fresh CSP nonce per request. Next.js reads the nonce from the
- * request's Content-Security-Policy header and puts it on every script it renders, which is why every page is
- * rendered dynamically (the root layout reads the session). See lib/portal/csp.ts for the policy itself.
+ * Pages only (not /api, /health or static assets), every request including prefetches (a prefetched document is
+ * shown later as it was fetched, so it needs its CSP too):
+ *  - a fresh CSP nonce per request. Next.js reads the nonce from the request's Content-Security-Policy header and puts
+ *    it on every script it renders, which is why every page is rendered dynamically (the root layout reads the
+ *    session). See lib/portal/csp.ts for the policy itself.
+ *  - server actions run only when a page of this site posted them. Next.js itself lets a request without an Origin
+ *    header through and answers a foreign one with a 500; a browser always sends Origin with an action's POST, so
+ *    anything else is refused here with 403 before it reaches the action.
  */
 export function proxy(request: NextRequest) {
+  if (request.method === "POST" && request.headers.has("next-action") && !postedBySameOrigin(request)) {
+    return new NextResponse("Server actions are accepted only from this site's pages.\n", {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
   const requestHeaders = new Headers(request.headers);
@@ -17,14 +28,18 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+/** The Origin header names the host this request was sent to (as Next.js compares them: X-Forwarded-Host, else Host). */
+function postedBySameOrigin(request: NextRequest): boolean {
+  const origin = request.headers.get("origin");
+  if (!origin || origin === "null") return false;
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || request.headers.get("host");
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|api$|health|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  matcher: ["/((?!api/|api$|health|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
 };
