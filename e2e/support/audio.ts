@@ -104,6 +104,9 @@ async function generate(): Promise<AudioFixtures> {
   const durationSeconds = wavDurationSeconds(readFileSync(p("speech.wav")));
 
   const encode = (out: string, ...args: string[]) => run(FFMPEG_BIN, [...FFMPEG, "-i", p("speech.wav"), ...args, p(out)]);
+  /** A one-second video with a tone: what a user uploads by mistake. */
+  const lavfi = ["-f", "lavfi", "-i", "testsrc=duration=1:size=64x64:rate=5", "-f", "lavfi", "-i", "sine=duration=1", "-shortest"];
+  const clip = (out: string, ...codecs: string[]) => run(FFMPEG_BIN, [...FFMPEG, ...lavfi, ...codecs, p(out)]);
   await Promise.all([
     encode("speech.mp3", "-c:a", "libmp3lame", "-b:a", "48k"),
     encode("speech.ogg", "-c:a", "libopus", "-b:a", "32k"),
@@ -118,36 +121,8 @@ async function generate(): Promise<AudioFixtures> {
     pipe(p("speech.wav"), ["-c:a", "libopus", "-f", "webm"], p("streamed.webm")),
     pipe(p("speech.wav"), ["-c:a", "flac", "-f", "flac"], p("streamed.flac")),
     pipe(p("speech.wav"), ["-c:a", "libmp3lame", "-f", "mp3"], p("streamed.mp3")),
-    run(FFMPEG_BIN, [
-      ...FFMPEG,
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc=duration=1:size=64x64:rate=5",
-      "-f",
-      "lavfi",
-      "-i",
-      "sine=duration=1",
-      "-shortest",
-      p("video.mp4"),
-    ]),
-    run(FFMPEG_BIN, [
-      ...FFMPEG,
-      "-f",
-      "lavfi",
-      "-i",
-      "testsrc=duration=1:size=64x64:rate=5",
-      "-f",
-      "lavfi",
-      "-i",
-      "sine=duration=1",
-      "-shortest",
-      "-c:v",
-      "libvpx",
-      "-c:a",
-      "libopus",
-      p("video.webm"),
-    ]).catch(
+    clip("video.mp4"),
+    clip("video.webm", "-c:v", "libvpx", "-c:a", "libopus").catch(
       () => undefined, // libvpx may be missing from a minimal ffmpeg; the MP4 is enough then
     ),
   ]);
