@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Two kinds of test:
-//  - unit:  pure logic and upstream-client contract tests, next to the code (lib/**/*.test.ts)
+//  - unit:  pure logic and upstream-client contract tests, next to the code (lib/, scripts/, clients/)
 //  - api:   the built app over HTTP (e2e/api/**/*.test.ts), once on PGlite and once on a real PostgreSQL
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -10,7 +10,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"], environment: "node", testTimeout: 30_000 },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "clients/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,
