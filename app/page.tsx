@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { CopyButton } from "@/components/CopyButton";
+import { CodeBlock } from "@/components/CodeBlock";
 import { CoverageTable } from "@/components/CoverageTable";
 import { KeyIssuer } from "@/components/KeyIssuer";
 import { requestOrigin } from "@/components/origin";
@@ -94,14 +94,7 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
           </Link>
           , where you can also try them.
         </p>
-        <div className="relative mt-4">
-          <pre className="code-block">
-            <code>{quickStart}</code>
-          </pre>
-          <div className="absolute right-2 top-2">
-            <CopyButton value={quickStart} label="Copy" className="btn-secondary px-2 py-1 text-xs" />
-          </div>
-        </div>
+        <CodeBlock code={quickStart} label="Quick start (shell)" className="mt-4" />
         <h3 className="mt-8 text-lg font-semibold text-slate-950">Quality bands</h3>
         <p className="mt-1 text-slate-800">
           <code className="font-mono">quality_score</code> says what kind of engine served the translation:

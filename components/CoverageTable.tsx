@@ -1,5 +1,7 @@
 import type { LanguagesResponse } from "@/lib/languages/schemas";
+import { htmlLang } from "@/lib/portal/lang";
 import { ProviderBadge } from "./ProviderBadge";
+import { ScrollRegion } from "./ScrollRegion";
 
 /**
  * Coverage of the languages GET /api/v1/languages lists (the same registry and pair tables, called in-process):
@@ -18,7 +20,7 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
         <strong>{data.total}</strong> languages, <strong>{pairs.toLocaleString("en-US")}</strong> translation directions; speech-to-text in{" "}
         <strong>{stt}</strong> and text-to-speech in <strong>{tts}</strong> {stt === 0 && tts === 0 ? "(speech is being added)" : ""}.
       </p>
-      <div className="relative mt-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <ScrollRegion label="Languages table" className="relative mt-4 rounded-lg border border-slate-200 bg-white">
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Languages, the languages each translates into by provider, and speech support</caption>
           <thead className="bg-slate-100 text-slate-900">
@@ -49,7 +51,7 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
                   <th scope="row" className="px-3 py-2 font-normal">
                     <span className="font-semibold">{lang.name}</span> <code className="font-mono text-xs text-slate-700">{lang.code}</code>
                     {lang.native_name !== lang.name && (
-                      <span className="block text-xs text-slate-700" lang={lang.code}>
+                      <span className="block text-xs text-slate-700" lang={htmlLang(lang.code)}>
                         {lang.native_name}
                       </span>
                     )}
@@ -87,7 +89,7 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </div>
   );
 }

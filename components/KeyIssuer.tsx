@@ -5,6 +5,7 @@ import { signIn } from "next-auth/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { type ApiProblem, callApi, formatSeconds } from "@/lib/portal/api";
 import { savePlaygroundKey } from "@/lib/portal/key-storage";
+import { CodeBlock } from "./CodeBlock";
 import { CopyButton } from "./CopyButton";
 
 interface IssuedKey {
@@ -229,12 +230,14 @@ export function KeyIssuer({ origin, portalEnabled = true }: { origin: string; po
             <dd>{formatUtc(issued.expires_at)}</dd>
           </dl>
           <p className="mt-4 text-sm text-slate-800">Try it:</p>
-          <pre className="code-block mt-1 text-xs sm:text-sm">
-            <code>{`curl ${origin}/api/v1/translate \\
+          <CodeBlock
+            code={`curl ${origin}/api/v1/translate \\
   -H "Authorization: Bearer ${issued.api_key}" \\
   -H "Content-Type: application/json" \\
-  -d '{"text": "Good morning, how are you?", "target_lang": "lug"}'`}</code>
-          </pre>
+  -d '{"text": "Good morning, how are you?", "target_lang": "lug"}'`}
+            label="Your first request (shell)"
+            className="mt-1"
+          />
           <div className="mt-4 flex flex-wrap items-center gap-3">
             {portalEnabled && (
               <button type="button" className="btn-primary" onClick={continueToDashboard} disabled={signingIn}>

@@ -7,7 +7,14 @@ import "swagger-ui-react/swagger-ui.css";
  * Swagger UI on /api/v1/openapi.json. Client-only (swagger-ui touches window at import time), loaded with
  * next/dynamic ssr:false. Authorisation is entered in the "Authorize" dialog and kept in memory only
  * (persistAuthorization off: the key is not written to localStorage).
+ *
+ * Accessibility (axe-core runs on this page in e2e/browser/pages.spec.ts): deep links are off, because Swagger UI puts
+ * each operation's link inside its expand button (a link nested in a button, and a target too small on phones); the
+ * server picker is not rendered, since there is one server and Swagger UI gives its select no label. Colours below
+ * 4.5:1 are overridden in globals.css.
  */
+const hideServerPicker = () => ({ wrapComponents: { ServersContainer: () => () => null } });
+
 const SwaggerUI = dynamic(() => import("swagger-ui-react"), {
   ssr: false,
   loading: () => <p className="p-6 text-slate-700">Loading the API reference…</p>,
@@ -19,7 +26,8 @@ export function SwaggerDocs() {
       <SwaggerUI
         url="/api/v1/openapi.json"
         docExpansion="list"
-        deepLinking
+        deepLinking={false}
+        plugins={[hideServerPicker]}
         displayRequestDuration
         defaultModelsExpandDepth={1}
         persistAuthorization={false}

@@ -4,7 +4,10 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import { type ApiProblem, callApi, formatSeconds } from "@/lib/portal/api";
 import { KEY_PATTERN } from "@/lib/portal/key-storage";
+import { htmlLang } from "@/lib/portal/lang";
 import { qualityLabel } from "@/lib/portal/quality";
+import { CodeBlock } from "../CodeBlock";
+import { ScrollRegion } from "../ScrollRegion";
 import { type LanguageChoice, LanguageFields, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
 
@@ -225,7 +228,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="translate-result">
       <p className="text-xs font-semibold uppercase tracking-wide text-slate-700">translated_text</p>
-      <p lang={data.target_lang} className="mt-1 text-xl text-slate-950" data-testid="translated-text">
+      <p lang={htmlLang(data.target_lang)} className="mt-1 text-xl text-slate-950" data-testid="translated-text">
         {data.translated_text}
       </p>
       {data.sandbox === true && (
@@ -251,9 +254,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
       </dl>
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer text-brand-800 underline underline-offset-2">Raw response</summary>
-        <pre className="code-block mt-2 text-xs">
-          <code>{JSON.stringify(data, null, 2)}</code>
-        </pre>
+        <CodeBlock code={JSON.stringify(data, null, 2)} label="Response body (JSON)" className="mt-2" />
         {requestId && <p className="mt-1 font-mono text-xs text-slate-700">X-Request-Id: {requestId}</p>}
       </details>
     </div>
@@ -408,7 +409,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
               <strong>{result.data.succeeded}</strong> of {result.data.total} succeeded, {result.data.failed} failed ·{" "}
               {result.data.total_latency_ms.toLocaleString("en-US")} ms in total
             </p>
-            <div className="relative mt-2 overflow-x-auto rounded-md border border-slate-200 bg-white">
+            <ScrollRegion label="Batch results table" className="relative mt-2 rounded-md border border-slate-200 bg-white">
               <table className="min-w-full text-left text-sm">
                 <caption className="sr-only">Batch results, in input order</caption>
                 <thead className="bg-slate-100">
@@ -443,7 +444,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                             {item.error_code ? <code className="font-mono">{item.error_code}</code> : null} {item.error}
                           </span>
                         ) : (
-                          <span lang={result.target}>{item.translated_text}</span>
+                          <span lang={htmlLang(result.target)}>{item.translated_text}</span>
                         )}
                       </td>
                       <td className="px-3 py-2 font-mono">{item.provider ?? "—"}</td>
@@ -454,7 +455,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           </div>
         )}
       </div>

@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { formatSeconds } from "@/lib/portal/api";
+import { ScrollRegion } from "../ScrollRegion";
 import { type Bucket, usePlayground } from "./PlaygroundContext";
 
 export interface RuleView {
@@ -27,7 +28,7 @@ export function RateLimitPanel({ rules }: { rules: RuleView[] }) {
 
   return (
     <div>
-      <div className="relative overflow-x-auto">
+      <ScrollRegion label="Rate limits table" className="relative">
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Rate limits per bucket and the remaining budget last reported by the API</caption>
           <thead className="bg-slate-100">
@@ -80,7 +81,7 @@ export function RateLimitPanel({ rules }: { rules: RuleView[] }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <p className="mt-2 text-xs text-slate-700">
         Remaining budget is what the API last reported to this browser in <code className="font-mono">X-RateLimit-Remaining</code> (from your
         playground calls here). Reading it without spending a request is not possible, so other clients using the same key are not reflected until

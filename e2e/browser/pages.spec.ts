@@ -1,9 +1,10 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, issueKey, screenshot, signIn, test } from "./fixtures";
 
 /**
  * Every page, at desktop and phone width: it renders without console errors, does not scroll sideways on a phone,
- * carries the security headers, and a screenshot is kept in e2e/artifacts/.
+ * carries the security headers, axe-core finds nothing critical or serious, and a screenshot is kept in e2e/artifacts/.
  */
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800 },
@@ -22,8 +23,18 @@ async function checkPage(page: Page, path: string, name: string, ready: (page: P
     expect(headers["x-content-type-options"]).toBe("nosniff");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} scrolls sideways at ${vp.width}px`).toBeLessThanOrEqual(0);
+    await expectAccessible(page, `${name} at ${vp.width}px`);
     await screenshot(page, `${name}-${vp.name}`);
   }
+}
+
+/** axe-core over the WCAG 2.2 A/AA rules and its best practices; a critical or serious finding fails the test. */
+async function expectAccessible(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  const blocking = violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0]?.target.join(" ")})`);
+  expect(blocking, `axe findings on ${where}`).toEqual([]);
 }
 
 test.describe("every page, desktop and phone", () => {
@@ -103,5 +114,18 @@ test.describe("keyboard and labels", () => {
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("issued-key-panel")).toBeVisible();
     await expect(page.getByRole("heading", { name: /Your new API key/ })).toBeFocused();
+  });
+});
+
+test.describe("navigation", () => {
+  test("a page reached from the menu opens at its top, at once (no inherited scroll, no smooth-scroll animation)", async ({ page }) => {
+    await page.goto("/");
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { name: "Sign in with your API key" })).toBeVisible();
+    // Read in the very next frame: a smooth scroll would still be on its way up.
+    expect(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(window.scrollY))))).toBe(0);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
   });
 });

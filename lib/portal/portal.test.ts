@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fillDays } from "@/lib/keys/usage";
 import { formatSeconds, rateLimitFrom } from "./api";
 import { contentSecurityPolicy } from "./csp";
+import { htmlLang } from "./lang";
 import { qualityLabel } from "./quality";
 
 describe("content security policy", () => {
@@ -45,5 +46,16 @@ describe("portal helpers", () => {
     expect(days).toHaveLength(30);
     expect(days[0].day).toBe("2026-10-23");
     expect(days[29]).toEqual({ day: "2026-11-21", requests: 4, charactersTranslated: 0 });
+  });
+});
+
+describe("html lang attributes", () => {
+  it("use the two-letter code where the language has one, the three-letter code otherwise, nothing for unknown codes", () => {
+    expect(htmlLang("lug")).toBe("lg");
+    expect(htmlLang("LUG")).toBe("lg");
+    expect(htmlLang("sw")).toBe("sw");
+    expect(htmlLang("swa")).toBe("sw");
+    expect(htmlLang("ach")).toBe("ach");
+    expect(htmlLang("not-a-language")).toBeUndefined();
   });
 });
