@@ -73,18 +73,35 @@ describe("readSttUpload", () => {
     }
   });
 
-  it("422 when the audio field is missing or misnamed, naming the fields received", async () => {
+  it("422 when the audio field is missing or misnamed, saying what to send without quoting the fields received", async () => {
     const err = await apiError(
       readSttUpload(
         formRequest((f) => {
-          f.set("file", new Blob([wav]), "a.wav");
+          f.set("<b>file</b>", new Blob([wav]), "a.wav");
           f.set("language", "lug");
         }),
         LIMIT,
       ),
     );
     expect(err).toMatchObject({ code: "VALIDATION_ERROR" });
-    expect(err.options.errors).toEqual([{ loc: ["body", "audio"], msg: expect.stringContaining('the form has "file"'), type: "missing" }]);
+    expect(err.options.errors).toEqual([{ loc: ["body", "audio"], msg: expect.stringContaining('a file field named "audio"'), type: "missing" }]);
+    expect(JSON.stringify(err.options.errors) + err.message).not.toMatch(/<b>|file<\/b>/);
+  });
+
+  it.each([
+    ["a preamble before the first boundary", "This is a preamble.\r\n", 'name="audio"; filename="a.wav"', "a.wav"],
+    ["an RFC 5987 file name (filename*=)", "", "name=\"audio\"; filename*=UTF-8''s%C3%A9ance%20un.wav", "séance un.wav"],
+    ["an escaped quote in the file name", "", 'name="audio"; filename="say \\"hi\\".wav"', 'say "hi".wav'],
+  ])("accepts valid multipart with %s", async (_, preamble, disposition, fileName) => {
+    const head = (d: string, type?: string) => `--b0undary\r\nContent-Disposition: form-data; ${d}\r\n${type ? `Content-Type: ${type}\r\n` : ""}\r\n`;
+    const body = Buffer.concat([
+      Buffer.from(preamble + head(disposition, "audio/wav")),
+      Buffer.from(wav),
+      Buffer.from(`\r\n${head('name="language"')}lug\r\n--b0undary--\r\n`),
+    ]);
+    const upload = await readSttUpload(rawRequest(new Uint8Array(body), "multipart/form-data; boundary=b0undary"), LIMIT);
+    expect(upload).toMatchObject({ language: "lug", fileName });
+    expect(upload.audio).toEqual(wav);
   });
 
   it("422 listing every field problem at once: audio missing and language missing", async () => {

@@ -1,3 +1,4 @@
+import busboy from "busboy";
 import { formatBytes, readBodyLimited, validate } from "@/lib/http/body";
 import { ApiError, type FieldError } from "@/lib/http/errors";
 import { MULTIPART_OVERHEAD_BYTES } from "./limits";
@@ -6,7 +7,10 @@ import { type SpeechProviderChoice, SttFields } from "./schemas";
 /**
  * Reads the STT upload: multipart/form-data with one file part `audio` and the text fields `language` and optional
  * `provider`. The body is read as a stream under a byte cap (the audio limit plus a little framing), so an oversized
- * upload is cut off with 413 while it arrives; only a body within the cap is then parsed.
+ * upload is cut off with 413 while it arrives; only a body within the cap is then parsed, by busboy, which reads
+ * everything RFC 7578 allows (a preamble before the first boundary, `filename*=` with a charset, escaped quotes in a
+ * quoted file name) where the platform's FormData parser refuses some of it. Error messages name our fields and
+ * say what is accepted; they never quote the caller's field names or values.
  *
  *   not multipart/form-data              → 415 UNSUPPORTED_MEDIA_TYPE
  *   body over the cap / audio over limit → 413 PAYLOAD_TOO_LARGE
@@ -44,35 +48,29 @@ export async function readSttUpload(req: Request, maxAudioBytes: number): Promis
     throw err;
   }
 
-  let form: FormData;
+  let form: ParsedForm;
   try {
-    form = await new Response(raw as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData();
+    form = await parseMultipart(raw, contentType);
   } catch {
     throw multipartInvalid(raw.byteLength === 0 ? "the body is empty" : "the body does not match its boundary, or is cut short");
   }
 
   const errors: FieldError[] = [];
-  const parts = form.getAll("audio");
-  let file: File | undefined;
-  if (parts.length === 0) {
-    const names = [...new Set([...form.keys()])].filter((n) => n !== "language" && n !== "provider").map(clip);
-    const hint = names.length
-      ? ` (the form has ${names
-          .slice(0, 5)
-          .map((n) => `"${n}"`)
-          .join(", ")}; the file field must be named "audio")`
-      : "";
-    errors.push({ loc: ["body", "audio"], msg: `Field required${hint}`, type: "missing" });
-  } else if (parts.length > 1) {
+  const files = form.files.get("audio") ?? [];
+  const texts = form.fields.get("audio") ?? [];
+  let file: UploadedFile | undefined;
+  if (files.length + texts.length === 0) {
+    errors.push({ loc: ["body", "audio"], msg: 'Field required: send the audio as a file field named "audio"', type: "missing" });
+  } else if (files.length + texts.length > 1) {
     errors.push({ loc: ["body", "audio"], msg: "Send exactly one audio file", type: "too_many_files" });
-  } else if (typeof parts[0] === "string") {
+  } else if (texts.length === 1) {
     errors.push({ loc: ["body", "audio"], msg: "Input should be a file upload (a multipart part with a filename)", type: "file_type" });
   } else {
-    file = parts[0];
+    file = files[0];
   }
 
   const single = (name: string) => {
-    const values = form.getAll(name);
+    const values = [...(form.fields.get(name) ?? []), ...(form.files.get(name) ?? [])];
     if (values.length > 1) errors.push({ loc: ["body", name], msg: "Send this field once", type: "too_many_values" });
     const value = values[0];
     return typeof value === "string" ? value : value === undefined ? undefined : 0; // a file where text belongs fails as a type error
@@ -92,9 +90,9 @@ export async function readSttUpload(req: Request, maxAudioBytes: number): Promis
   }
   const parsed = validate(SttFields, fields, "body");
 
-  if (file!.size > maxAudioBytes) throw tooLarge(maxAudioBytes);
+  if (file!.bytes.byteLength > maxAudioBytes) throw tooLarge(maxAudioBytes);
   return {
-    audio: new Uint8Array(await file!.arrayBuffer()),
+    audio: file!.bytes,
     fileName: file!.name,
     declaredType: file!.type,
     language: parsed.language,
@@ -113,8 +111,39 @@ function multipartInvalid(why: string) {
   return new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body"], msg: message, type: "multipart_invalid" }] });
 }
 
-/** Caller input quoted in a message: short, one line, no control characters. */
-function clip(value: string): string {
-  const clean = value.replace(/[\p{Cc}\p{Cf}]/gu, "?");
-  return clean.length > 32 ? `${clean.slice(0, 32)}…` : clean;
+interface UploadedFile {
+  bytes: Uint8Array;
+  name: string;
+  type: string;
+}
+
+interface ParsedForm {
+  /** Text parts by field name, in order. */
+  fields: Map<string, string[]>;
+  /** File parts (parts with a filename) by field name, in order. */
+  files: Map<string, UploadedFile[]>;
+}
+
+/** Parses a whole multipart/form-data body already in memory; rejects when it is malformed or cut short. */
+function parseMultipart(body: Uint8Array, contentType: string): Promise<ParsedForm> {
+  return new Promise((resolve, reject) => {
+    const form: ParsedForm = { fields: new Map(), files: new Map() };
+    const add = <T>(map: Map<string, T[]>, name: string, value: T) => map.set(name, [...(map.get(name) ?? []), value]);
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { "content-type": contentType }, defParamCharset: "utf8" });
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    parser.on("field", (name, value) => add(form.fields, name, value));
+    parser.on("file", (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => add(form.files, name, { bytes: new Uint8Array(Buffer.concat(chunks)), name: info.filename ?? "", type: info.mimeType }));
+    });
+    parser.on("close", () => resolve(form));
+    parser.on("error", reject);
+    parser.end(body);
+  });
 }
