@@ -90,7 +90,9 @@ export default async function DashboardPage() {
           </dl>
         </div>
         <div className="card flex flex-col justify-center">
-          <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-700">requests_total</h2>
+          <h2 className="text-sm font-semibold text-slate-700">
+            Requests made with this key <code className="ml-1 font-mono text-xs font-normal text-slate-600">requests_total</code>
+          </h2>
           <p className="mt-2 text-5xl font-bold tabular-nums text-brand-800" data-testid="requests-total">
             {key.requestsTotal.toLocaleString("en-US")}
           </p>

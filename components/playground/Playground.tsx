@@ -183,20 +183,21 @@ function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
   );
 }
 
-const FIELD_HINTS: Record<string, string> = {
-  translated_text: "the translation",
-  detected_source_lang: "source language, detected or as supplied",
-  target_lang: "target language as requested",
-  model_used: "<provider>/<model>",
-  provider: "provider that served it",
-  quality_score: "estimated quality (documented band)",
-  latency_ms: "time taken",
-  characters_translated: "characters in the source text",
-  detected_source_confidence: "detection confidence (null when the source was supplied)",
-  requested_provider: "provider parameter as applied",
-  fallback_used: "an earlier provider failed and a later one served",
-  providers_tried: "providers called, in order",
-  sandbox: "served by an offline emulator: not a real translation",
+/** Plain-language labels for the response fields; the API's field name is shown beside each. */
+const FIELD_LABELS: Record<string, string> = {
+  translated_text: "Translation",
+  detected_source_lang: "Source language (detected or as sent)",
+  target_lang: "Target language (as sent)",
+  model_used: "Model (provider/model)",
+  provider: "Served by",
+  quality_score: "Estimated quality",
+  latency_ms: "Time taken (ms)",
+  characters_translated: "Characters translated",
+  detected_source_confidence: "Detection confidence (empty when you named the source)",
+  requested_provider: "Provider asked for",
+  fallback_used: "An earlier provider failed and a later one served",
+  providers_tried: "Providers called, in order",
+  sandbox: "Offline emulator (not a real translation)",
 };
 
 function formatValue(field: string, value: unknown, names: Map<string, string>): React.ReactNode {
@@ -227,7 +228,9 @@ function formatValue(field: string, value: unknown, names: Map<string, string>):
 function TranslationResult({ data, requestId, names }: { data: TranslateResult; requestId: string | null; names: Map<string, string> }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="translate-result">
-      <p className="text-xs font-semibold uppercase tracking-wide text-slate-700">translated_text</p>
+      <p className="text-sm font-semibold text-slate-700">
+        {FIELD_LABELS.translated_text} <code className="ml-1 font-mono text-xs font-normal text-slate-600">translated_text</code>
+      </p>
       <p lang={htmlLang(data.target_lang)} className="mt-1 text-xl text-slate-950" data-testid="translated-text">
         {data.translated_text}
       </p>
@@ -242,12 +245,11 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
           .filter(([k]) => k !== "translated_text")
           .map(([k, v]) => (
             <div key={k} className="contents">
-              <dt className="font-mono text-slate-900" title={FIELD_HINTS[k]}>
-                {k}
+              <dt className="text-slate-800">
+                {FIELD_LABELS[k] ?? k} <code className="ml-1 font-mono text-xs text-slate-600">{k}</code>
               </dt>
               <dd className="text-slate-900" data-field={k}>
                 {formatValue(k, v, names)}
-                {FIELD_HINTS[k] && <span className="ml-2 text-xs text-slate-600">{FIELD_HINTS[k]}</span>}
               </dd>
             </div>
           ))}
