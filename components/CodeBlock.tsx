@@ -12,7 +12,7 @@ export function CodeBlock({ code, label, copy = true, className = "" }: { code: 
         {copy && <CopyButton value={code} label="Copy" className="rounded px-2 py-1 text-xs font-semibold text-slate-100 hover:bg-slate-700" />}
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a block that scrolls sideways must be reachable by keyboard */}
-      <pre tabIndex={0} aria-label={label} className="code-block rounded-none">
+      <pre tabIndex={0} className="code-block rounded-none">
         <code>{code}</code>
       </pre>
     </div>

@@ -147,10 +147,11 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
       expect(d.errors).toEqual([{ loc: ["body", "audio"], msg: "Field required", type: "missing" }]);
     });
 
-    it("the audio field misnamed, with a hint", async () => {
-      const d = expectEnvelope(await stt(form({ language: "lug" }, { field: "file", file: fx.files.wav })), 422, "VALIDATION_ERROR");
+    it("the audio field misnamed, with a hint that names the right field and never quotes the wrong one", async () => {
+      const d = expectEnvelope(await stt(form({ language: "lug" }, { field: "<i>upload</i>", file: fx.files.wav })), 422, "VALIDATION_ERROR");
       expect(d.errors?.[0]).toMatchObject({ loc: ["body", "audio"], type: "missing" });
-      expect(d.errors?.[0].msg).toContain('"file"');
+      expect(d.errors?.[0].msg).toContain('named "audio"');
+      expect(JSON.stringify(d)).not.toContain("upload");
     });
 
     it("language missing, unknown, without STT; a forced provider without the language; a bad provider", async () => {

@@ -60,7 +60,9 @@ export async function readSttUpload(req: Request, maxAudioBytes: number): Promis
   const texts = form.fields.get("audio") ?? [];
   let file: UploadedFile | undefined;
   if (files.length + texts.length === 0) {
-    errors.push({ loc: ["body", "audio"], msg: 'Field required: send the audio as a file field named "audio"', type: "missing" });
+    // A file under another name is most likely the audio, misnamed: say what the name must be (never echo theirs).
+    const hint = form.files.size > 0 ? ': send the audio as a file field named "audio"' : "";
+    errors.push({ loc: ["body", "audio"], msg: `Field required${hint}`, type: "missing" });
   } else if (files.length + texts.length > 1) {
     errors.push({ loc: ["body", "audio"], msg: "Send exactly one audio file", type: "too_many_files" });
   } else if (texts.length === 1) {
@@ -140,6 +142,7 @@ function parseMultipart(body: Uint8Array, contentType: string): Promise<ParsedFo
     parser.on("file", (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("error", reject); // a body cut short inside a file part fails the part as well as the form
       stream.on("end", () => add(form.files, name, { bytes: new Uint8Array(Buffer.concat(chunks)), name: info.filename ?? "", type: info.mimeType }));
     });
     parser.on("close", () => resolve(form));
