@@ -53,4 +53,18 @@ test.describe("API reference", () => {
     const me = await api.get("/api/v1/auth/keys/me", { headers: { Authorization: `Bearer ${key}` } });
     expect((await me.json()).requests_total).toBe(2);
   });
+
+  test("the key this tab holds (minted on the home page) is filled in for Try it out", async ({ page, api }) => {
+    const key = await issueKey(api, "docs prefill");
+    await page.goto("/");
+    await page.evaluate((k) => sessionStorage.setItem("lugha.playground.apiKey", k), key);
+    await page.goto("/docs");
+    await expect(page.locator(".swagger-ui .auth-wrapper .btn.authorize.locked")).toBeVisible();
+    const op = page.locator("#operations-Translation-translate");
+    await op.locator(".opblock-summary-control").click();
+    await op.getByRole("button", { name: "Try it out" }).click();
+    await op.getByRole("button", { name: "Execute" }).click();
+    await expect(op.locator(".live-responses-table .response .response-col_status").first()).toHaveText("200");
+    await expect(op.locator(".curl-command")).toContainText(`Authorization: Bearer ${key}`);
+  });
 });
