@@ -30,7 +30,7 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
   }
 }
 
-/** Health (DESIGN.md): "down" only when the service cannot serve (no database); anything else unhealthy is "degraded". */
+/** Health: "down" only when the service cannot serve (no database); anything else unhealthy is "degraded". */
 export async function healthReport(): Promise<HealthReport> {
   const db = await timed(async () => (await getDatabase()).ping(), 3_000);
   const checks: HealthReport["checks"] = {

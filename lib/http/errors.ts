@@ -1,5 +1,5 @@
 /**
- * The one error table of the API: every code, its HTTP status. Spec section 7 plus DESIGN.md's additions.
+ * The one error table of the API: every code, its HTTP status.
  * The body is always {"detail": {"code", "message", "request_id", "errors"?}}.
  */
 export const ERROR_STATUS = {

@@ -137,7 +137,7 @@ describe("pair tables", () => {
     expect(hfRoutesFor("en", "zu")[1].inputPrefix).toBe(">>zul<< ");
   });
 
-  it("quality per tier is within its spec band", () => {
+  it("quality per tier is within its documented band", () => {
     const band = (q: number, lo: number, hi: number) => expect(q >= lo && q <= hi).toBe(true);
     band(QUALITY.provider_a, 0.9, 1);
     band(QUALITY.provider_b, 0.9, 1);
@@ -198,7 +198,7 @@ describe("GET /languages listing", () => {
       model: "sunflower",
       quality_score: QUALITY.provider_a,
     });
-    // Khaya-only languages are listed (fasiri omitted them)
+    // Khaya-only languages are listed
     for (const code of ["ee", "gaa", "fat", "dag", "ki", "gur", "mer", "kus"])
       expect(
         r.languages.some((l) => l.code === code),

@@ -9,9 +9,9 @@ import { LANGUAGES } from "./registry";
 /**
  * Pair tables: which provider serves which ordered pair (canonical codes).
  *
- *  provider_a (Sunbird): every ordered pair within {en, lug, ach, teo, nyn, lgg} — exactly the set of routing rule (a)
- *    in spec 4.1. (Sunbird's Sunflower model knows ~32 languages; we route only this set to it, so forcing provider_a
- *    for anything else is PROVIDER_UNSUPPORTED_PAIR.)
+ *  provider_a (Sunbird): every ordered pair within {en, lug, ach, teo, nyn, lgg} — exactly the set of the first
+ *    routing rule (docs/guide.md#routing-and-fallback). (Sunbird's Sunflower model knows ~32 languages; we route only
+ *    this set to it, so forcing provider_a for anything else is PROVIDER_UNSUPPORTED_PAIR.)
  *  provider_b (Khaya): en ↔ {tw, ee, gaa, fat, yo, dag, ki, gur, luo, mer, kus} (Khaya's official 22 pairs).
  *  provider_c (Hugging Face): whatever the model map (./models.ts) can produce.
  */
@@ -46,7 +46,7 @@ export const PROVIDER_MODEL_NAMES: Readonly<Record<"provider_a" | "provider_b", 
 };
 
 /**
- * The providers able to serve source → target, in the auto-routing order of spec 4.1: provider_a, provider_b,
+ * The providers able to serve source → target, in the auto-routing order: provider_a, provider_b,
  * provider_c. Empty when nobody serves the pair.
  */
 export function pairOptions(source: string, target: string, models: ResolvedHfModels = hfModels()): PairOption[] {

@@ -2,7 +2,7 @@
  * The language registry: every language at least one provider serves — translation (see ./pairs.ts for who translates
  * what) or speech (lib/speech/catalog.ts for who transcribes and speaks what).
  *
- * Codes. Our canonical code is the one the API speaks and the spec uses: ISO 639-1 where the spec does (en, sw, yo, tw,
+ * Codes. Our canonical code is the one the API speaks: ISO 639-1 where the contract uses it (en, sw, yo, tw,
  * ee, ki, ...), ISO 639-3 where it does (lug, ach, teo, nyn, lgg, gaa, fat, dag, gur, luo, mer, kus). Every language
  * also accepts its ISO 639-3 code and the other common spellings listed in `aliases`, in any case and with surrounding
  * whitespace. Responses echo what the caller sent in `target_lang`; everything else (routing, detection, listings)
@@ -42,7 +42,7 @@ const L = (code: string, name: string, nativeName: string, region: Region, alias
 });
 
 export const LANGUAGES: readonly Language[] = [
-  // provider_a (Sunbird) core set, spec 4.1
+  // provider_a (Sunbird) core set
   L("en", "English", "English", "Global", ["eng"], "eng"),
   L("lug", "Luganda", "Oluganda", "East Africa", ["lg"], "lug"),
   L("ach", "Acholi", "Lwo", "East Africa", ["acholi"]),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import type { AudioFormat } from "@/lib/speech/audio";
 
-/** GET /api/v1/languages query and response (DESIGN.md "Languages"). Used by the route, OpenAPI and the portal. */
+/** GET /api/v1/languages query and response. Used by the route, OpenAPI and the portal. */
 
 const ProviderName = z.enum(PROVIDER_IDS as [string, ...string[]]);
 

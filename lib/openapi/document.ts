@@ -109,7 +109,7 @@ function paths(): Record<string, Record<string, Op>> {
         tags: ["Translation"],
         summary: "Translate one text",
         description:
-          "Spec 4.1. With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).",
+          "With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).",
         requestBody: jsonBody("TranslateRequest", {
           luganda: {
             summary: "English → Luganda (provider_a)",
@@ -122,7 +122,7 @@ function paths(): Record<string, Record<string, Op>> {
           },
         }),
         responses: {
-          "200": ok("The translation (spec 2.2)", "TranslateResponse", true, SANDBOX_HEADER),
+          "200": ok("The translation", "TranslateResponse", true, SANDBOX_HEADER),
           ...errorResponses(
             [
               ...AUTH,
@@ -147,10 +147,10 @@ function paths(): Record<string, Record<string, Op>> {
         tags: ["Translation"],
         summary: `Translate up to ${MAX_BATCH_ITEMS} texts`,
         description:
-          "Spec 4.2. Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit (batch bucket, 10/min per key by default).",
+          "Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit (batch bucket, 10/min per key by default).",
         requestBody: jsonBody("BatchTranslateRequest"),
         responses: {
-          "200": ok("Batch summary (spec 2.4) with one result per item (spec 2.3)", "BatchTranslateResponse", true, SANDBOX_HEADER),
+          "200": ok("Batch summary with one result per item", "BatchTranslateResponse", true, SANDBOX_HEADER),
           ...errorResponses([...AUTH, ...JSON_BODY, "BATCH_TOO_LARGE", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
         },
       },
@@ -161,7 +161,7 @@ function paths(): Record<string, Record<string, Op>> {
         tags: ["Speech"],
         summary: "Speech-to-text",
         description:
-          "Spec 4.3. Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default).",
+          "Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default).",
         requestBody: {
           required: true,
           content: {
@@ -197,7 +197,7 @@ function paths(): Record<string, Record<string, Op>> {
         tags: ["Speech"],
         summary: "Text-to-speech",
         description:
-          "Spec 4.4. The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default).",
+          "The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default).",
         requestBody: jsonBody("TtsRequest"),
         responses: {
           "200": {
@@ -226,7 +226,7 @@ function paths(): Record<string, Record<string, Op>> {
         tags: ["Languages"],
         summary: "List languages",
         description:
-          "Spec 4.5. Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304.",
+          "Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304.",
         parameters: languageParams,
         responses: {
           "200": ok("The languages", "LanguagesResponse", true, { ETag: { schema: { type: "string" } } }),
@@ -241,14 +241,14 @@ function paths(): Record<string, Record<string, Op>> {
         tags: ["API keys"],
         summary: "Issue an API key",
         description:
-          "Spec 4.6. No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate).",
+          "No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate).",
         security: [],
         requestBody: jsonBody("IssueKeyRequest", {
           default: { summary: "Default lifetime (365 days)", value: { name: "my app" } },
           short: { summary: "Expires in 30 days", value: { name: "ci pipeline", expires_in_days: 30 } },
         }),
         responses: {
-          "200": ok("The new key (spec 2.1)", "IssuedKey", false),
+          "200": ok("The new key", "IssuedKey", false),
           ...errorResponses([...JSON_BODY, "RATE_LIMIT_EXCEEDED", ...ALWAYS], false),
         },
       },
@@ -258,9 +258,9 @@ function paths(): Record<string, Record<string, Op>> {
         operationId: "inspectKey",
         tags: ["API keys"],
         summary: "Inspect the calling key",
-        description: "Spec 4.7. `requests_total` counts every authenticated request made with the key, this one included.",
+        description: "`requests_total` counts every authenticated request made with the key, this one included.",
         responses: {
-          "200": ok("Key metadata (spec 2.1, plus additive fields)", "KeyDetails", true),
+          "200": ok("Key metadata", "KeyDetails", true),
           ...errorResponses([...AUTH, "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
         },
       },
@@ -281,7 +281,7 @@ function paths(): Record<string, Record<string, Op>> {
         tags: ["Service"],
         summary: "Health check",
         description:
-          "Spec 4.8. No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.",
+          "No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.",
         security: [],
         responses: {
           "200": { description: "ok or degraded", content: { "application/json": { schema: ref("HealthResponse") } } },
@@ -501,7 +501,7 @@ export function openApiDocument(): Record<string, unknown> {
   return cached;
 }
 
-/** The eight endpoints of spec section 4, as (method, path). */
+/** The eight endpoints of the contract, as (method, path). */
 export const SPEC_ENDPOINTS = [
   ["post", "/api/v1/translate"],
   ["post", "/api/v1/translate/batch"],

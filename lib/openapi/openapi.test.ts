@@ -28,7 +28,7 @@ describe("OpenAPI document", () => {
     await expect(SwaggerParser.validate(d as never)).resolves.toBeTruthy();
   });
 
-  it("lists all eight endpoints of the spec, plus key revocation and itself", () => {
+  it("lists all eight endpoints of the contract, plus key revocation and itself", () => {
     const d = doc();
     for (const [method, path] of SPEC_ENDPOINTS) expect(d.paths[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
     expect(SPEC_ENDPOINTS).toHaveLength(8);
@@ -88,7 +88,7 @@ describe("OpenAPI document", () => {
         .map(([k]) => k);
       expect((documented.required ?? []).sort(), `${name} required`).toEqual(required.sort());
     }
-    // The spec's fields (2.1, 2.2, 2.3, 2.4) are all there.
+    // The contract's fields are all there.
     expect(d.components.schemas.TranslateResponse.required).toEqual(
       expect.arrayContaining([
         "translated_text",

@@ -1,5 +1,5 @@
 /**
- * Provider wire codes (reference/upstream-apis.md). Our canonical codes are short (en, sw, tw, ...); the upstreams want
+ * Provider wire codes. Our canonical codes are short (en, sw, tw, ...); the upstreams want
  * ISO 639-3 (Sunbird, Khaya speech), Khaya v1 pair codes (en-tw) or FLORES-200 (NLLB, chosen by lib/languages).
  */
 

@@ -13,7 +13,7 @@ import {
   type TranslateResult,
 } from "./types";
 
-/** provider_c: the Hugging Face inference router, hf-inference provider (reference/upstream-apis.md §3). */
+/** provider_c: the Hugging Face inference router, hf-inference provider. */
 export class HuggingFaceClient extends BaseClient implements ProviderClient {
   constructor(opts: ClientOptions) {
     super("provider_c", opts);

@@ -16,7 +16,7 @@ export { KHAYA_MAX_TEXT_CHARS, KHAYA_SPEAKERS, KhayaClient } from "./khaya";
 export { SUNBIRD_MAX_TEXT_CHARS, SunbirdClient } from "./sunbird";
 export * from "./types";
 
-/** Input limits per provider (spec §8); the clients refuse longer text, lib/translate should check before routing. */
+/** Input limits per provider; the clients refuse longer text, lib/translate should check before routing. */
 export const PROVIDER_INPUT_LIMITS = {
   provider_a: { maxChars: SUNBIRD_MAX_TEXT_CHARS },
   provider_b: { maxChars: KHAYA_MAX_TEXT_CHARS },

@@ -13,7 +13,7 @@ import {
   type TranslateResult,
 } from "./types";
 
-/** Khaya's per-request limit. Longer input is refused, never truncated (fasiri truncated silently and answered 200). */
+/** Khaya's per-request limit. Longer input is refused, never truncated (that would answer 200 with half a translation). */
 export const KHAYA_MAX_TEXT_CHARS = 1_000;
 export const KHAYA_TRANSLATE_MODEL = "khaya-v1";
 export const KHAYA_STT_MODEL = "khaya-asr-v3";
@@ -21,7 +21,7 @@ export const KHAYA_TTS_MODEL = "khaya-tts-v1";
 /** TTS v1 speakers; an unknown one is silently replaced upstream, so we refuse it rather than misreport the voice. */
 export const KHAYA_SPEAKERS: readonly string[] = ["female", "male_low", "male_high"];
 
-/** provider_b: GhanaNLP Khaya behind Azure API Management (reference/upstream-apis.md §2). */
+/** provider_b: GhanaNLP Khaya behind Azure API Management. */
 export class KhayaClient extends BaseClient implements ProviderClient {
   constructor(opts: ClientOptions) {
     super("provider_b", opts);

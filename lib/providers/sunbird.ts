@@ -14,7 +14,7 @@ import {
   type TranslateResult,
 } from "./types";
 
-/** provider_a's own limit (spec §8); Sunflower has no hard cap but generates at most 1024 tokens. */
+/** provider_a's own limit; Sunflower has no hard cap but generates at most 1024 tokens. */
 export const SUNBIRD_MAX_TEXT_CHARS = 5_000;
 /** Sunbird does not name the model in its answer; /tasks/translate runs Sunflower since 2026-06-13. */
 export const SUNBIRD_TRANSLATE_MODEL = "sunflower";
@@ -23,7 +23,7 @@ export const SUNBIRD_STT_MODEL = "sunbird-stt";
 const TTS_TEXT_LIMITS = { "orpheus-3b-tts": 2_000, "spark-tts": 10_000 } as const;
 type TtsModel = keyof typeof TTS_TEXT_LIMITS;
 
-/** provider_a: Sunbird AI (reference/upstream-apis.md §1). */
+/** provider_a: Sunbird AI. */
 export class SunbirdClient extends BaseClient implements ProviderClient {
   constructor(opts: ClientOptions) {
     super("provider_a", opts);

@@ -25,7 +25,7 @@ import type { AudioFormat } from "./audio";
  *   provider_c  Whisper (openai/whisper-large-v3-turbo, or HF_ASR_MODEL) on the HF router: only languages Whisper knows that
  *               this API knows — en, fr, pt, ar, sw, yo, ha, ln, sn, so, af, am, mg. hf-inference has no language
  *               parameter: Whisper detects the spoken language itself.
- * Upload formats each provider takes (reference/upstream-apis.md §1.5, §2.3, §3.3): provider_a WAV, MP3, OGG, M4A, WebM
+ * Upload formats each provider takes: provider_a WAV, MP3, OGG, M4A, WebM
  * (not FLAC); provider_b WAV, MP3, FLAC, OGG (not M4A, WebM); provider_c all six. A provider that cannot take the
  * upload's format is left out of the chain, never sent a relabelled file.
  *
@@ -141,7 +141,7 @@ const KHAYA_SPEAKER_NAMES: Readonly<Record<string, { name: string; gender: "fema
   male_high: { name: "Male, high pitch", gender: "male" },
 };
 
-/** The MMS-TTS models known to exist on the Hub for languages this API knows (upstream-apis.md §3.4). */
+/** The MMS-TTS models known to exist on the Hub for languages this API knows. */
 const MMS_TTS_LANGUAGES: readonly string[] = ["en", "sw", "yo", "ha", "rw", "lug", "am"];
 
 function buildVoices(): Voice[] {

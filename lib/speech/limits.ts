@@ -13,7 +13,7 @@
 export const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_AUDIO_SECONDS = 600;
 export const DEFAULT_SPEECH_DEADLINE_MS = 60_000;
-/** TTS text, Unicode code points after trimming (DESIGN.md; Sunbird Orpheus takes 2,000). */
+/** TTS text, Unicode code points after trimming (Sunbird Orpheus takes 2,000). */
 export const MAX_TTS_CHARS = 2_000;
 /** Room for the multipart framing and the small fields around the audio part. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

@@ -4,8 +4,8 @@ import { ACCEPTED_FORMATS_TEXT } from "./audio";
 import { DEFAULT_MAX_AUDIO_SECONDS, DEFAULT_MAX_UPLOAD_BYTES, MAX_TTS_CHARS } from "./limits";
 
 /**
- * Request and response schemas of POST /api/v1/speech/stt and POST /api/v1/speech/tts (spec 4.3, 4.4; DESIGN.md
- * "Speech"). The routes validate with them and the OpenAPI document is built from them.
+ * Request and response schemas of POST /api/v1/speech/stt and POST /api/v1/speech/tts. The routes validate with them
+ * and the OpenAPI document is built from them.
  *
  * As for translate, request schemas check shape only; content rules with their own codes — known language
  * (UNSUPPORTED_LANGUAGE), known voice (UNSUPPORTED_VOICE), text length (TEXT_TOO_LONG), audio format

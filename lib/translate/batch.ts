@@ -4,7 +4,7 @@ import type { BatchItem, BatchItemResult, BatchTranslateResponse, ProviderChoice
 import { type ProviderGate, type TranslateDeps, translateText } from "./service";
 
 /**
- * Batch translation (spec 4.2, 2.3, 2.4).
+ * Batch translation.
  *
  * - The request is validated first (1–50 items, each {id, text, target_lang, source_lang?} with unique non-empty ids;
  *   see schemas.ts): a malformed request is a 422 for the whole request, nothing is translated.

@@ -5,7 +5,7 @@ import { codePointLength } from "@/lib/text";
  * Text limits. "Characters" are Unicode code points (what a person counts; an emoji is one), measured on the text after
  * trimming surrounding whitespace — the text that is actually translated and reported as characters_translated.
  *
- *   request (spec 8)   1–5,000 characters, for single translate and for each batch item
+ *   request   1–5,000 characters, for single translate and for each batch item
  *   provider_a         5,000 characters
  *   provider_b         1,000 characters (Khaya refuses or silently truncates longer input, so we never send it)
  *   provider_c         512 tokens, estimated (below)

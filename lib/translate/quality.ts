@@ -1,8 +1,8 @@
 import type { HfModelRoute, ProviderId } from "@/lib/providers/types";
 
 /**
- * quality_score (spec 2.2 bands). Fixed, documented values per kind of engine — not measurements. The band says what
- * served the pair: a specialised provider for the pair ≥ 0.90, a dedicated pair model 0.80–0.89, a general-purpose
+ * quality_score (the bands of docs/guide.md#quality-scores). Fixed, documented values per kind of engine — not
+ * measurements. The band says what served the pair: a specialised provider for the pair ≥ 0.90, a dedicated pair model 0.80–0.89, a general-purpose
  * model 0.70–0.79, a multilingual fallback 0.60–0.69. The score reported is the one of the engine that actually
  * served (a provider_c request that fell back from its dedicated model to NLLB reports NLLB's score and model).
  */

@@ -3,7 +3,7 @@ import { PROVIDER_IDS } from "@/lib/providers/types";
 import { MAX_TEXT_CHARS } from "./limits";
 
 /**
- * Request and response schemas of POST /api/v1/translate and POST /api/v1/translate/batch (spec 2.2–2.4, 4.1, 4.2).
+ * Request and response schemas of POST /api/v1/translate and POST /api/v1/translate/batch.
  * One schema per payload: the route handlers validate with them and the OpenAPI document is built from them.
  *
  * Request schemas check shape only (types, required fields). Content rules — text 1–5,000 characters after trimming,
@@ -68,7 +68,7 @@ export const TranslateResponse = z
       .describe("0.90+ specialised provider, 0.80–0.89 dedicated pair model, 0.70–0.79 general model, 0.60–0.69 multilingual fallback"),
     latency_ms: z.number().int().describe("Time for the whole request, milliseconds"),
     characters_translated: z.number().int().describe("Characters (Unicode code points) of the source text after trimming"),
-    // Additive fields beyond spec 2.2:
+    // Additive fields beyond the contract's:
     detected_source_confidence: z
       .number()
       .min(0)
@@ -84,7 +84,7 @@ export const TranslateResponse = z
         "True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true)",
       ),
   })
-  .describe("Translation result (spec 2.2, plus additive fields)")
+  .describe("Translation result")
   .meta({
     examples: [
       {
@@ -185,14 +185,14 @@ export const BatchItemResult = z
     provider: ProviderName.nullable(),
     quality_score: z.number().nullable(),
     error: z.string().nullable().describe("Why the item failed; null on success"),
-    // Additive fields beyond spec 2.3:
+    // Additive fields beyond the contract's:
     error_code: ErrorCode.nullable().describe("Machine-readable reason (same codes as single translate); null on success"),
     latency_ms: z.number().int().describe("Time spent on this item, milliseconds"),
     characters_translated: z.number().int().nullable().describe("Characters of the item's text after trimming; null when the item failed"),
     fallback_used: z.boolean().nullable(),
     sandbox: z.boolean().nullable().describe("True when a sandbox emulator served the item (not a real translation)"),
   })
-  .describe("Batch item result (spec 2.3, plus additive fields)");
+  .describe("Batch item result");
 export type BatchItemResult = z.infer<typeof BatchItemResult>;
 
 export const BatchTranslateResponse = z
@@ -205,7 +205,7 @@ export const BatchTranslateResponse = z
     characters_translated: z.number().int().describe("Sum over the items that succeeded (additive)"),
     sandbox: z.boolean().describe("True when any item was served by a sandbox emulator (additive)"),
   })
-  .describe("Batch summary (spec 2.4, plus additive fields)");
+  .describe("Batch summary");
 export type BatchTranslateResponse = z.infer<typeof BatchTranslateResponse>;
 
 function truncate(s: string, n = 40): string {

@@ -9,7 +9,7 @@ import { qualityFor } from "./quality";
 import type { ProviderChoice, TranslateResponse } from "./schemas";
 
 /**
- * Single translation: validation, source detection, routing (spec 4.1), fallback, limits, and the result of spec 2.2.
+ * Single translation: validation, source detection, routing, fallback, limits, and its result.
  *
  * Routing. auto: the providers that serve the pair, in the order provider_a → provider_b → provider_c (./pairs.ts).
  * A forced provider is the whole chain: if it does not serve the pair → 422 PROVIDER_UNSUPPORTED_PAIR; if it fails →
@@ -30,7 +30,7 @@ import type { ProviderChoice, TranslateResponse } from "./schemas";
  * that is not the last in the chain gets at most FALLBACK_SHARE (60%) of the time that remains when it starts, so a
  * hanging provider always leaves time for the next one.
  *
- * Limits (spec 8). The text must fit the serving provider's limit. Forced provider: over its limit → 422
+ * Limits. The text must fit the serving provider's limit. Forced provider: over its limit → 422
  * TEXT_TOO_LONG naming that limit. Auto: providers (and provider_c models) whose limit the text exceeds are skipped,
  * and the next one that can take the text serves it; only if none can → 422 TEXT_TOO_LONG naming each limit.
  */

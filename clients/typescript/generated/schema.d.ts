@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Translate one text
-         * @description Spec 4.1. With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).
+         * @description With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).
          */
         post: operations["translate"];
         delete?: never;
@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Translate up to 50 texts
-         * @description Spec 4.2. Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit (batch bucket, 10/min per key by default).
+         * @description Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit (batch bucket, 10/min per key by default).
          */
         post: operations["translateBatch"];
         delete?: never;
@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Speech-to-text
-         * @description Spec 4.3. Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default).
+         * @description Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default).
          */
         post: operations["speechToText"];
         delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Text-to-speech
-         * @description Spec 4.4. The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default).
+         * @description The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default).
          */
         post: operations["textToSpeech"];
         delete?: never;
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * List languages
-         * @description Spec 4.5. Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304.
+         * @description Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304.
          */
         get: operations["listLanguages"];
         put?: never;
@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key
-         * @description Spec 4.6. No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate).
+         * @description No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate).
          */
         post: operations["issueKey"];
         delete?: never;
@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * Inspect the calling key
-         * @description Spec 4.7. `requests_total` counts every authenticated request made with the key, this one included.
+         * @description `requests_total` counts every authenticated request made with the key, this one included.
          */
         get: operations["inspectKey"];
         put?: never;
@@ -154,7 +154,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Spec 4.8. No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.
+         * @description No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.
          */
         get: operations["health"];
         put?: never;
@@ -296,7 +296,7 @@ export interface components {
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
         };
         /**
-         * @description Translation result (spec 2.2, plus additive fields)
+         * @description Translation result
          * @example {
          *       "translated_text": "Wasuze otya nno?",
          *       "detected_source_lang": "en",
@@ -350,7 +350,7 @@ export interface components {
             sandbox: boolean;
         };
         /**
-         * @description Batch summary (spec 2.4, plus additive fields)
+         * @description Batch summary
          * @example {
          *       "results": [
          *         {
@@ -405,7 +405,7 @@ export interface components {
             /** @description True when any item was served by a sandbox emulator (additive) */
             sandbox: boolean;
         };
-        /** @description Batch item result (spec 2.3, plus additive fields) */
+        /** @description Batch item result */
         BatchItemResult: {
             id: string;
             translated_text: string | null;
@@ -899,7 +899,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The translation (spec 2.2) */
+            /** @description The translation */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1037,7 +1037,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Batch summary (spec 2.4) with one result per item (spec 2.3) */
+            /** @description Batch summary with one result per item */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1563,7 +1563,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new key (spec 2.1) */
+            /** @description The new key */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1656,7 +1656,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Key metadata (spec 2.1, plus additive fields) */
+            /** @description Key metadata */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -7,7 +7,7 @@ import { makeWav, parseWav, speechDurationSeconds } from "./wav";
 const MODELS_PREFIX = "/hf-inference/models/";
 type Task = "translation" | "asr" | "tts";
 
-/** Emulates router.huggingface.co/hf-inference (reference/upstream-apis.md §3 and §4 "HF emulator"). */
+/** Emulates router.huggingface.co/hf-inference. */
 export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
   const notDeployed = new Set(opts.hfNotDeployed ?? []);
   let requestCounter = 0;

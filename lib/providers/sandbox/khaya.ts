@@ -10,7 +10,7 @@ const ASR_TYPES = ["audio/wav", "audio/x-wav", "audio/wave", "audio/mpeg", "audi
 const TTS_SPEAKERS = ["male_low", "male_high", "female"];
 const MAX_TEXT = 1_000;
 
-/** Emulates translation-api.ghananlp.org behind Azure APIM (reference/upstream-apis.md §2 and §4 "Khaya emulator"). */
+/** Emulates translation-api.ghananlp.org behind Azure APIM. */
 export function khayaBehaviour(opts: EmulatorOptions): ProviderBehaviour {
   const v2RejectsLegacy = opts.khayaV2RejectsLegacyCodes ?? true;
 

@@ -8,7 +8,7 @@ import { apiError, sunbirdError, uploadTooLarge, validationError } from "./sunbi
 
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
-/** Emulates api.sunbird.ai as of 2026-07 (reference/upstream-apis.md §1 and §4 "Sunbird emulator"). */
+/** Emulates api.sunbird.ai as of 2026-07. */
 export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
   const now = opts.now ?? Date.now;
   let jobs = 0;

@@ -5,7 +5,7 @@ import { defaultTranslateDeps, SANDBOX_HEADER, translateText } from "@/lib/trans
 import { TranslateRequest } from "@/lib/translate/schemas";
 
 /**
- * POST /api/v1/translate — translate one text (spec 4.1, result 2.2). Routing, fallback, detection and limits live in
+ * POST /api/v1/translate — translate one text. Routing, fallback, detection and limits live in
  * lib/translate/service.ts. 422 for request problems (VALIDATION_ERROR, UNSUPPORTED_LANGUAGE, SAME_LANGUAGE,
  * UNSUPPORTED_LANGUAGE_PAIR, PROVIDER_UNSUPPORTED_PAIR, TEXT_TOO_LONG), 503 PROVIDER_ERROR when no provider served it.
  */

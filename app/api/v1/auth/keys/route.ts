@@ -4,7 +4,7 @@ import { IssueKeyRequest } from "@/lib/keys/schemas";
 import { issueKey } from "@/lib/keys/store";
 
 /**
- * POST /api/v1/auth/keys — issue an API key (spec 4.6, 2.1). No authentication; throttled per client IP.
+ * POST /api/v1/auth/keys — issue an API key. No authentication; throttled per client IP.
  * The plain key is in this response and nowhere else, ever.
  */
 export const POST = apiRoute({

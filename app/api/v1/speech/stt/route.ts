@@ -4,7 +4,7 @@ import { defaultSpeechDeps, maxUploadBytes, readSttUpload, transcribeAudio } fro
 import { SANDBOX_HEADER } from "@/lib/translate";
 
 /**
- * POST /api/v1/speech/stt — speech-to-text (spec 4.3; DESIGN.md "Speech"). multipart/form-data: `audio` (file),
+ * POST /api/v1/speech/stt — speech-to-text. multipart/form-data: `audio` (file),
  * `language`, optional `provider`. The upload is read under a byte cap (413 while it arrives), recognised by its bytes
  * (415 for empty, truncated or non-audio files), then routed with fallback (lib/speech/stt.ts). 422 for field problems
  * (VALIDATION_ERROR, UNSUPPORTED_LANGUAGE), 503 PROVIDER_ERROR when no provider transcribed it.

@@ -5,7 +5,7 @@ import { TtsRequest } from "@/lib/speech/schemas";
 import { SANDBOX_HEADER } from "@/lib/translate";
 
 /**
- * POST /api/v1/speech/tts — text-to-speech (spec 4.4; DESIGN.md "Speech"). JSON {text, language, voice?, provider?}.
+ * POST /api/v1/speech/tts — text-to-speech. JSON {text, language, voice?, provider?}.
  * The audio is in the response, never a link: JSON with audio_base64 by default, or the raw bytes with their
  * Content-Type (and the metadata in X-Lugha-* headers) when Accept prefers audio/*. 422 for request problems
  * (VALIDATION_ERROR, TEXT_TOO_LONG, UNSUPPORTED_LANGUAGE, UNSUPPORTED_VOICE), 503 PROVIDER_ERROR when no provider spoke.

@@ -7,7 +7,7 @@ import { defaultTranslateDeps, SANDBOX_HEADER, translateBatch } from "@/lib/tran
 import { BatchEnvelope, BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 
 /**
- * POST /api/v1/translate/batch — translate up to 50 texts (spec 4.2, results 2.3/2.4). The request as a whole is 422
+ * POST /api/v1/translate/batch — translate up to 50 texts. The request as a whole is 422
  * when malformed (BATCH_TOO_LARGE above 50 items, VALIDATION_ERROR for no items, a malformed item or duplicate ids);
  * otherwise 200, with each item's success or failure (error + error_code) in `results`, in request order.
  */

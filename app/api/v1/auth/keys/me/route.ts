@@ -5,7 +5,7 @@ import { type RateLimitBucket, ruleFor } from "@/lib/ratelimit";
 
 const PER_KEY_BUCKETS: RateLimitBucket[] = ["translate", "batch", "stt", "tts", "default"];
 
-/** GET /api/v1/auth/keys/me — the calling key's metadata (spec 4.7). requests_total includes this request. */
+/** GET /api/v1/auth/keys/me — the calling key's metadata. requests_total includes this request. */
 export const GET = apiRoute({
   auth: "api_key",
   rateLimit: "default",
