@@ -1,21 +1,23 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/http/errors";
 import { createProviders, HuggingFaceClient, KhayaClient, loadProvidersConfig, SunbirdClient } from "@/lib/providers";
+import { QUALITY } from "@/lib/providers/descriptor";
 import { KHAYA_SPEAKERS } from "@/lib/providers/khaya";
+import { KHAYA_ROUTED_LANGUAGES as PROVIDER_B_LANGUAGES } from "@/lib/providers/khaya.descriptor";
 import { createEmulator, inProcessFetch, makeWav } from "@/lib/providers/sandbox";
+import { SUNBIRD_ROUTED_LANGUAGES as PROVIDER_A_LANGUAGES } from "@/lib/providers/sunbird.descriptor";
 import { PROVIDER_IDS, type ProviderClient, type ProviderId } from "@/lib/providers/types";
 import { AUDIO_FORMATS } from "@/lib/speech/audio";
-import { speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions } from "@/lib/speech/catalog";
 import { type SpeechDeps, transcribeAudio } from "@/lib/speech/stt";
 import { synthesizeSpeech } from "@/lib/speech/tts";
-import { QUALITY } from "@/lib/translate/quality";
 import { translateText } from "@/lib/translate/service";
 import { detectionCandidates, detectLanguage } from "./detect";
 import { listLanguages } from "./listing";
 import { hfModels, hfRoutesFor, ModelMapError, resetHfModels, resolveModelMap } from "./models";
-import { allPairs, PROVIDER_A_LANGUAGES, PROVIDER_B_LANGUAGES, pairOptions } from "./pairs";
+import { allPairs, pairOptions } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
 import { type LanguageEntry, LanguagesResponse, SpeechAudioFormat } from "./schemas";
+import { speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions } from "./speech";
 
 const SPEECH_ONLY = ["myx", "xog"];
 
@@ -139,8 +141,8 @@ describe("pair tables", () => {
 
   it("quality per tier is within its documented band", () => {
     const band = (q: number, lo: number, hi: number) => expect(q >= lo && q <= hi).toBe(true);
-    band(QUALITY.provider_a, 0.9, 1);
-    band(QUALITY.provider_b, 0.9, 1);
+    band(QUALITY["specialised-a"], 0.9, 1);
+    band(QUALITY["specialised-b"], 0.9, 1);
     band(QUALITY.dedicated, 0.8, 0.89);
     band(QUALITY.general, 0.7, 0.79);
     band(QUALITY.fallback, 0.6, 0.69);
@@ -196,7 +198,7 @@ describe("GET /languages listing", () => {
       code: "en",
       provider: "provider_a",
       model: "sunflower",
-      quality_score: QUALITY.provider_a,
+      quality_score: QUALITY["specialised-a"],
     });
     // Khaya-only languages are listed
     for (const code of ["ee", "gaa", "fat", "dag", "ki", "gur", "mer", "kus"])

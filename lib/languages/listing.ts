@@ -1,10 +1,12 @@
 import { ApiError } from "@/lib/http/errors";
+import type { ProviderDescriptor } from "@/lib/providers/descriptor";
+import { PROVIDERS } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
-import { speechCapabilities } from "@/lib/speech/catalog";
 import { hfModels, type ResolvedHfModels } from "./models";
 import { allPairs, type PairOption } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
 import type { LanguageEntry, LanguagesQuery, LanguagesResponse } from "./schemas";
+import { speechCapabilities } from "./speech";
 
 /**
  * GET /api/v1/languages, computed from the same pair tables translate routes with — so every target listed is one
@@ -13,7 +15,7 @@ import type { LanguageEntry, LanguagesQuery, LanguagesResponse } from "./schemas
  *  - translation.targets: the languages this one translates into. Without ?provider: the provider auto routing tries
  *    first and its best model. With ?provider=X: only X's pairs, with X's model and quality (what forcing X gives).
  *  - translation.sources: the languages that translate into this one (same provider rule).
- *  - stt / tts: from the speech catalogue (lib/speech/catalog.ts), the table STT/TTS route with — per provider in
+ *  - stt / tts: from the speech catalogue (./speech.ts), the table STT/TTS route with — per provider in
  *    routing order, STT model and upload formats, TTS voices with each provider's default marked. With ?provider=X:
  *    only X's.
  *  - Filters: capability (translation|stt|tts), provider (only languages that provider serves in some way: a pair, STT
@@ -21,14 +23,22 @@ import type { LanguageEntry, LanguagesQuery, LanguagesResponse } from "./schemas
  *  - A language nobody serves (no pair, no STT, no TTS) is not listed.
  *  - Order: by English name.
  */
-export function listLanguages(query: LanguagesQuery = {}, models: ResolvedHfModels = hfModels()): LanguagesResponse {
+export function listLanguages(
+  query: LanguagesQuery = {},
+  models: ResolvedHfModels = hfModels(),
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+): LanguagesResponse {
   let source: string | undefined;
   if (query.source !== undefined) {
     source = normalizeLanguageCode(query.source);
     if (!source) {
-      throw new ApiError("UNSUPPORTED_LANGUAGE", `source "${query.source.slice(0, 32)}" is not a supported language code.`, {
-        errors: [{ loc: ["query", "source"], msg: "Unsupported language", type: "unsupported_language" }],
-      });
+      throw new ApiError(
+        "UNSUPPORTED_LANGUAGE",
+        "source is not a supported language code. GET /api/v1/languages (without source) lists the supported codes.",
+        {
+          errors: [{ loc: ["query", "source"], msg: "Unsupported language", type: "unsupported_language" }],
+        },
+      );
     }
   }
   const provider = query.provider as ProviderId | undefined;
@@ -36,7 +46,7 @@ export function listLanguages(query: LanguagesQuery = {}, models: ResolvedHfMode
 
   const targets = new Map<string, LanguageEntry["translation"]["targets"]>();
   const sources = new Map<string, string[]>();
-  for (const pair of allPairs(models)) {
+  for (const pair of allPairs(models, providers)) {
     const option = pick(pair.options);
     if (!option) continue;
     if (!targets.has(pair.source)) targets.set(pair.source, []);
@@ -52,7 +62,7 @@ export function listLanguages(query: LanguagesQuery = {}, models: ResolvedHfMode
     const t = targets.get(lang.code) ?? [];
     const s = sources.get(lang.code) ?? [];
     const translationSupported = t.length > 0 || s.length > 0;
-    const speech = speechCapabilities(lang.code);
+    const speech = speechCapabilities(lang.code, providers);
     const stt = speech.stt.filter((p) => !provider || p.provider === provider);
     const tts = speech.tts.filter((p) => !provider || p.provider === provider);
     const entry: LanguageEntry = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { AudioFormat } from "@/lib/providers/descriptor";
 import { PROVIDER_IDS } from "@/lib/providers/types";
-import type { AudioFormat } from "@/lib/speech/audio";
 
 /** GET /api/v1/languages query and response. Used by the route, OpenAPI and the portal. */
 

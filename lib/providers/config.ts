@@ -23,16 +23,12 @@
  */
 import { type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
 import { DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS } from "./client";
+import type { ProviderDescriptor } from "./descriptor";
+import { PROVIDERS } from "./descriptors";
 import { DEFAULT_HTTP_POLICY, type HttpPolicy } from "./http";
-import { PROVIDER_IDS, type ProviderId, type ProviderMode } from "./types";
+import type { ProviderId, ProviderMode } from "./types";
 
 type Env = Record<string, string | undefined>;
-
-export const PROVIDER_ENV: Record<ProviderId, { url: string; credential: string; defaultUrl: string }> = {
-  provider_a: { url: "SUNBIRD_API_URL", credential: "SUNBIRD_API_TOKEN", defaultUrl: "https://api.sunbird.ai" },
-  provider_b: { url: "KHAYA_API_URL", credential: "KHAYA_API_KEY", defaultUrl: "https://translation-api.ghananlp.org" },
-  provider_c: { url: "HF_API_URL", credential: "HF_TOKEN", defaultUrl: "https://router.huggingface.co" },
-};
 
 export interface ProviderSettings {
   mode: ProviderMode;
@@ -53,14 +49,14 @@ export class ProviderConfigError extends Error {
   override readonly name = "ProviderConfigError";
 }
 
-export function loadProvidersConfig(env: Env = process.env): ProvidersConfig {
+/** `descriptors`: whose settings to read (they name the variables and defaults). */
+export function loadProvidersConfig(env: Env = process.env, descriptors: readonly ProviderDescriptor[] = PROVIDERS): ProvidersConfig {
   const modeSetting = (env.PROVIDER_MODE ?? "auto").trim().toLowerCase() || "auto";
   if (modeSetting !== "auto" && modeSetting !== "live" && modeSetting !== "sandbox")
     throw new ProviderConfigError(`PROVIDER_MODE must be auto, live or sandbox (got "${env.PROVIDER_MODE}")`);
 
   const providers = Object.fromEntries(
-    PROVIDER_IDS.map((id) => {
-      const names = PROVIDER_ENV[id];
+    descriptors.map(({ id, env: names }) => {
       const baseUrl = parseBaseUrl(names.url, env[names.url]) ?? names.defaultUrl;
       const credential = env[names.credential]?.trim() || undefined;
       const configured = credential !== undefined || baseUrl !== names.defaultUrl;

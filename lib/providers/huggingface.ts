@@ -13,6 +13,9 @@ import {
   type TranslateResult,
 } from "./types";
 
+/** Marian (opus-mt) and NLLB models truncate input beyond 512 tokens: longer text is never sent (lib/translate/limits.ts estimates). */
+export const HF_MAX_INPUT_TOKENS = 512;
+
 /** provider_c: the Hugging Face inference router, hf-inference provider. */
 export class HuggingFaceClient extends BaseClient implements ProviderClient {
   constructor(opts: ClientOptions) {

@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
 import { parseBuffer } from "music-metadata";
 import { ApiError } from "@/lib/http/errors";
+import type { AudioFormat } from "@/lib/providers/descriptor";
 
 /**
  * Audio checks for uploads (speech-to-text) and for what providers synthesise (text-to-speech).
@@ -15,7 +16,7 @@ import { ApiError } from "@/lib/http/errors";
  * files whose header is cut or whose audio is shorter than the header says, and files with no decodable duration.
  */
 
-export type AudioFormat = "wav" | "mp3" | "ogg" | "webm" | "flac" | "m4a";
+export type { AudioFormat };
 export const AUDIO_FORMATS: readonly AudioFormat[] = ["wav", "mp3", "ogg", "webm", "flac", "m4a"];
 
 /** The media type sent upstream and reported to the caller, one per format. */

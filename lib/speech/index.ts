@@ -2,17 +2,16 @@ import { getProviders } from "@/lib/providers";
 import { maxAudioSeconds, speechDeadlineMs } from "./limits";
 import type { SpeechDeps } from "./stt";
 
-export { prefersRawAudio } from "./accept";
-export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat, type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
 export {
   resolveSpeechLanguage,
   type SpeechCapabilityEntry,
-  STT_FORMATS,
   STT_LANGUAGES,
   speechCapabilities,
   speechLanguageCodes,
   VOICES,
-} from "./catalog";
+} from "@/lib/languages/speech";
+export { prefersRawAudio } from "./accept";
+export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat, type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
 export { DEFAULT_MAX_UPLOAD_BYTES, MAX_TTS_CHARS, maxAudioSeconds, maxUploadBytes, speechDeadlineMs } from "./limits";
 export { readSttUpload, type SttUpload } from "./multipart";
 export { type SpeechDeps, type TranscribeInput, transcribeAudio } from "./stt";

@@ -1,12 +1,14 @@
 import { ApiError } from "@/lib/http/errors";
+import { resolveSpeechLanguage, type SttOption, speechLanguageCodes, speechLanguageName, sttOptions } from "@/lib/languages/speech";
+import type { ProviderDescriptor } from "@/lib/providers/descriptor";
+import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
 import { type ProviderClient, ProviderError, type ProviderId } from "@/lib/providers/types";
+import { chainFailure, fieldError, routingFields, runChain } from "@/lib/routing";
 import { type AudioInfo, AudioRejected, analyzeAudio, asUnsupportedMedia, FORMAT_NAMES } from "./audio";
-import { resolveSpeechLanguage, type SttOption, speechLanguageCodes, speechLanguageName, sttOptions } from "./catalog";
-import { clip, providerFailure, round3, runChain } from "./routing";
 import type { SpeechProviderChoice, SttResponse } from "./schemas";
 
 /**
- * Speech-to-text: language and provider checks, audio checks, routing with fallback (./routing.ts), the result.
+ * Speech-to-text: language and provider checks, audio checks, then plan → run the chain (lib/routing) → respond.
  *
  *   unknown language                         → 422 UNSUPPORTED_LANGUAGE (body.language)
  *   known, but nobody transcribes it         → 422 UNSUPPORTED_LANGUAGE (body.language)
@@ -24,6 +26,8 @@ export interface SpeechDeps {
   deadlineMs: number;
   /** Longest recording accepted, seconds. */
   maxAudioSeconds: number;
+  /** The providers, in routing order (default: every descriptor in lib/providers). */
+  catalogue?: readonly ProviderDescriptor[];
 }
 
 export interface TranscribeInput {
@@ -36,8 +40,9 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
   const startedAt = options.startedAt ?? performance.now();
   const deadline = Date.now() + deps.deadlineMs;
   const requested = input.provider ?? "auto";
+  const catalogue = deps.catalogue ?? PROVIDERS;
   const language = resolveLanguage(input.language);
-  const candidates = chooseProviders(language, requested);
+  const candidates = chooseProviders(language, requested, catalogue);
 
   let info: AudioInfo;
   try {
@@ -51,39 +56,46 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
     throw new ApiError("VALIDATION_ERROR", msg, { errors: [{ loc: ["body", "audio"], msg, type: "audio_too_long" }] });
   }
 
-  const chain = candidates.filter((o) => o.formats.includes(info.format));
-  if (chain.length === 0) {
+  const served = candidates.filter((o) => o.formats.includes(info.format));
+  if (served.length === 0) {
     const accepted = candidates.map((o) => `${o.provider} accepts ${o.formats.map((f) => FORMAT_NAMES[f]).join(", ")}`).join("; ");
     const msg = `${FORMAT_NAMES[info.format]} audio cannot be transcribed in ${describe(language)} by ${requested === "auto" ? "any provider that serves it" : requested}: ${accepted}. Convert the recording to one of those formats.`;
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", msg, { errors: [{ loc: ["body", "audio"], msg, type: "audio_format_not_served" }] });
   }
 
-  const outcome = await runChain(chain, deadline, async (option, callDeadline) => {
-    const client = deps.providers[option.provider];
-    if (!client.transcribe) throw new ProviderError(option.provider, "rejected", "provider offers no speech-to-text");
-    const result = await client.transcribe({
-      audio: input.audio,
-      contentType: info.contentType,
-      language,
-      ...(option.provider === "provider_c" && { hfModel: option.model }),
-      deadline: callDeadline,
-    });
-    return { result, sandbox: client.mode === "sandbox" };
-  });
-  if (!("value" in outcome)) throw providerFailure(requested, `transcribe ${describe(language)}`, outcome.failures);
+  const chain = served.map((option) => ({
+    provider: option.provider,
+    attempt: async (callDeadline: number) => {
+      const client: ProviderClient = deps.providers[option.provider];
+      if (!client.transcribe) throw new ProviderError(option.provider, "rejected", "provider offers no speech-to-text");
+      const result = await client.transcribe({
+        audio: input.audio,
+        contentType: info.contentType,
+        language,
+        ...descriptorFor(option.provider, catalogue).stt?.request?.(option.model),
+        deadline: callDeadline,
+      });
+      return { result, sandbox: client.mode === "sandbox" };
+    },
+  }));
+  const outcome = await runChain(chain, deadline);
+  if (!outcome.ok) {
+    throw chainFailure(outcome, { what: `to transcribe ${describe(language)}`, forced: requested === "auto" ? undefined : requested });
+  }
 
   const { result, sandbox } = outcome.value;
+  const { provider, requested_provider, fallback_used, providers_tried } = routingFields(requested, outcome);
   return {
     transcript: result.transcript,
     language,
-    model_used: `${outcome.provider}/${result.model}`,
-    provider: outcome.provider,
+    model_used: `${provider}/${result.model}`,
+    provider,
     latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
     audio_duration_seconds: round3(info.durationSeconds),
     audio_content_type: info.contentType,
-    requested_provider: requested,
-    fallback_used: outcome.failures.length > 0,
-    providers_tried: outcome.tried,
+    requested_provider,
+    fallback_used,
+    providers_tried,
     sandbox,
   };
 }
@@ -92,17 +104,17 @@ function resolveLanguage(value: string): string {
   const code = resolveSpeechLanguage(value);
   if (!code) {
     throw languageError(
-      `language "${clip(value)}" is not a supported language. Use a code from GET /api/v1/languages?capability=stt (e.g. en, lug, sw, tw).`,
+      "language is not a supported language code. GET /api/v1/languages?capability=stt lists the supported codes (e.g. en, lug, sw, tw).",
     );
   }
   return code;
 }
 
-function chooseProviders(language: string, requested: SpeechProviderChoice): SttOption[] {
-  const options = sttOptions(language);
+function chooseProviders(language: string, requested: SpeechProviderChoice, catalogue: readonly ProviderDescriptor[]): SttOption[] {
+  const options = sttOptions(language, catalogue);
   if (options.length === 0) {
     throw languageError(
-      `Speech-to-text is not available for ${describe(language)}. Languages with speech-to-text: ${speechLanguageCodes("stt").join(", ")} (GET /api/v1/languages?capability=stt).`,
+      `Speech-to-text is not available for ${describe(language)}. Languages with speech-to-text: ${speechLanguageCodes("stt", catalogue).join(", ")} (GET /api/v1/languages?capability=stt).`,
     );
   }
   if (requested === "auto") return options;
@@ -117,12 +129,14 @@ function chooseProviders(language: string, requested: SpeechProviderChoice): Stt
 }
 
 function languageError(message: string, field: "language" | "provider" = "language") {
-  return new ApiError("UNSUPPORTED_LANGUAGE", message, { errors: [{ loc: ["body", field], msg: message, type: "unsupported_language" }] });
+  return fieldError("UNSUPPORTED_LANGUAGE", message, ["body", field], "unsupported_language");
 }
 
 export function describe(code: string): string {
   return `${speechLanguageName(code)} (${code})`;
 }
+
+export const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 function formatSeconds(s: number): string {
   if (s < 120) return `${+s.toFixed(1)} s`;

@@ -1,14 +1,14 @@
-import { ApiError, type FieldError } from "@/lib/http/errors";
+import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "@/lib/languages/speech";
+import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
+import { chainFailure, fieldError, routingFields, runChain } from "@/lib/routing";
 import { type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
-import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "./catalog";
 import { MAX_TTS_CHARS } from "./limits";
-import { clip, providerFailure, round3, runChain } from "./routing";
 import type { SpeechProviderChoice, TtsResponse } from "./schemas";
-import { describe, type SpeechDeps } from "./stt";
+import { describe, round3, type SpeechDeps } from "./stt";
 
 /**
- * Text-to-speech: text, language, voice and provider checks, routing with fallback (./routing.ts), and the audio —
+ * Text-to-speech: text, language, voice and provider checks, then plan → run the chain (lib/routing) → respond with the audio —
  * always the bytes themselves (provider_a's signed URL is downloaded by its client), checked and measured here.
  *
  *   empty / whitespace-only text              → 422 VALIDATION_ERROR (body.text)
@@ -45,21 +45,22 @@ interface Candidate {
 
 export async function synthesizeSpeech(
   input: SynthesizeInput,
-  deps: Pick<SpeechDeps, "providers" | "deadlineMs">,
+  deps: Pick<SpeechDeps, "providers" | "deadlineMs" | "catalogue">,
   options: { startedAt?: number } = {},
 ): Promise<SynthesisOutcome> {
   const startedAt = options.startedAt ?? performance.now();
   const deadline = Date.now() + deps.deadlineMs;
   const requested = input.provider ?? "auto";
+  const catalogue = deps.catalogue ?? PROVIDERS;
 
   const text = input.text.trim();
-  if (text.length === 0) throw fieldError("VALIDATION_ERROR", "text must not be empty or only whitespace.", "text", "string_too_short");
+  if (text.length === 0) throw fieldError("VALIDATION_ERROR", "text must not be empty or only whitespace.", ["body", "text"], "string_too_short");
   const characters = [...text].length;
   if (characters > MAX_TTS_CHARS) {
     throw fieldError(
       "TEXT_TOO_LONG",
       `text is ${characters.toLocaleString("en-US")} characters; the limit is ${MAX_TTS_CHARS.toLocaleString("en-US")} characters.`,
-      "text",
+      ["body", "text"],
       "string_too_long",
     );
   }
@@ -68,17 +69,17 @@ export async function synthesizeSpeech(
   if (!language) {
     throw fieldError(
       "UNSUPPORTED_LANGUAGE",
-      `language "${clip(input.language)}" is not a supported language. Use a code from GET /api/v1/languages?capability=tts (e.g. lug, sw, tw, en).`,
-      "language",
+      "language is not a supported language code. GET /api/v1/languages?capability=tts lists the supported codes (e.g. lug, sw, tw, en).",
+      ["body", "language"],
       "unsupported_language",
     );
   }
-  const options_ = ttsOptions(language);
+  const options_ = ttsOptions(language, catalogue);
   if (options_.length === 0) {
     throw fieldError(
       "UNSUPPORTED_LANGUAGE",
-      `Text-to-speech is not available for ${describe(language)}. Languages with text-to-speech: ${speechLanguageCodes("tts").join(", ")} (GET /api/v1/languages?capability=tts).`,
-      "language",
+      `Text-to-speech is not available for ${describe(language)}. Languages with text-to-speech: ${speechLanguageCodes("tts", catalogue).join(", ")} (GET /api/v1/languages?capability=tts).`,
+      ["body", "language"],
       "unsupported_language",
     );
   }
@@ -86,15 +87,15 @@ export async function synthesizeSpeech(
   let chain: Candidate[];
   let forcedBy = "requested explicitly";
   if (input.voice !== undefined) {
-    const voice = findVoice(input.voice);
-    const valid = voiceIdsFor(language);
+    const voice = findVoice(input.voice, catalogue);
+    const valid = voiceIdsFor(language, catalogue);
     const list = () => `Voices for ${describe(language)}: ${valid.join(", ")}.`;
-    if (!voice) throw voiceError(`Unknown voice "${clip(input.voice)}". ${list()}`);
+    if (!voice) throw voiceError(`voice is not a known voice id. ${list()}`);
     if (!voice.languages.includes(language)) {
       throw voiceError(`Voice "${voice.id}" (${voice.provider}, ${voice.name}) does not speak ${describe(language)}. ${list()}`);
     }
     if (requested !== "auto" && voice.provider !== requested) {
-      const own = valid.filter((id) => findVoice(id)?.provider === requested);
+      const own = valid.filter((id) => findVoice(id, catalogue)?.provider === requested);
       throw voiceError(
         `Voice "${voice.id}" belongs to ${voice.provider}, not ${requested}. ${own.length ? `${requested} voices for ${describe(language)}: ${own.join(", ")}.` : list()}`,
       );
@@ -109,61 +110,62 @@ export async function synthesizeSpeech(
       throw fieldError(
         "UNSUPPORTED_LANGUAGE",
         `${requested} does not speak ${describe(language)}. Providers that do: ${options_.map((o) => o.provider).join(", ")}; or use provider "auto".`,
-        "provider",
+        ["body", "provider"],
         "unsupported_language",
       );
     }
     chain = [{ provider: option.provider, voice: option.defaultVoice }];
   }
 
-  const outcome = await runChain(chain, deadline, async ({ provider, voice }, callDeadline) => {
-    const client = deps.providers[provider];
-    if (!client.synthesize) throw new ProviderError(provider, "rejected", "provider offers no text-to-speech");
-    const result = await client.synthesize({
-      text,
-      language,
-      // provider_c has one voice per model: the voice id is the model.
-      ...(provider === "provider_c" ? { hfModel: voice.model } : { voice: voice.id }),
-      deadline: callDeadline,
-    });
-    let info: AudioInfo;
-    try {
-      info = await analyzeAudio(result.audio);
-    } catch (err) {
-      if (err instanceof AudioRejected) throw new ProviderError(provider, "malformed", "provider returned audio that could not be decoded");
-      throw err;
-    }
-    return { result, info, voice, sandbox: client.mode === "sandbox" };
-  });
-  if (!("value" in outcome)) {
-    const forced = chain.length === 1 && (requested !== "auto" || input.voice !== undefined) ? chain[0].provider : "auto";
-    throw providerFailure(forced, `synthesise speech in ${describe(language)}`, outcome.failures, forcedBy);
+  const outcome = await runChain(
+    chain.map(({ provider, voice }) => ({
+      provider,
+      attempt: async (callDeadline: number) => {
+        const client = deps.providers[provider];
+        if (!client.synthesize) throw new ProviderError(provider, "rejected", "provider offers no text-to-speech");
+        const result = await client.synthesize({
+          text,
+          language,
+          ...(descriptorFor(provider, catalogue).tts?.request?.(voice) ?? { voice: voice.id }),
+          deadline: callDeadline,
+        });
+        let info: AudioInfo;
+        try {
+          info = await analyzeAudio(result.audio);
+        } catch (err) {
+          if (err instanceof AudioRejected) throw new ProviderError(provider, "malformed", "provider returned audio that could not be decoded");
+          throw err;
+        }
+        return { result, info, voice, sandbox: client.mode === "sandbox" };
+      },
+    })),
+    deadline,
+  );
+  if (!outcome.ok) {
+    const forced = requested !== "auto" || input.voice !== undefined ? chain[0].provider : undefined;
+    throw chainFailure(outcome, { what: `to synthesise speech in ${describe(language)}`, forced, forcedBy });
   }
 
   const { result, info, voice, sandbox } = outcome.value;
+  const { provider, requested_provider, fallback_used, providers_tried } = routingFields(requested, outcome);
   return {
     audio: result.audio,
     response: {
       content_type: info.contentType,
       language,
       voice: voice.id,
-      model_used: `${outcome.provider}/${result.model}`,
-      provider: outcome.provider,
+      model_used: `${provider}/${result.model}`,
+      provider,
       latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
       audio_duration_seconds: round3(info.durationSeconds),
-      requested_provider: requested,
-      fallback_used: outcome.failures.length > 0,
-      providers_tried: outcome.tried,
+      requested_provider,
+      fallback_used,
+      providers_tried,
       sandbox,
     },
   };
 }
 
 function voiceError(message: string) {
-  return new ApiError("UNSUPPORTED_VOICE", message, { errors: [{ loc: ["body", "voice"], msg: message, type: "unsupported_voice" }] });
-}
-
-function fieldError(code: "VALIDATION_ERROR" | "TEXT_TOO_LONG" | "UNSUPPORTED_LANGUAGE", message: string, field: string, type: string) {
-  const errors: FieldError[] = [{ loc: ["body", field], msg: message, type }];
-  return new ApiError(code, message, { errors });
+  return fieldError("UNSUPPORTED_VOICE", message, ["body", "voice"], "unsupported_voice");
 }

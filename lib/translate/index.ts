@@ -2,16 +2,7 @@ import { getProviders } from "@/lib/providers";
 import { deadlineFromEnv, type TranslateDeps } from "./service";
 
 export { batchConcurrencyFromEnv, batchDeadlineFromEnv, concurrencyGate, Semaphore, translateBatch } from "./batch";
-export {
-  checkProviderLimit,
-  codePointLength,
-  estimateTokens,
-  MAX_TEXT_CHARS,
-  PROVIDER_A_MAX_CHARS,
-  PROVIDER_B_MAX_CHARS,
-  PROVIDER_C_MAX_TOKENS,
-} from "./limits";
-export { QUALITY, qualityBand, qualityFor } from "./quality";
+export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
 export {
   DEFAULT_TRANSLATE_DEADLINE_MS,
   deadlineFromEnv,

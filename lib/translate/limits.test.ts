@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { HF_MAX_INPUT_TOKENS as PROVIDER_C_MAX_TOKENS } from "@/lib/providers/huggingface";
 import { Semaphore } from "./batch";
-import { checkProviderLimit, codePointLength, estimateTokens, PROVIDER_C_MAX_TOKENS } from "./limits";
+import { checkProviderLimit, codePointLength, estimateTokens } from "./limits";
 
 describe("limits", () => {
   it("counts code points, not UTF-16 units", () => {

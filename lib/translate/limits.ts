@@ -1,3 +1,5 @@
+import type { InputLimit, TranslationRoute } from "@/lib/providers/descriptor";
+import { descriptorFor } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
 import { codePointLength } from "@/lib/text";
 
@@ -5,18 +7,15 @@ import { codePointLength } from "@/lib/text";
  * Text limits. "Characters" are Unicode code points (what a person counts; an emoji is one), measured on the text after
  * trimming surrounding whitespace — the text that is actually translated and reported as characters_translated.
  *
- *   request   1–5,000 characters, for single translate and for each batch item
- *   provider_a         5,000 characters
- *   provider_b         1,000 characters (Khaya refuses or silently truncates longer input, so we never send it)
- *   provider_c         512 tokens, estimated (below)
+ * A request takes 1–5,000 characters (single translate, and each batch item). Each translation route has its own input
+ * limit, declared by its provider's descriptor (lib/providers/*.descriptor.ts): today Sunbird 5,000 characters, Khaya
+ * 1,000 characters (it refuses or silently truncates longer input, so it is never sent), Hugging Face models 512
+ * tokens, estimated (below).
  */
 export const MAX_TEXT_CHARS = 5_000;
-export const PROVIDER_A_MAX_CHARS = 5_000;
-export const PROVIDER_B_MAX_CHARS = 1_000;
-export const PROVIDER_C_MAX_TOKENS = 512;
 
 /**
- * Token estimate for provider_c (Marian opus-mt and NLLB SentencePiece vocabularies), used to enforce the 512-token
+ * Token estimate for the Hugging Face models (Marian opus-mt and NLLB SentencePiece vocabularies), used to enforce the 512-token
  * limit without shipping each model's tokenizer:
  *
  *   tokens ≈ ceil(UTF-8 bytes of (prefix + text) / 2.5) + 3
@@ -50,13 +49,24 @@ export interface LimitCheck {
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-/** Whether `text` fits `provider`'s input limit; `prefix` is what provider_c prepends for the model that will run. */
-export function checkProviderLimit(provider: ProviderId, text: string, prefix = ""): LimitCheck {
-  if (provider === "provider_c") {
+/** Whether `text` fits `limit`; `prefix` is what the route prepends to the text (counted by a token limit). */
+export function checkLimit(limit: InputLimit, text: string, prefix = ""): LimitCheck {
+  if (limit.unit === "tokens") {
     const tokens = estimateTokens(text, prefix);
-    return { ok: tokens <= PROVIDER_C_MAX_TOKENS, limit: `${PROVIDER_C_MAX_TOKENS} tokens`, actual: `an estimated ${fmt(tokens)} tokens` };
+    return { ok: tokens <= limit.max, limit: `${limit.max} tokens`, actual: `an estimated ${fmt(tokens)} tokens` };
   }
-  const max = provider === "provider_a" ? PROVIDER_A_MAX_CHARS : PROVIDER_B_MAX_CHARS;
   const chars = codePointLength(text);
-  return { ok: chars <= max, limit: `${fmt(max)} characters`, actual: `${fmt(chars)} characters` };
+  return { ok: chars <= limit.max, limit: `${fmt(limit.max)} characters`, actual: `${fmt(chars)} characters` };
+}
+
+/** Whether `text` fits what one call of `route` takes. */
+export function checkRouteLimit(route: TranslationRoute, text: string): LimitCheck {
+  return checkLimit(route.limit, text, route.hf?.inputPrefix);
+}
+
+/** Whether `text` fits `provider`'s own input limit; `prefix` is what the route that will run prepends. */
+export function checkProviderLimit(provider: ProviderId, text: string, prefix = ""): LimitCheck {
+  const { translation } = descriptorFor(provider);
+  if (!translation) throw new Error(`${provider} does not translate`);
+  return checkLimit(translation.limit, text, prefix);
 }

@@ -165,7 +165,9 @@ describe("batch against the emulators", () => {
     expect(byId.down).toMatchObject({ error_code: "PROVIDER_ERROR", translated_text: null }); // en→dag: only provider_b serves it
     expect(byId.fallback).toMatchObject({ provider: "provider_c", fallback_used: true });
     expect(byId.pair.error_code).toBe("UNSUPPORTED_LANGUAGE_PAIR");
-    expect(byId["bad-lang"].error).toMatch(/xx/);
+    // Never reflected: the message names the field and where the accepted codes are listed, not what was sent.
+    expect(byId["bad-lang"]).toMatchObject({ error_code: "UNSUPPORTED_LANGUAGE" });
+    expect(byId["bad-lang"].error).toMatch(/^target_lang is not a supported language code\. GET \/api\/v1\/languages/);
     expect(r.total).toBe(7);
     expect(r.succeeded + r.failed).toBe(7);
     expect(r.succeeded).toBe(r.results.filter((x) => x.error === null).length);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apiError } from "@/lib/http/test-support";
+import { QUALITY } from "@/lib/providers/descriptor";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest, type TranslateResult } from "@/lib/providers/types";
-import { QUALITY } from "./quality";
 import { FALLBACK_SHARE, type TranslateDeps, type TranslateInput, translateText } from "./service";
 
 /** Router unit tests with fake provider clients (the router is the unit under test; emulator-backed tests are in routing.emulator.test.ts). */
@@ -72,7 +72,7 @@ describe("auto routing", () => {
       const r = await run({ text: "Hello there", source_lang: s, target_lang: t });
       expect(r.provider).toBe("provider_a");
       expect(r.model_used).toBe("provider_a/sunflower");
-      expect(r.quality_score).toBe(QUALITY.provider_a);
+      expect(r.quality_score).toBe(QUALITY["specialised-a"]);
     }
     expect(clients.provider_b.calls).toHaveLength(0);
     expect(clients.provider_c.calls).toHaveLength(0);
@@ -88,7 +88,7 @@ describe("auto routing", () => {
     ]) {
       const r = await run({ text: "Hello there", source_lang: s, target_lang: t });
       expect(r.provider).toBe("provider_b");
-      expect(r.quality_score).toBe(QUALITY.provider_b);
+      expect(r.quality_score).toBe(QUALITY["specialised-b"]);
     }
     expect(clients.provider_a.calls).toHaveLength(0);
   });

@@ -1,15 +1,15 @@
-import { createEmulatorCore, type Emulator, type EmulatorKind, type EmulatorOptions, type ProviderBehaviour } from "./emulator";
-import { hfBehaviour } from "./hf";
-import { khayaBehaviour } from "./khaya";
-import { sunbirdBehaviour } from "./sunbird";
-
-const BEHAVIOURS: Record<EmulatorKind, (opts: EmulatorOptions) => ProviderBehaviour> = {
-  sunbird: sunbirdBehaviour,
-  khaya: khayaBehaviour,
-  hf: hfBehaviour,
-};
+import type { ProviderDescriptor } from "../descriptor";
+import { PROVIDERS } from "../descriptors";
+import { createEmulatorCore, type Emulator, type EmulatorKind, type EmulatorOptions } from "./emulator";
 
 /** An emulator of one upstream API as a fetch handler, with its live controls and stats. */
 export function createEmulator(kind: EmulatorKind, opts: EmulatorOptions = {}): Emulator {
-  return createEmulatorCore(kind, BEHAVIOURS[kind](opts), opts.controls);
+  const descriptor = PROVIDERS.find((d) => d.emulator.kind === kind);
+  if (!descriptor) throw new Error(`no provider emulates ${kind}`);
+  return emulatorFor(descriptor, opts);
+}
+
+/** The emulator a provider's descriptor names. */
+export function emulatorFor(descriptor: ProviderDescriptor, opts: EmulatorOptions = {}): Emulator {
+  return createEmulatorCore(descriptor.emulator.kind, descriptor.emulator.behaviour(opts), opts.controls);
 }

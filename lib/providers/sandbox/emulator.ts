@@ -40,7 +40,8 @@ export interface ProviderBehaviour {
 }
 
 export interface Emulator {
-  readonly kind: EmulatorKind;
+  /** The emulated upstream ("sunbird", "khaya", "hf", or a test provider's own); sent as x-sandbox. */
+  readonly kind: string;
   readonly handler: FetchHandler;
   /** Live: assign fields at any time (e.g. `emulator.controls.failMode = "hang"`); the next request sees them. */
   readonly controls: EmulatorControls;
@@ -62,7 +63,7 @@ export class ConnectionReset extends Error {
 const CONTROL_PATH = "/__control";
 const MAX_RECENT = 100;
 
-export function createEmulatorCore(kind: EmulatorKind, behaviour: ProviderBehaviour, initial: Partial<EmulatorControls> = {}): Emulator {
+export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, initial: Partial<EmulatorControls> = {}): Emulator {
   const controls: EmulatorControls = { ...defaultControls(), ...initial };
   const stats = emptyStats();
   let ratioCounter = 0;

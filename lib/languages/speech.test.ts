@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getLanguage } from "@/lib/languages/registry";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TTS_LANGUAGES, SUNBIRD_STT_LANGUAGES, toIso3 } from "@/lib/providers/codes";
-import { findVoice, resolveSpeechLanguage, STT_LANGUAGES, speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions, VOICES } from "./catalog";
+import { findVoice, resolveSpeechLanguage, STT_LANGUAGES, speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions, VOICES } from "./speech";
 
 describe("speech catalog: speech-to-text", () => {
   it("provider_a transcribes exactly Sunbird's ten languages", () => {
@@ -102,7 +102,7 @@ describe("speechCapabilities (what /languages reports)", () => {
 
 describe("hfAsrModel", () => {
   it("defaults to Whisper large-v3-turbo; HF_ASR_MODEL overrides with a valid model id only", async () => {
-    const { hfAsrModel } = await import("./catalog");
+    const { hfAsrModel } = await import("@/lib/providers/huggingface.descriptor");
     expect(hfAsrModel({})).toBe("openai/whisper-large-v3-turbo");
     expect(hfAsrModel({ HF_ASR_MODEL: " openai/whisper-small " })).toBe("openai/whisper-small");
     expect(hfAsrModel({ HF_ASR_MODEL: "../../etc" })).toBe("openai/whisper-large-v3-turbo");

@@ -1,0 +1,48 @@
+import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
+import type { ProviderDescriptor, VoiceSpec } from "./descriptor";
+import { HF_MAX_INPUT_TOKENS, HuggingFaceClient } from "./huggingface";
+import { hfBehaviour } from "./sandbox/hf";
+
+/** provider_c's ASR model: HF_ASR_MODEL ("org/name", a Whisper model) or openai/whisper-large-v3-turbo. */
+export function hfAsrModel(env: Record<string, string | undefined> = process.env): string {
+  const configured = env.HF_ASR_MODEL?.trim();
+  return configured && /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(configured) ? configured : DEFAULT_HF_ASR_MODEL;
+}
+
+/**
+ * Whisper's languages (its tokenizer's list) that this API knows; the others are not claimed. hf-inference has no
+ * language parameter: Whisper detects the spoken language itself.
+ */
+const WHISPER_LANGUAGES: readonly string[] = ["en", "fr", "pt", "ar", "sw", "yo", "ha", "ln", "sn", "so", "af", "am", "mg"];
+
+/** The MMS-TTS models known to exist on the Hub for languages this API knows. */
+const MMS_TTS_LANGUAGES: readonly string[] = ["en", "sw", "yo", "ha", "rw", "lug", "am"];
+
+/** One voice per language: the MMS-TTS model itself. */
+function mmsVoices(): VoiceSpec[] {
+  return MMS_TTS_LANGUAGES.map((code) => {
+    const model = defaultHfTtsModel(code);
+    return { id: model, model, languages: [code], name: (language) => `${language} (MMS-TTS)` };
+  });
+}
+
+export const huggingFace: ProviderDescriptor = {
+  id: "provider_c",
+  displayName: "Hugging Face",
+  client: HuggingFaceClient,
+  env: { url: "HF_API_URL", defaultUrl: "https://router.huggingface.co", credential: "HF_TOKEN" },
+  emulator: { kind: "hf", behaviour: hfBehaviour },
+  translation: {
+    limit: { unit: "tokens", max: HF_MAX_INPUT_TOKENS },
+    // Several models per pair, from the model map (lib/languages/hf-models.json), best first; each is its own route.
+    routes: (source, target, ctx) => ctx.modelMapRoutes(source, target).map((hf) => ({ model: hf.model, tier: hf.tier, label: hf.model, hf })),
+  },
+  stt: {
+    languages: WHISPER_LANGUAGES,
+    formats: ["wav", "mp3", "ogg", "webm", "flac", "m4a"],
+    model: () => hfAsrModel(),
+    request: (model) => ({ hfModel: model }),
+  },
+  // Best effort: hf-inference no longer lists text-to-speech, so it is the last resort of the chain.
+  tts: { voices: mmsVoices, request: (voice) => ({ hfModel: voice.model }) },
+};

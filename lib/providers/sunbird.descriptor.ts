@@ -1,0 +1,52 @@
+import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES } from "./codes";
+import { type ProviderDescriptor, type VoiceSpec, withinSet } from "./descriptor";
+import { sunbirdBehaviour } from "./sandbox/sunbird";
+import { SUNBIRD_MAX_TEXT_CHARS, SUNBIRD_STT_MODEL, SUNBIRD_TRANSLATE_MODEL, SunbirdClient } from "./sunbird";
+
+/**
+ * The languages provider_a translates between (every ordered pair of them): the Ugandan set of the first routing rule.
+ * Sunflower knows ~32 languages upstream; only this set is routed to it, so forcing provider_a for anything else is
+ * PROVIDER_UNSUPPORTED_PAIR.
+ */
+export const SUNBIRD_ROUTED_LANGUAGES: readonly string[] = ["en", "lug", "ach", "teo", "nyn", "lgg"];
+
+const SPARK_LABELS: Readonly<Record<string, { name: string; gender: "female" | "male" }>> = {
+  "241": { name: "Acholi (female)", gender: "female" },
+  "242": { name: "Ateso (female)", gender: "female" },
+  "243": { name: "Runyankore (female)", gender: "female" },
+  "245": { name: "Lugbara (female)", gender: "female" },
+  "246": { name: "Swahili (male)", gender: "male" },
+  "248": { name: "Luganda (female)", gender: "female" },
+};
+
+/** spark-tts speakers first (they are their languages' defaults), then the Orpheus catalogue. */
+function sunbirdVoices(): VoiceSpec[] {
+  const spark = Object.entries(SUNBIRD_SPARK_VOICES).map(([id, iso3]): VoiceSpec => {
+    const label = SPARK_LABELS[id];
+    return {
+      id,
+      model: "spark-tts",
+      languages: [iso3],
+      name: label?.name ?? ((language) => `${language} speaker ${id}`),
+      ...(label && { gender: label.gender }),
+    };
+  });
+  const orpheus = Object.entries(SUNBIRD_ORPHEUS_VOICES).flatMap(([iso3, tags]) =>
+    tags.map((id, i): VoiceSpec => ({ id, model: "orpheus-3b-tts", languages: [iso3], name: (language) => `${language} ${i + 1} (Orpheus)` })),
+  );
+  return [...spark, ...orpheus];
+}
+
+export const sunbird: ProviderDescriptor = {
+  id: "provider_a",
+  displayName: "Sunbird AI",
+  client: SunbirdClient,
+  env: { url: "SUNBIRD_API_URL", defaultUrl: "https://api.sunbird.ai", credential: "SUNBIRD_API_TOKEN" },
+  emulator: { kind: "sunbird", behaviour: sunbirdBehaviour },
+  translation: {
+    limit: { unit: "characters", max: SUNBIRD_MAX_TEXT_CHARS },
+    routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a" }),
+  },
+  stt: { languages: SUNBIRD_STT_LANGUAGES, formats: ["wav", "mp3", "ogg", "m4a", "webm"], model: () => SUNBIRD_STT_MODEL },
+  tts: { voices: sunbirdVoices },
+};
