@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import { describeStoreContract } from "@/e2e/support/ratelimit-contract";
 import { MemoryRateLimitStore } from "./memory";
-import { describeStoreContract } from "./store-contract";
 
 describeStoreContract("memory", { create: () => new MemoryRateLimitStore(), shared: false });
 

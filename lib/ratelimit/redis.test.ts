@@ -1,8 +1,8 @@
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describeOutageContract, describeStoreContract } from "@/e2e/support/ratelimit-contract";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { RedisRateLimitStore } from "./redis";
-import { describeOutageContract, describeStoreContract } from "./store-contract";
 
 const TIMEOUT_MS = 300;
 let server: RedisServer;

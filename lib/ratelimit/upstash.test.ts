@@ -1,9 +1,9 @@
 import { Redis } from "@upstash/redis";
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { alignToWindow, describeOutageContract, describeStoreContract, sleep } from "@/e2e/support/ratelimit-contract";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { startUpstashShim, stripUpstashFlags, type UpstashShim } from "../../e2e/support/upstash-shim";
-import { alignToWindow, describeOutageContract, describeStoreContract, sleep } from "./store-contract";
 import { counterWindowFreeAt, UpstashRateLimitStore } from "./upstash";
 
 const TIMEOUT_MS = 300;

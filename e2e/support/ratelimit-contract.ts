@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { freePort } from "../../e2e/support/net";
-import { type FailMode, GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
-import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
+import { type FailMode, GuardedRateLimitStore, RateLimiterUnavailableError } from "@/lib/ratelimit/guard";
+import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "@/lib/ratelimit/types";
+import { freePort } from "./net";
 
 /*
  * The behaviour every backend must show, run by memory.test.ts, redis.test.ts and upstash.test.ts against a real
