@@ -12,4 +12,4 @@ export {
   routingFields,
   runChain,
 } from "./chain";
-export { fieldError } from "./fields";
+export { fieldError, providerChoiceError } from "./fields";

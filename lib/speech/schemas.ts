@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PROVIDER_IDS } from "@/lib/providers/types";
+import { providerChoiceError } from "@/lib/routing/fields";
 import { ACCEPTED_FORMATS_TEXT } from "./audio";
 import { DEFAULT_MAX_AUDIO_SECONDS, DEFAULT_MAX_UPLOAD_BYTES, MAX_TTS_CHARS } from "./limits";
 
@@ -19,7 +20,7 @@ const required = (what: string) => ({
 const ProviderName = z.enum(PROVIDER_IDS as [string, ...string[]]);
 
 export const SpeechProviderChoice = z
-  .enum(["auto", ...PROVIDER_IDS], { error: () => "Input should be 'auto', 'provider_a', 'provider_b' or 'provider_c'" })
+  .enum(["auto", ...PROVIDER_IDS], { error: providerChoiceError })
   .describe(
     "auto (default): the providers that serve the language, in the order provider_a → provider_b → provider_c, falling back along that chain when one fails. A named provider is used alone and never falls back.",
   );

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { PROVIDERS } from "@/lib/providers/descriptors";
 import { PROVIDER_IDS } from "@/lib/providers/types";
+import { providerChoiceError } from "@/lib/routing/fields";
 import { MAX_TEXT_CHARS } from "./limits";
 
 /**
@@ -17,9 +19,7 @@ const required = (what: string) => ({
 });
 
 export const ProviderChoice = z
-  .enum(["auto", ...PROVIDER_IDS], {
-    error: () => "Input should be 'auto', 'provider_a', 'provider_b' or 'provider_c'",
-  })
+  .enum(["auto", ...PROVIDER_IDS], { error: providerChoiceError })
   .describe(
     "auto (default): provider_a for Ugandan pairs, else provider_b if it serves the pair, else provider_c, falling back along that chain when a provider fails. A named provider is used alone: it never falls back.",
   );
@@ -33,10 +33,18 @@ const LanguageCode = (what: string) =>
       `${what}. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages.`,
     );
 
+/** The providers whose input limit is below the request's, as the descriptors declare them. */
+const lowerLimits = PROVIDERS.flatMap(({ id, translation }) => {
+  const limit = translation?.limit;
+  if (!limit) return [];
+  if (limit.unit === "tokens") return [`${id} ${limit.max} tokens (estimated)`];
+  return limit.max < MAX_TEXT_CHARS ? [`${id} ${limit.max.toLocaleString("en-US")} characters`] : [];
+}).join(", ");
+
 const Text = z
   .string(required("a string"))
   .describe(
-    `Text to translate: 1–${MAX_TEXT_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated).`,
+    `Text to translate: 1–${MAX_TEXT_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: ${lowerLimits}.`,
   );
 
 export const TranslateRequest = z
