@@ -18,3 +18,13 @@ export async function expectNotReflected(err: unknown, label: string): Promise<v
   expect(body.toLowerCase(), label).not.toContain(MARKER.toLowerCase());
   expect(body, label).not.toContain("<script>");
 }
+
+/** What `run` throws (or rejects with); fails when it succeeds. */
+export async function thrown(run: () => unknown): Promise<unknown> {
+  try {
+    await run();
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected an error");
+}

@@ -4,7 +4,7 @@ import { validate } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import { makeWav } from "@/lib/providers/sandbox";
-import { expectNotReflected, HOSTILE_VALUES } from "@/lib/routing/hostile.test-support";
+import { expectNotReflected, HOSTILE_VALUES, thrown } from "@/lib/routing/hostile.test-support";
 import { readSttUpload } from "./multipart";
 import { TtsRequest } from "./schemas";
 import { type SpeechDeps, transcribeAudio } from "./stt";
@@ -16,15 +16,6 @@ const deps: SpeechDeps = {
   maxAudioSeconds: 600,
 };
 const wav = makeWav({ durationSeconds: 0.5 });
-
-async function thrown(run: () => unknown): Promise<unknown> {
-  try {
-    await run();
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected an error");
-}
 
 function upload(fill: (f: FormData) => void): Request {
   const form = new FormData();

@@ -4,21 +4,12 @@ import { validate } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { listLanguages } from "@/lib/languages/listing";
 import { createProviders, loadProvidersConfig } from "@/lib/providers";
-import { expectNotReflected, HOSTILE_VALUES, MARKER } from "@/lib/routing/hostile.test-support";
+import { expectNotReflected, HOSTILE_VALUES, MARKER, thrown } from "@/lib/routing/hostile.test-support";
 import { translateBatch } from "./batch";
 import { BatchTranslateRequest, TranslateRequest } from "./schemas";
 import { type TranslateDeps, translateText } from "./service";
 
 const deps: TranslateDeps = { providers: createProviders(loadProvidersConfig({ PROVIDER_MODE: "sandbox" })).clients, deadlineMs: 5_000 };
-
-async function thrown(run: () => unknown): Promise<unknown> {
-  try {
-    await run();
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected an error");
-}
 
 describe("translate never reflects caller input in an error", () => {
   for (const value of HOSTILE_VALUES) {
