@@ -1,0 +1,46 @@
+import { afterAll, beforeAll } from "vitest";
+import { type RedisServer, startRedis } from "../../e2e/support/redis";
+import { startUpstashShim, type UpstashShim } from "../../e2e/support/upstash-shim";
+import { sleep } from "../ratelimit/store-contract";
+import { describeCacheContract, describeCacheOutageContract } from "./store-contract";
+import { UpstashCacheStore } from "./upstash";
+
+const TIMEOUT_MS = 300;
+let server: RedisServer;
+let shim: UpstashShim;
+
+const store = (url = shim.url, token = shim.token) => new UpstashCacheStore({ url, token, timeoutMs: TIMEOUT_MS });
+
+beforeAll(async () => {
+  server = await startRedis();
+  shim = await startUpstashShim(server.url);
+});
+afterAll(async () => {
+  await shim?.stop();
+  await server?.stop();
+});
+
+// The production client (@upstash/redis, base64 responses) against a real Redis via the shim.
+describeCacheContract("upstash", { create: () => store(), shared: true, advance: sleep });
+
+describeCacheOutageContract(
+  "upstash",
+  {
+    createAt: (port) => store(`http://127.0.0.1:${port}`, "token"),
+    async restartable() {
+      // Upstash itself stays up; the Redis behind it goes away and comes back.
+      let redis = await startRedis();
+      const ownShim = await startUpstashShim(redis.url);
+      return {
+        store: store(ownShim.url, ownShim.token),
+        down: () => redis.stop(),
+        up: async () => void (redis = await startRedis({ port: redis.port })),
+        close: async () => {
+          await ownShim.stop();
+          await redis.stop();
+        },
+      };
+    },
+  },
+  TIMEOUT_MS,
+);
