@@ -1,7 +1,7 @@
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
-import { sleep } from "../ratelimit/store-contract";
+import { restartableRedis, sleep } from "../ratelimit/store-contract";
 import { RedisCacheStore } from "./redis";
 import { describeCacheContract, describeCacheOutageContract } from "./store-contract";
 
@@ -30,15 +30,7 @@ describeCacheOutageContract(
   "redis",
   {
     createAt: (port) => store(`redis://127.0.0.1:${port}`),
-    async restartable() {
-      let redis = await startRedis();
-      return {
-        store: store(redis.url),
-        down: () => redis.stop(),
-        up: async () => void (redis = await startRedis({ port: redis.port })),
-        close: () => redis.stop(),
-      };
-    },
+    restartable: () => restartableRedis((url) => store(url)),
   },
   TIMEOUT_MS,
 );

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import net from "node:net";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { freePort } from "../../e2e/support/net";
-import { sleep } from "../ratelimit/store-contract";
+import { DOWN_LISTENERS, type Restartable, sleep } from "../ratelimit/store-contract";
 import { GuardedCacheStore } from "./guard";
 import type { CacheStore } from "./types";
 
@@ -81,22 +79,7 @@ export function describeCacheContract(name: string, target: CacheContractTarget)
 export interface CacheOutageTarget {
   /** A store pointed at 127.0.0.1:port, where nothing listens or a server accepts and never answers. */
   createAt(port: number): CacheStore;
-  /** A working store whose backend can be taken down and brought back where the store expects it. */
-  restartable(): Promise<{ store: CacheStore; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }>;
-}
-
-/** A TCP server that accepts connections and never writes a byte: a store that hangs rather than refuses. */
-async function silentServer() {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((s) => void sockets.add(s));
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  restartable(): Promise<Restartable<CacheStore>>;
 }
 
 /** A store that is down or slow is "no cache": misses and dropped writes within the timeout, never an error. */
@@ -105,10 +88,7 @@ export function describeCacheOutageContract(name: string, target: CacheOutageTar
     beforeEach(() => void vi.spyOn(console, "warn").mockImplementation(() => {}));
     afterEach(() => vi.restoreAllMocks());
 
-    test.each([
-      ["refuses connections", async () => ({ port: await freePort(), close: async () => {} })],
-      ["accepts and never answers", silentServer],
-    ])("%s: get is a miss and set is dropped within the timeout, without an error; status shows it", async (_, listen) => {
+    test.each(DOWN_LISTENERS)("%s: get is a miss and set is dropped within the timeout, without an error; status shows it", async (_, listen) => {
       const down = await listen();
       try {
         const cache = new GuardedCacheStore(target.createAt(down.port), { timeoutMs });

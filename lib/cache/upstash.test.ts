@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { startUpstashShim, type UpstashShim } from "../../e2e/support/upstash-shim";
-import { sleep } from "../ratelimit/store-contract";
+import { restartableUpstash, sleep } from "../ratelimit/store-contract";
 import { describeCacheContract, describeCacheOutageContract } from "./store-contract";
 import { UpstashCacheStore } from "./upstash";
 
@@ -27,20 +27,7 @@ describeCacheOutageContract(
   "upstash",
   {
     createAt: (port) => store(`http://127.0.0.1:${port}`, "token"),
-    async restartable() {
-      // Upstash itself stays up; the Redis behind it goes away and comes back.
-      let redis = await startRedis();
-      const ownShim = await startUpstashShim(redis.url);
-      return {
-        store: store(ownShim.url, ownShim.token),
-        down: () => redis.stop(),
-        up: async () => void (redis = await startRedis({ port: redis.port })),
-        close: async () => {
-          await ownShim.stop();
-          await redis.stop();
-        },
-      };
-    },
+    restartable: () => restartableUpstash((url, token) => store(url, token)),
   },
   TIMEOUT_MS,
 );

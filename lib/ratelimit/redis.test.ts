@@ -2,7 +2,7 @@ import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { RedisRateLimitStore } from "./redis";
-import { describeOutageContract, describeStoreContract } from "./store-contract";
+import { describeOutageContract, describeStoreContract, restartableRedis } from "./store-contract";
 
 const TIMEOUT_MS = 300;
 let server: RedisServer;
@@ -29,15 +29,7 @@ describeOutageContract(
   "redis",
   {
     createAt: (port) => store(`redis://127.0.0.1:${port}`),
-    async restartable() {
-      let redis = await startRedis();
-      return {
-        store: store(redis.url),
-        down: () => redis.stop(),
-        up: async () => void (redis = await startRedis({ port: redis.port })),
-        close: () => redis.stop(),
-      };
-    },
+    restartable: () => restartableRedis((url) => store(url)),
   },
   TIMEOUT_MS,
 );

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import net from "node:net";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { freePort } from "../../e2e/support/net";
+import { startRedis } from "../../e2e/support/redis";
+import { startUpstashShim } from "../../e2e/support/upstash-shim";
 import { type FailMode, GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
 import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
 
@@ -144,12 +146,51 @@ export function describeStoreContract(name: string, target: ContractTarget) {
   });
 }
 
+/** A working store whose backend can be taken down and brought back where the store expects it. */
+export interface Restartable<S> {
+  store: S;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A store on its own redis-server, which `down()` stops and `up()` starts again on the same port. */
+export async function restartableRedis<S>(storeAt: (url: string) => S): Promise<Restartable<S>> {
+  let redis = await startRedis();
+  return {
+    store: storeAt(redis.url),
+    down: () => redis.stop(),
+    up: async () => void (redis = await startRedis({ port: redis.port })),
+    close: () => redis.stop(),
+  };
+}
+
+/** A store on its own Upstash shim: Upstash itself stays up, the Redis behind it goes away and comes back. */
+export async function restartableUpstash<S>(storeAt: (url: string, token: string) => S): Promise<Restartable<S>> {
+  let redis = await startRedis();
+  const shim = await startUpstashShim(redis.url);
+  return {
+    store: storeAt(shim.url, shim.token),
+    down: () => redis.stop(),
+    up: async () => void (redis = await startRedis({ port: redis.port })),
+    close: async () => {
+      await shim.stop();
+      await redis.stop();
+    },
+  };
+}
+
 export interface OutageTarget {
   /** A store pointed at 127.0.0.1:port, where nothing listens or a server accepts and never answers. */
   createAt(port: number): RateLimitStore;
-  /** A working store whose backend can be taken down and brought back where the store expects it. */
-  restartable(): Promise<{ store: RateLimitStore; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }>;
+  restartable(): Promise<Restartable<RateLimitStore>>;
 }
+
+/** Loopback ports where a store is down: one that refuses connections, one that accepts and never answers. */
+export const DOWN_LISTENERS: [string, () => Promise<{ port: number; close(): Promise<void> }>][] = [
+  ["refuses connections", async () => ({ port: await freePort(), close: async () => {} })],
+  ["accepts and never answers", silentServer],
+];
 
 /** A TCP server that accepts connections and never writes a byte: a store that hangs rather than refuses. */
 async function silentServer() {
@@ -174,10 +215,7 @@ export function describeOutageContract(name: string, target: OutageTarget, timeo
     beforeEach(() => void vi.spyOn(console, "warn").mockImplementation(() => {}));
     afterEach(() => vi.restoreAllMocks());
 
-    test.each([
-      ["refuses connections", async () => ({ port: await freePort(), close: async () => {} })],
-      ["accepts and never answers", silentServer],
-    ])("%s: fail-open admits within the timeout, fail-closed refuses, health reports it", async (_, listen) => {
+    test.each(DOWN_LISTENERS)("%s: fail-open admits within the timeout, fail-closed refuses, health reports it", async (_, listen) => {
       const down = await listen();
       try {
         const open = guard(target.createAt(down.port), "open");

@@ -3,7 +3,7 @@ import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { startUpstashShim, stripUpstashFlags, type UpstashShim } from "../../e2e/support/upstash-shim";
-import { alignToWindow, describeOutageContract, describeStoreContract, sleep } from "./store-contract";
+import { alignToWindow, describeOutageContract, describeStoreContract, restartableUpstash, sleep } from "./store-contract";
 import { counterWindowFreeAt, UpstashRateLimitStore } from "./upstash";
 
 const TIMEOUT_MS = 300;
@@ -127,20 +127,7 @@ describeOutageContract(
   "upstash",
   {
     createAt: (port) => store(`http://127.0.0.1:${port}`, "token"),
-    async restartable() {
-      // Upstash itself stays up; the Redis behind it goes away and comes back.
-      let redis = await startRedis();
-      const ownShim = await startUpstashShim(redis.url);
-      return {
-        store: store(ownShim.url, ownShim.token),
-        down: () => redis.stop(),
-        up: async () => void (redis = await startRedis({ port: redis.port })),
-        close: async () => {
-          await ownShim.stop();
-          await redis.stop();
-        },
-      };
-    },
+    restartable: () => restartableUpstash((url, token) => store(url, token)),
   },
   TIMEOUT_MS,
 );
