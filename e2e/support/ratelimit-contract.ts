@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { type FailMode, GuardedRateLimitStore, RateLimiterUnavailableError } from "@/lib/ratelimit/guard";
 import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "@/lib/ratelimit/types";
 import { freePort } from "./net";
+import { startRedis } from "./redis";
+import { startUpstashShim } from "./upstash-shim";
 
 /*
  * The behaviour every backend must show, run by memory.test.ts, redis.test.ts and upstash.test.ts against a real
@@ -108,7 +110,7 @@ export function describeStoreContract(name: string, target: ContractTarget) {
       const who = id();
       await align(SHORT.windowMs);
       expect((await exhaust(store, "translate", who, SHORT)).refused.allowed).toBe(false);
-      for (const bucket of ["batch", "stt", "tts", "default", "issuance"] as const) {
+      for (const bucket of ["batch", "stt", "tts", "default", "issuance", "upstream"] as const) {
         expect(await store.check(bucket, who, SHORT), bucket).toMatchObject({ allowed: true, remaining: 2 });
       }
     });
@@ -144,12 +146,51 @@ export function describeStoreContract(name: string, target: ContractTarget) {
   });
 }
 
+/** A working store whose backend can be taken down and brought back where the store expects it. */
+export interface Restartable<S> {
+  store: S;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A store on its own redis-server, which `down()` stops and `up()` starts again on the same port. */
+export async function restartableRedis<S>(storeAt: (url: string) => S): Promise<Restartable<S>> {
+  let redis = await startRedis();
+  return {
+    store: storeAt(redis.url),
+    down: () => redis.stop(),
+    up: async () => void (redis = await startRedis({ port: redis.port })),
+    close: () => redis.stop(),
+  };
+}
+
+/** A store on its own Upstash shim: Upstash itself stays up, the Redis behind it goes away and comes back. */
+export async function restartableUpstash<S>(storeAt: (url: string, token: string) => S): Promise<Restartable<S>> {
+  let redis = await startRedis();
+  const shim = await startUpstashShim(redis.url);
+  return {
+    store: storeAt(shim.url, shim.token),
+    down: () => redis.stop(),
+    up: async () => void (redis = await startRedis({ port: redis.port })),
+    close: async () => {
+      await shim.stop();
+      await redis.stop();
+    },
+  };
+}
+
 export interface OutageTarget {
   /** A store pointed at 127.0.0.1:port, where nothing listens or a server accepts and never answers. */
   createAt(port: number): RateLimitStore;
-  /** A working store whose backend can be taken down and brought back where the store expects it. */
-  restartable(): Promise<{ store: RateLimitStore; down(): Promise<void>; up(): Promise<void>; close(): Promise<void> }>;
+  restartable(): Promise<Restartable<RateLimitStore>>;
 }
+
+/** Loopback ports where a store is down: one that refuses connections, one that accepts and never answers. */
+export const DOWN_LISTENERS: [string, () => Promise<{ port: number; close(): Promise<void> }>][] = [
+  ["refuses connections", async () => ({ port: await freePort(), close: async () => {} })],
+  ["accepts and never answers", silentServer],
+];
 
 /** A TCP server that accepts connections and never writes a byte: a store that hangs rather than refuses. */
 async function silentServer() {
@@ -174,10 +215,7 @@ export function describeOutageContract(name: string, target: OutageTarget, timeo
     beforeEach(() => void vi.spyOn(console, "warn").mockImplementation(() => {}));
     afterEach(() => vi.restoreAllMocks());
 
-    test.each([
-      ["refuses connections", async () => ({ port: await freePort(), close: async () => {} })],
-      ["accepts and never answers", silentServer],
-    ])("%s: fail-open admits within the timeout, fail-closed refuses, health reports it", async (_, listen) => {
+    test.each(DOWN_LISTENERS)("%s: fail-open admits within the timeout, fail-closed refuses, health reports it", async (_, listen) => {
       const down = await listen();
       try {
         const open = guard(target.createAt(down.port), "open");

@@ -1,5 +1,5 @@
 import { MemoryRateLimitStore } from "./memory";
-import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
+import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /*
  * What happens when the shared rate-limit store (Upstash or Redis) is slow or down
@@ -108,7 +108,7 @@ export class GuardedRateLimitStore implements RateLimitStore {
     this.failMode = options.failMode;
   }
 
-  async check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+  async check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     let decision: RateLimitDecision;
     try {
       decision = await withTimeout(this.inner.check(bucket, identifier, rule), this.timeoutMs);

@@ -5,7 +5,7 @@ import type { RateLimitBucket, RateLimitRule, RateLimitStore } from "./types";
 import { UpstashRateLimitStore } from "./upstash";
 
 export { type FailMode, RateLimiterUnavailableError } from "./guard";
-export type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
+export type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /** Defaults: the published per-minute limits (docs/guide.md#limits). Override with RATE_LIMIT_<BUCKET>=N/Ws. */
 const DEFAULT_RULES: Record<RateLimitBucket, string> = {

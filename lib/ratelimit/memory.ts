@@ -1,5 +1,5 @@
 import { allowedDecision, deniedDecision } from "./decision";
-import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
+import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /** Admitted-request timestamps of one (bucket, identifier), oldest first, plus the window they were admitted under. */
 interface HitLog {
@@ -31,7 +31,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.lastSweep = now();
   }
 
-  async check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+  async check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     const key = `${bucket}:${identifier}`;
     const log = this.logs.get(key) ?? { hits: [], windowMs: rule.windowMs };
     log.windowMs = rule.windowMs;

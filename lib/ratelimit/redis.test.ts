@@ -1,6 +1,6 @@
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { describeOutageContract, describeStoreContract } from "@/e2e/support/ratelimit-contract";
+import { describeOutageContract, describeStoreContract, restartableRedis } from "@/e2e/support/ratelimit-contract";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { RedisRateLimitStore } from "./redis";
 
@@ -29,15 +29,7 @@ describeOutageContract(
   "redis",
   {
     createAt: (port) => store(`redis://127.0.0.1:${port}`),
-    async restartable() {
-      let redis = await startRedis();
-      return {
-        store: store(redis.url),
-        down: () => redis.stop(),
-        up: async () => void (redis = await startRedis({ port: redis.port })),
-        close: () => redis.stop(),
-      };
-    },
+    restartable: () => restartableRedis((url) => store(url)),
   },
   TIMEOUT_MS,
 );

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import IORedis, { type Redis } from "ioredis";
 import { allowedDecision, deniedDecision } from "./decision";
 import { pingHealth } from "./guard";
-import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
+import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /**
  * Exact sliding-window log in one Lua script, so check-and-record is atomic however many app instances share the
@@ -44,6 +44,27 @@ export interface RedisStoreOptions {
   prefix?: string;
 }
 
+/**
+ * An ioredis client for a shared store (rate limits, upstream budgets, the translation cache): every command bounded by
+ * `timeoutMs`, reconnecting for ever, never replaying a command whose caller has already given up.
+ */
+export function createRedisClient(url: string, timeoutMs: number): Redis {
+  const client = new IORedis(url, {
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(1_000, timeoutMs * 5),
+    // Keep reconnecting for ever, backing off to 2 s: a Redis restart must not disable the store for good.
+    retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2_000),
+    // Commands issued while disconnected wait in the offline queue (bounded by commandTimeout), and are flushed at
+    // each failed reconnect; nothing that already timed out is sent later, when its request was long answered.
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+  });
+  // Failures reach callers through rejected commands (and the guards log them once); without a listener ioredis
+  // would print every reconnect error.
+  client.on("error", () => {});
+  return client;
+}
+
 /** Plain Redis (REDIS_URL) for self-hosted fleets. */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly name = "redis" as const;
@@ -55,23 +76,11 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(options: RedisStoreOptions) {
     this.prefix = options.prefix ?? "lugha:rl:log";
-    this.client = new IORedis(options.url, {
-      commandTimeout: options.timeoutMs,
-      connectTimeout: Math.max(1_000, options.timeoutMs * 5),
-      // Keep reconnecting for ever, backing off to 2 s: a Redis restart must not disable limiting for good.
-      retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2_000),
-      // Commands issued while disconnected wait in the offline queue (bounded by commandTimeout), and are flushed at
-      // each failed reconnect; nothing that already timed out is sent later, when its request was long answered.
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-    }) as ScriptedRedis;
-    // Failures reach callers through rejected commands (and the guard logs them once); without a listener ioredis
-    // would print every reconnect error.
-    this.client.on("error", () => {});
+    this.client = createRedisClient(options.url, options.timeoutMs) as ScriptedRedis;
     this.client.defineCommand("lughaSlidingLog", { numberOfKeys: 1, lua: SLIDING_LOG_LUA });
   }
 
-  async check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+  async check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     const member = `${this.instance}:${++this.sequence}`;
     const [admitted, used, now, at, resetAt] = await this.client.lughaSlidingLog(
       `${this.prefix}:${bucket}:${identifier}`,

@@ -1,6 +1,12 @@
 /** Buckets with their own budget. Per API key id, except `issuance`, which is per client IP. */
 export type RateLimitBucket = "translate" | "batch" | "stt" | "tts" | "default" | "issuance";
 
+/**
+ * Every counter a store keeps: the per-caller buckets, plus `upstream`, the per-provider budgets every key shares
+ * (identified by provider id; see lib/budgets).
+ */
+export type StoreBucket = RateLimitBucket | "upstream";
+
 export interface RateLimitRule {
   limit: number;
   windowMs: number;
@@ -18,6 +24,6 @@ export interface RateLimitDecision {
 
 export interface RateLimitStore {
   readonly name: "memory" | "redis" | "upstash";
-  check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision>;
+  check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision>;
   health(): Promise<{ ok: boolean; detail?: string }>;
 }

@@ -1,7 +1,7 @@
 import { Redis } from "@upstash/redis";
 import IORedis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { alignToWindow, describeOutageContract, describeStoreContract, sleep } from "@/e2e/support/ratelimit-contract";
+import { alignToWindow, describeOutageContract, describeStoreContract, restartableUpstash, sleep } from "@/e2e/support/ratelimit-contract";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { startUpstashShim, stripUpstashFlags, type UpstashShim } from "../../e2e/support/upstash-shim";
 import { counterWindowFreeAt, UpstashRateLimitStore } from "./upstash";
@@ -127,20 +127,7 @@ describeOutageContract(
   "upstash",
   {
     createAt: (port) => store(`http://127.0.0.1:${port}`, "token"),
-    async restartable() {
-      // Upstash itself stays up; the Redis behind it goes away and comes back.
-      let redis = await startRedis();
-      const ownShim = await startUpstashShim(redis.url);
-      return {
-        store: store(ownShim.url, ownShim.token),
-        down: () => redis.stop(),
-        up: async () => void (redis = await startRedis({ port: redis.port })),
-        close: async () => {
-          await ownShim.stop();
-          await redis.stop();
-        },
-      };
-    },
+    restartable: () => restartableUpstash((url, token) => store(url, token)),
   },
   TIMEOUT_MS,
 );

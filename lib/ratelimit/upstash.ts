@@ -2,7 +2,7 @@ import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "@upstash/redis";
 import { allowedDecision, deniedDecision } from "./decision";
 import { pingHealth, withTimeout } from "./guard";
-import type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
+import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /**
  * Earliest time at which the weighted count of @upstash/ratelimit's sliding window drops below `below`, assuming
@@ -32,6 +32,20 @@ export interface UpstashStoreOptions {
   prefix?: string;
 }
 
+/** An Upstash REST client for a shared store: each request bounded by `timeoutMs`, failing fast instead of retrying. */
+export function createUpstashClient(options: { url: string; token: string; timeoutMs: number }): Redis {
+  return new Redis({
+    url: options.url,
+    token: options.token,
+    // No retries with back-off (default 5, about 8 s in all): the guard decides what a failure means, quickly.
+    retry: { retries: 0 },
+    // A function, so each request gets its own deadline; a plain AbortSignal would make the client return a
+    // fake "Aborted" result instead of failing.
+    signal: () => AbortSignal.timeout(options.timeoutMs),
+    enableTelemetry: false,
+  });
+}
+
 /** Upstash Redis over REST (UPSTASH_REDIS_REST_URL/TOKEN), the store for Vercel and other serverless hosts. */
 export class UpstashRateLimitStore implements RateLimitStore {
   readonly name = "upstash" as const;
@@ -44,19 +58,10 @@ export class UpstashRateLimitStore implements RateLimitStore {
   constructor(options: UpstashStoreOptions) {
     this.prefix = options.prefix ?? "lugha:rl";
     this.timeoutMs = options.timeoutMs;
-    this.redis = new Redis({
-      url: options.url,
-      token: options.token,
-      // No retries with back-off (default 5, about 8 s in all): the guard decides what a failure means, quickly.
-      retry: { retries: 0 },
-      // A function, so each request gets its own deadline; a plain AbortSignal would make the client return a
-      // fake "Aborted" result instead of failing.
-      signal: () => AbortSignal.timeout(options.timeoutMs),
-      enableTelemetry: false,
-    });
+    this.redis = createUpstashClient(options);
   }
 
-  async check(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+  async check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     // The guard's timeout covers this whole call; the counters read below must end before it does, or a slow read
     // would discard a refusal Upstash already made and the fail-open fallback would admit the request.
     const deadline = Date.now() + this.timeoutMs;
@@ -83,7 +88,7 @@ export class UpstashRateLimitStore implements RateLimitStore {
     return pingHealth("upstash", () => this.redis.ping());
   }
 
-  private limiterFor(bucket: RateLimitBucket, rule: RateLimitRule): Ratelimit {
+  private limiterFor(bucket: StoreBucket, rule: RateLimitRule): Ratelimit {
     const id = `${bucket}:${rule.limit}:${rule.windowMs}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {
@@ -102,7 +107,7 @@ export class UpstashRateLimitStore implements RateLimitStore {
     return limiter;
   }
 
-  private keyPrefix(bucket: RateLimitBucket) {
+  private keyPrefix(bucket: StoreBucket) {
     return `${this.prefix}:${bucket}`;
   }
 
@@ -111,7 +116,7 @@ export class UpstashRateLimitStore implements RateLimitStore {
    * `${prefix}:${identifier}:${windowIndex}`. If they cannot be read, assume the worst case the algorithm allows
    * (a full current window), which gives a wait that is never too short.
    */
-  private async counters(bucket: RateLimitBucket, identifier: string, rule: RateLimitRule, windowStart: number, deadline: number) {
+  private async counters(bucket: StoreBucket, identifier: string, rule: RateLimitRule, windowStart: number, deadline: number) {
     const fullWindow = { current: rule.limit, previous: 0 };
     const index = Math.round(windowStart / rule.windowMs);
     const key = `${this.keyPrefix(bucket)}:${identifier}`;

@@ -55,8 +55,13 @@ export interface EmulatorStats {
   byPath: Record<string, number>;
   /** The last 100 requests, oldest first. */
   recent: RecordedRequest[];
+  /**
+   * Translation calls received and the size of their texts in code points: what tests of caching, coalescing and
+   * long-text splitting assert (upstream calls saved, no call over a provider's input limit) and the benchmark reports.
+   */
+  translations: { calls: number; totalChars: number; maxChars: number };
 }
 
 export function emptyStats(): EmulatorStats {
-  return { requests: 0, inFlight: 0, maxInFlight: 0, byPath: {}, recent: [] };
+  return { requests: 0, inFlight: 0, maxInFlight: 0, byPath: {}, recent: [], translations: { calls: 0, totalChars: 0, maxChars: 0 } };
 }

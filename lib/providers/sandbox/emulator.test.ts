@@ -69,6 +69,45 @@ describe("control API and stats", () => {
   it("marks every answer as sandbox", async () => {
     expect((await translate()).headers.get("x-sandbox")).toBe("khaya");
   });
+
+  it("counts translation calls and their text sizes; POST /__control/stats/reset zeroes them and keeps the controls", async () => {
+    server.controls.latencyMs = 5;
+    await post(`${server.url}/v1/translate`, { in: "Ɛyɛ 👨‍👩‍👧‍👦", lang: "tw-en" }); // 11 code points: the ZWJ family alone counts 7
+    await post(`${server.url}/v2/translate`, { in: "Hello there", lang: "en-tw" });
+    await fetch(`${server.url}/v2/languages`);
+    const state = await (await fetch(`${server.url}/__control`)).json();
+    expect(state.stats.translations).toEqual({ calls: 2, totalChars: 22, maxChars: 11 });
+    expect(state.stats.requests).toBe(3);
+
+    const cleared = await (await fetch(`${server.url}/__control/stats/reset`, { method: "POST" })).json();
+    expect(cleared.stats).toMatchObject({ requests: 0, byPath: {}, translations: { calls: 0, totalChars: 0, maxChars: 0 } });
+    expect(server.controls.latencyMs).toBe(5);
+    await translate();
+    expect(server.stats.translations.calls).toBe(1);
+    server.resetStats();
+    expect(server.stats).toMatchObject({ requests: 0, translations: { calls: 0 } });
+  });
+});
+
+describe("translation call counter, in-process, on every emulator", () => {
+  const cases = [
+    ["sunbird", "/tasks/translate", { source_language: "eng", target_language: "lug", text: "Good morning" }],
+    ["khaya", "/v1/translate", { in: "Good morning", lang: "en-tw" }],
+    ["hf", "/hf-inference/models/Helsinki-NLP/opus-mt-en-sw", { inputs: "Good morning" }],
+  ] as const;
+  it.each(cases)("%s: counts translations, not other calls, whatever the answer", async (kind, path, body) => {
+    const emulator = createEmulator(kind);
+    const send = (p: string, b: unknown) =>
+      emulator.handler(
+        new Request(`http://${kind}.test${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(b) }),
+      );
+    expect((await send(path, body)).status).toBe(200);
+    emulator.setControls({ failMode: "status", status: 503 });
+    expect((await send(path, body)).status).toBe(503); // a failed call still reached the upstream
+    emulator.setControls({});
+    await send("/not-a-route", { text: "x".repeat(50), in: "x".repeat(50), inputs: "x".repeat(50) });
+    expect(emulator.stats.translations).toEqual({ calls: 2, totalChars: 24, maxChars: 12 });
+  });
 });
 
 describe("Sunbird emulator wire", () => {

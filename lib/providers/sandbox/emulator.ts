@@ -1,3 +1,4 @@
+import { codePointLength } from "../../text";
 import { defaultControls, type EmulatorControls, type EmulatorStats, emptyStats, emulatorControlsSchema, type RecordedRequest } from "./controls";
 import { htmlPage, json } from "./respond";
 
@@ -37,6 +38,8 @@ export interface ProviderBehaviour {
   successSample(url: URL): { contentType: string; body: string };
   /** Headers on every answer (HF's x-request-id). */
   commonHeaders?(): Record<string, string>;
+  /** The text of a translation request (its parsed JSON body), or undefined for any other request: counted in stats. */
+  translationText?(url: URL, body: unknown): string | undefined;
 }
 
 export interface Emulator {
@@ -45,10 +48,12 @@ export interface Emulator {
   readonly handler: FetchHandler;
   /** Live: assign fields at any time (e.g. `emulator.controls.failMode = "hang"`); the next request sees them. */
   readonly controls: EmulatorControls;
-  /** Live counters; `reset()` zeroes them. */
+  /** Live counters; `resetStats()` (or `reset()`) zeroes them. */
   readonly stats: EmulatorStats;
   /** Replaces all controls with the defaults plus `next` (so an earlier failNext or variant does not linger). */
   setControls(next: Partial<EmulatorControls>): void;
+  /** Zeroes the counters and keeps the controls (e.g. between the phases of a benchmark). */
+  resetStats(): void;
   /** Default controls and zeroed stats. */
   reset(): void;
 }
@@ -73,9 +78,10 @@ export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, i
     Object.assign(controls, defaultControls(), next);
     ratioCounter = 0;
   };
+  const resetStats = () => void Object.assign(stats, emptyStats(), { inFlight: stats.inFlight });
   const reset = () => {
     setControls({});
-    Object.assign(stats, emptyStats());
+    resetStats();
   };
 
   const shouldFail = (path: string): boolean => {
@@ -118,7 +124,7 @@ export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, i
   const handler: FetchHandler = async (req) => {
     const url = new URL(req.url);
     if (url.pathname === CONTROL_PATH || url.pathname.startsWith(`${CONTROL_PATH}/`)) return control(req, url);
-    await record(stats, req, url);
+    await record(stats, req, url, behaviour);
     stats.inFlight += 1;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     try {
@@ -131,10 +137,17 @@ export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, i
     }
   };
 
-  /** GET: controls and stats. POST: replace controls. PATCH: merge. POST /__control/reset: defaults and zero stats. */
+  /**
+   * GET: controls and stats. POST: replace controls. PATCH: merge. POST /__control/reset: defaults and zero stats.
+   * POST /__control/stats/reset: zero stats, keep controls.
+   */
   const control = async (req: Request, url: URL): Promise<Response> => {
     if (url.pathname === `${CONTROL_PATH}/reset` && req.method === "POST") {
       reset();
+      return json(200, { controls, stats });
+    }
+    if (url.pathname === `${CONTROL_PATH}/stats/reset` && req.method === "POST") {
+      resetStats();
       return json(200, { controls, stats });
     }
     if (url.pathname !== CONTROL_PATH) return json(404, { error: "unknown control route" });
@@ -153,10 +166,10 @@ export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, i
     return json(200, { controls, stats });
   };
 
-  return { kind, handler, controls, stats, setControls, reset };
+  return { kind, handler, controls, stats, setControls, resetStats, reset };
 }
 
-async function record(stats: EmulatorStats, req: Request, url: URL) {
+async function record(stats: EmulatorStats, req: Request, url: URL, behaviour: ProviderBehaviour) {
   const bytes = new Uint8Array(await req.clone().arrayBuffer());
   const contentType = req.headers.get("content-type") ?? "";
   const isText = /json|text|x-www-form-urlencoded/.test(contentType);
@@ -171,6 +184,20 @@ async function record(stats: EmulatorStats, req: Request, url: URL) {
   stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1;
   stats.recent.push(entry);
   if (stats.recent.length > MAX_RECENT) stats.recent.shift();
+  if (behaviour.translationText && /json/.test(contentType)) {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      return; // the route answers the malformed body; there is nothing to count
+    }
+    const text = behaviour.translationText(url, body);
+    if (text === undefined) return;
+    const chars = codePointLength(text);
+    stats.translations.calls += 1;
+    stats.translations.totalChars += chars;
+    stats.translations.maxChars = Math.max(stats.translations.maxChars, chars);
+  }
 }
 
 function malformed(sample: { contentType: string; body: string }, variant: string | undefined): Response {

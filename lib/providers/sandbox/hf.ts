@@ -99,6 +99,10 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
       return { contentType: "application/json", body: JSON.stringify([{ translation_text: sandboxMark("hf", modelOf(url), "Hello") }]) };
     },
 
+    translationText(url, body) {
+      return taskOf(modelOf(url)) === "translation" && isRecord(body) && typeof body.inputs === "string" ? body.inputs : undefined;
+    },
+
     commonHeaders() {
       requestCounter += 1;
       return { "x-request-id": `Root=1-${hex(requestCounter, 8)}-${hex(requestCounter + 1, 24)}` };

@@ -138,6 +138,10 @@ export function khayaBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     successSample() {
       return { contentType: "application/json", body: JSON.stringify(sandboxMark("khaya", "en-tw", "Hello, how are you?")) };
     },
+
+    translationText(url, body) {
+      return /^\/v[12]\/translate$/.test(url.pathname) && isRecord(body) && typeof body.in === "string" ? body.in : undefined;
+    },
   };
 }
 

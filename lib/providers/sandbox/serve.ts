@@ -4,7 +4,8 @@
  *   npx tsx lib/providers/sandbox/serve.ts --kind khaya --port 4002 [--host 127.0.0.1] [--credential KEY] [--latency-ms 50]
  *
  * Prints one JSON line {"kind","url"} when listening. Drive faults at runtime with POST/PATCH <url>/__control
- * (see controls.ts), read stats with GET <url>/__control, and reset with POST <url>/__control/reset.
+ * (see controls.ts), read stats with GET <url>/__control, zero them with POST <url>/__control/stats/reset, and reset
+ * controls and stats with POST <url>/__control/reset.
  */
 import { parseArgs } from "node:util";
 import { EMULATOR_KINDS, type EmulatorKind } from "./emulator";

@@ -88,6 +88,10 @@ export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     successSample() {
       return { contentType: "application/json", body: JSON.stringify(translationBody("trans-0", "eng", "lug", "Hello")) };
     },
+
+    translationText(url, body) {
+      return url.pathname === "/tasks/translate" && isRecord(body) && typeof body.text === "string" ? body.text : undefined;
+    },
   };
 }
 

@@ -1,0 +1,144 @@
+import type { ProviderId } from "../providers/types";
+import { PROVIDER_IDS } from "../providers/types";
+import { getRateLimiter, parseRule, type RateLimitRule, type RateLimitStore } from "../ratelimit";
+
+/*
+ * Upstream budgets: how many requests each provider receives from the whole gateway, whichever key asked and whichever
+ * instance sent them. Counted in the rate-limit store (bucket "upstream", identified by provider id and window), so a
+ * fleet sharing Redis or Upstash shares one budget, and a store outage follows RATE_LIMIT_FAIL_MODE like every limit
+ * (open: each instance enforces the budget on its own; closed: RateLimiterUnavailableError).
+ *
+ * Configured per provider with UPSTREAM_BUDGET_<PROVIDER>="N/W[,N/W...]" (e.g. "50/60s,500/24h") or "unlimited".
+ * Defaults are the providers' published limits:
+ *   provider_a  Sunbird's free tier: 50 requests a minute, 500 a day, 5,000 a month. The month is a sliding 31 days
+ *               (744 h), which never admits more than 5,000 in a calendar month.
+ *   provider_b  unlimited: GhanaNLP publishes no request limit for its subscriptions (its gateway answers 429 with
+ *   provider_c  Retry-After, which the circuit handles), and Hugging Face bills per call without a fixed request
+ *               rate; an invented number would refuse requests the provider would serve. Set the variable to match
+ *               your plan.
+ * Windows are checked shortest first, so a request refused by the minute budget never spends a day's or a month's.
+ */
+
+export const DEFAULT_UPSTREAM_BUDGETS: Readonly<Record<ProviderId, string>> = {
+  provider_a: "50/60s,500/24h,5000/744h",
+  provider_b: "unlimited",
+  provider_c: "unlimited",
+};
+
+const UNLIMITED = new Set(["unlimited", "off", "none"]);
+
+/** "unlimited" → []; "N/W[,N/W...]" → rules, shortest window first; undefined when malformed. */
+export function parseBudget(text: string): RateLimitRule[] | undefined {
+  const value = text.trim().toLowerCase();
+  if (UNLIMITED.has(value)) return [];
+  const rules = value.split(",").map(parseRule);
+  if (rules.length === 0 || rules.some((r) => r === undefined)) return undefined;
+  return (rules as RateLimitRule[]).sort((a, b) => a.windowMs - b.windowMs);
+}
+
+export const budgetVariable = (provider: ProviderId) => `UPSTREAM_BUDGET_${provider.toUpperCase()}`;
+
+/** Each provider's budget from UPSTREAM_BUDGET_<PROVIDER>; a malformed value warns and keeps the default. */
+export function upstreamBudgetConfig(env: Record<string, string | undefined> = process.env): Record<ProviderId, RateLimitRule[]> {
+  const config = {} as Record<ProviderId, RateLimitRule[]>;
+  for (const provider of PROVIDER_IDS) {
+    const name = budgetVariable(provider);
+    const configured = env[name]?.trim() ? parseBudget(env[name]!) : undefined;
+    if (env[name]?.trim() && !configured) {
+      console.warn(
+        `[budgets] ${name}=${JSON.stringify(env[name])} is not "N/Ws[,N/Ws...]" or "unlimited"; using ${DEFAULT_UPSTREAM_BUDGETS[provider]}`,
+      );
+    }
+    config[provider] = configured ?? parseBudget(DEFAULT_UPSTREAM_BUDGETS[provider])!;
+  }
+  return config;
+}
+
+export interface BudgetDecision {
+  allowed: boolean;
+  /** Whole seconds until the binding window admits one more; 0 when allowed. */
+  retryAfterSeconds: number;
+  /** Requests left in the tightest window after this one; null when unlimited. */
+  remaining: number | null;
+  /** That window's limit; null when unlimited. */
+  limit: number | null;
+}
+
+export interface BudgetWindowSnapshot {
+  limit: number;
+  window_seconds: number;
+  /** Left in this window as this instance last saw it (the whole limit once the window has passed). */
+  remaining: number;
+  /** When the window is entirely free again, as last seen (ISO 8601); null when nothing was sent in it. */
+  resets_at: string | null;
+}
+
+export interface BudgetSnapshot {
+  provider: ProviderId;
+  unlimited: boolean;
+  windows: BudgetWindowSnapshot[];
+}
+
+interface Seen {
+  remaining: number;
+  resetAt: number;
+}
+
+export class UpstreamBudgets {
+  /** Last decision per (provider, window): what snapshot() reports without spending a request to find out. */
+  private readonly seen = new Map<string, Seen>();
+
+  constructor(
+    private readonly store: RateLimitStore,
+    readonly rules: Readonly<Record<ProviderId, readonly RateLimitRule[]>>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Takes one request from `provider`'s budget if every window has room. A refusal takes nothing from the windows
+   * after the refusing one (checked shortest first). Throws RateLimiterUnavailableError only in fail-closed mode.
+   */
+  async tryAcquire(provider: ProviderId): Promise<BudgetDecision> {
+    const rules = this.rules[provider];
+    if (rules.length === 0) return { allowed: true, retryAfterSeconds: 0, remaining: null, limit: null };
+    let tightest: BudgetDecision | undefined;
+    for (const rule of rules) {
+      const decision = await this.store.check("upstream", `${provider}:${rule.windowMs}`, rule);
+      this.seen.set(`${provider}:${rule.windowMs}`, { remaining: decision.remaining, resetAt: decision.resetAt });
+      if (!decision.allowed) return { allowed: false, retryAfterSeconds: decision.retryAfterSeconds, remaining: 0, limit: rule.limit };
+      if (!tightest || decision.remaining < tightest.remaining!) {
+        tightest = { allowed: true, retryAfterSeconds: 0, remaining: decision.remaining, limit: rule.limit };
+      }
+    }
+    return tightest!;
+  }
+
+  /** For /health: every provider's windows as this instance last saw them (other instances may have spent more). */
+  snapshot(): BudgetSnapshot[] {
+    const now = this.now();
+    return PROVIDER_IDS.map((provider) => ({
+      provider,
+      unlimited: this.rules[provider].length === 0,
+      windows: this.rules[provider].map((rule) => {
+        const seen = this.seen.get(`${provider}:${rule.windowMs}`);
+        const current = seen && seen.resetAt > now;
+        return {
+          limit: rule.limit,
+          window_seconds: rule.windowMs / 1000,
+          remaining: current ? seen.remaining : rule.limit,
+          resets_at: current ? new Date(seen.resetAt).toISOString() : null,
+        };
+      }),
+    }));
+  }
+}
+
+// On globalThis for the same reason as the rate limiter: one budget per process, not one per route bundle.
+const BUDGETS = Symbol.for("lugha.upstream.budgets");
+type WithBudgets = typeof globalThis & { [BUDGETS]?: UpstreamBudgets };
+
+/** The process-wide budgets, counted in the process-wide rate-limit store. */
+export function getUpstreamBudgets(): UpstreamBudgets {
+  const g = globalThis as WithBudgets;
+  return (g[BUDGETS] ??= new UpstreamBudgets(getRateLimiter(), upstreamBudgetConfig()));
+}
