@@ -492,6 +492,35 @@ describe("key issuance throttle: the client cannot choose the address it is coun
   });
 });
 
+describe("failed-authentication throttle per client IP", () => {
+  it("past the budget an address gets 429 for unverified keys; a key it used before keeps working; other addresses are not affected", async () => {
+    const app = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: "5/60s", TRUST_PROXY: "true" } });
+    try {
+      const from = (ip: string) => ({ "x-forwarded-for": ip });
+      const known = await mintKey(app.url, "behind the NAT");
+      expect((await call(app.url, "GET", "/api/v1/languages", { key: known, headers: from("203.0.113.5") })).status).toBe(200);
+      const fresh = await mintKey(app.url, "never used yet");
+      const random = () => `svc_${crypto.getRandomValues(new Uint8Array(20)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
+      for (let i = 0; i < 5; i++)
+        expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.5") }), 401, "INVALID_API_KEY");
+      for (let i = 0; i < 3; i++) {
+        const refused = await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.5") });
+        expectEnvelope(refused, 429, "RATE_LIMIT_EXCEEDED");
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        expect(refused.text).not.toContain("svc_");
+      }
+      expect((await call(app.url, "GET", "/api/v1/languages", { key: known, headers: from("203.0.113.5") })).status).toBe(200);
+      // A key this instance has not verified waits like the flood (the price of sharing an address with it)…
+      expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: fresh, headers: from("203.0.113.5") }), 429, "RATE_LIMIT_EXCEEDED");
+      // …and is fine from any other address; so is a bad key there (its own budget).
+      expect((await call(app.url, "GET", "/api/v1/languages", { key: fresh, headers: from("203.0.113.6") })).status).toBe(200);
+      expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.6") }), 401, "INVALID_API_KEY");
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
 describe("no oracle in key refusals", () => {
   it("unknown, revoked, malformed and wrong-case keys get byte-identical refusals (apart from the request id)", async () => {
     const app = await startApp();

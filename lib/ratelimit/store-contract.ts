@@ -108,7 +108,7 @@ export function describeStoreContract(name: string, target: ContractTarget) {
       const who = id();
       await align(SHORT.windowMs);
       expect((await exhaust(store, "translate", who, SHORT)).refused.allowed).toBe(false);
-      for (const bucket of ["batch", "stt", "tts", "default", "issuance"] as const) {
+      for (const bucket of ["batch", "stt", "tts", "default", "issuance", "auth_failures"] as const) {
         expect(await store.check(bucket, who, SHORT), bucket).toMatchObject({ allowed: true, remaining: 2 });
       }
     });
