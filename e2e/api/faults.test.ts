@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
 import { freePort, waitFor } from "../support/net";
 import { createDatabase, type PostgresServer, startPostgres } from "../support/postgres";
@@ -338,7 +338,7 @@ describe("the rate-limit store hangs or dies under load (fail open: served, limi
         expect(all.map((r) => r.status)).toEqual(Array(40).fill(200));
         for (const r of all) expect(r.headers.get("x-ratelimit-limit")).toBe("120");
         expect(ms).toBeLessThan(5_000);
-        const health = await call(app.url, "GET", "/health");
+        const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
         expect(health.body.checks.rate_limiter).toMatchObject({ backend, ok: false, fail_mode: "open", status: "degraded" });
       } finally {
         await app.stop();
@@ -366,7 +366,7 @@ describe("the rate-limit store hangs or dies under load (fail open: served, limi
       expect(outcomes.filter((o) => o.status !== 200).slice(0, 5)).toEqual([]);
       expect(outcomes.length).toBeGreaterThan(20);
       await waitFor(async () => {
-        const h = await call(app.url, "GET", "/health");
+        const h = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
         if (!h.body.checks.rate_limiter.ok) throw new Error("limiter not back yet");
       }, 10_000);
     } finally {

@@ -3,7 +3,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { describeOn } from "../support/projects";
 
 /**
@@ -89,7 +89,7 @@ describe("secrets never leave: responses and logs", () => {
     );
     await record(call(app.url, "GET", "/api/v1/languages", { key }));
     await record(call(app.url, "GET", "/api/v1/openapi.json"));
-    await record(call(app.url, "GET", "/health"));
+    await record(call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS }));
     // Wrong keys of every kind, a key in the URL, in another scheme, on an unauthenticated route.
     await record(call(app.url, "GET", "/api/v1/auth/keys/me", { headers: { authorization: `Bearer ${key.slice(0, -1)}0` } }));
     await record(call(app.url, "GET", "/api/v1/auth/keys/me", { headers: { authorization: `Basic ${Buffer.from(`u:${key}`).toString("base64")}` } }));
@@ -552,7 +552,7 @@ describeOn("pglite", "Vercel without PostgreSQL fails clearly", () => {
   it("VERCEL set and DATABASE_URL unset/PGlite: /health is down naming the cause, the API answers an error, nothing is stored", async () => {
     const app = await startApp({ env: { VERCEL: "1", DATABASE_URL: undefined }, waitUntilHealthy: false });
     try {
-      const health = await call(app.url, "GET", "/health");
+      const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
       expect(health.status).toBe(503);
       expect(health.body.status).toBe("down");
       expect(health.body.checks.database.engine).toBe("misconfigured");
