@@ -216,11 +216,11 @@ describe("CircuitBreaker: hang detection", () => {
     await expect(slow).resolves.toBe("late");
   });
 
-  it("before enough answers the cold limit applies (5 s for text, 30 s for speech)", async () => {
+  it("before enough answers the cold limit applies (3.5 s for text, 30 s for speech)", async () => {
     const t = hangSetup();
     t.hang(true);
     const text = t.request().catch((e: unknown) => e);
-    await t.advance(4_999);
+    await t.advance(3_499);
     expect(t.circuit.getState()).toBe("closed");
     await t.advance(1);
     expect(await text).toMatchObject({ kind: "timeout" });

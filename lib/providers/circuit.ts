@@ -19,7 +19,7 @@ export interface HangOptions {
 export const DEFAULT_HANG_OPTIONS: HangOptions = {
   multiple: 3,
   floorMs: { text: 2_000, speech: 10_000 },
-  coldMs: { text: 5_000, speech: 30_000 },
+  coldMs: { text: 3_500, speech: 30_000 },
   minSamples: 5,
   samples: 50,
 };
