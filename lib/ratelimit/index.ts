@@ -8,7 +8,7 @@ export { type FailMode, RateLimiterUnavailableError } from "./guard";
 export type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore } from "./types";
 
 /** Defaults: the published per-minute limits (docs/guide.md#limits). Override with RATE_LIMIT_<BUCKET>=N/Ws. */
-const DEFAULT_RULES: Record<RateLimitBucket, string> = {
+export const DEFAULT_RULES: Record<RateLimitBucket, string> = {
   translate: "60/60s",
   batch: "10/60s",
   stt: "20/60s",
