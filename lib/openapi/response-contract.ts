@@ -5,6 +5,7 @@
  */
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { DISPATCHED_METHODS } from "@/lib/http/socket-address";
 
 export interface ObservedResponse {
   method: string;
@@ -25,6 +26,7 @@ type OperationObject = { responses: Record<string, ResponseObject> };
 type Document = { paths: Record<string, Record<string, OperationObject>> };
 
 const DOC_ID = "openapi.json";
+const DISPATCHED = DISPATCHED_METHODS.map((m) => m.toLowerCase());
 
 /** JSON Pointer escaping of one path segment. */
 const pointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -51,6 +53,8 @@ export class ResponseContract {
     });
 
     const item = this.doc.paths[pathname];
+    // A method the server does not dispatch at all (TRACE) is 405 everywhere; any other on an unknown path is 404.
+    if (!item && !DISPATCHED.includes(method)) return this.expectError(observed, 405, "METHOD_NOT_ALLOWED", mismatch);
     if (!item) return this.expectError(observed, 404, "NOT_FOUND", mismatch);
     const documentedMethod = method === "head" && !item.head ? "get" : method;
     const operation = item[documentedMethod];
