@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { authConfigured, authSecret, MissingAuthSecretError } from "@/lib/auth/secret";
-import { CONFIG_VARIABLES, ConfigError, loadConfig, PLATFORM_VARIABLES } from "./index";
+import { ConfigError, loadConfig } from "./index";
 
 const problemsOf = (env: Record<string, string | undefined>) => {
   try {
@@ -102,17 +101,4 @@ describe("NEXTAUTH_SECRET in production", () => {
     expect(problemsOf({ NODE_ENV: "development", VERCEL: "1", NEXTAUTH_SECRET: "x" })).toEqual([]);
     expect(problemsOf({ NODE_ENV: "production", DATABASE_URL: "pglite:.data/pglite", NEXTAUTH_SECRET: "x" })).toEqual([]);
   });
-});
-
-it("the README's configuration table and .env.example name exactly the schema's operator variables", () => {
-  const readme = readFileSync("README.md", "utf8");
-  const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 1));
-  const fromReadme = section
-    .split("\n")
-    .filter((line) => line.startsWith("| `"))
-    .flatMap((line) => [...line.split("|")[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]));
-  const operatorVariables = CONFIG_VARIABLES.filter((v) => !PLATFORM_VARIABLES.includes(v));
-  expect([...fromReadme].sort()).toEqual([...operatorVariables].sort());
-  const fromExample = [...readFileSync(".env.example", "utf8").matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
-  expect([...fromExample].sort()).toEqual([...operatorVariables].sort());
 });
