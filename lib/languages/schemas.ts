@@ -121,6 +121,12 @@ export const LanguagesResponse = z
                     { id: "248", name: "Luganda (female)", gender: "female", model: "spark-tts", default: true },
                     { id: "salt_lug_0001", name: "Luganda 1 (Orpheus)", model: "orpheus-3b-tts", default: false },
                     { id: "waxal_lug_0002", name: "Luganda 2 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0003", name: "Luganda 3 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0004", name: "Luganda 4 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0005", name: "Luganda 5 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0006", name: "Luganda 6 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0007", name: "Luganda 7 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0008", name: "Luganda 8 (Orpheus)", model: "orpheus-3b-tts", default: false },
                   ],
                 },
                 {

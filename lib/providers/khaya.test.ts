@@ -136,7 +136,15 @@ describe("Khaya: ISO 639-3 codes and deprecation warnings", () => {
       expect(lines[0]).toContain('"twi"');
       expect(lines[1]).toContain('"ewe"');
       // Every request went out with the ISO 639-3 code.
-      expect(warned.stats.recent.map((r) => new URL(r.path, "http://x").searchParams.get("language"))).toEqual(["twi", "twi", "twi", "twi", "twi", "ewe", "ewe"]);
+      expect(warned.stats.recent.map((r) => new URL(r.path, "http://x").searchParams.get("language"))).toEqual([
+        "twi",
+        "twi",
+        "twi",
+        "twi",
+        "twi",
+        "ewe",
+        "ewe",
+      ]);
     } finally {
       warn.mockRestore();
       await warned.close();
