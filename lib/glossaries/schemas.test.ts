@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validate } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
+import { openApiDocument } from "@/lib/openapi/document";
 import { parseDelimited } from "./delimited";
 import {
   CreateGlossaryRequest,
@@ -235,5 +236,30 @@ describe("localisation fields for translate", () => {
   it("takes a UUID as glossary_id", () => {
     expect(GlossaryId.safeParse("0b6f3c9e-2f1d-4c6a-9a43-8f0e5d7b1a22").success).toBe(true);
     expect(GlossaryId.safeParse("not-a-uuid").success).toBe(false);
+  });
+});
+
+describe("OpenAPI for glossaries", () => {
+  const d = openApiDocument() as {
+    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    components: { schemas: Record<string, { properties?: Record<string, Record<string, unknown>>; example?: unknown }> };
+  };
+
+  it("documents the four operations with the errors they answer", () => {
+    expect(Object.keys(d.paths["/api/v1/glossaries"]).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(d.paths["/api/v1/glossaries/{id}"]).sort()).toEqual(["delete", "get"]);
+    expect(Object.keys(d.paths["/api/v1/glossaries"].post.responses)).toEqual(expect.arrayContaining(["201", "401", "413", "422", "429"]));
+    expect(d.paths["/api/v1/glossaries/{id}"].get.responses["404"]).toBeDefined();
+    expect(d.paths["/api/v1/glossaries/{id}"].delete.responses["404"]).toBeDefined();
+  });
+
+  it("is generated from the request schema, whose example it accepts, and states the term bounds", () => {
+    const create = d.components.schemas.CreateGlossaryRequest;
+    expect(Object.keys(create.properties ?? {}).sort()).toEqual(["csv", "entries", "name", "source_lang", "target_lang", "tsv"]);
+    expect(CreateGlossaryRequest.safeParse(create.example).success).toBe(true);
+    const entry = (create.properties?.entries as { items: { properties: Record<string, Record<string, unknown>> } }).items;
+    expect(entry.properties.source).toMatchObject({ minLength: 1, maxLength: GLOSSARY_TERM_MAX_CHARS });
+    expect(d.components.schemas.Glossary.properties?.entries).toBeDefined();
+    expect(d.components.schemas.GlossaryList.properties?.glossaries).toBeDefined();
   });
 });

@@ -16,6 +16,12 @@ export const GLOSSARY_TERM_MAX_CHARS = 200;
 export const GLOSSARIES_PER_KEY = 100;
 export const DO_NOT_TRANSLATE_MAX_TERMS = 100;
 export const DO_NOT_TRANSLATE_TERM_MAX_CHARS = 100;
+/**
+ * Room for 1,000 entries whose terms average about 100 Latin characters (a third of that in a script of 3-byte characters such as Ethiopic) —
+ * far more than real glossaries use. The theoretical maximum (1,000 × two 200-character terms) does not fit: such a
+ * list is better split into glossaries by topic anyway.
+ */
+export const CREATE_GLOSSARY_MAX_BODY_BYTES = 256 * 1024;
 
 const required = (what: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? "Field required" : `Input should be ${what}`),
@@ -40,12 +46,17 @@ function term(what: string, max: number) {
 }
 
 export const GlossaryEntry = z.object({
-  source: term("Source term", GLOSSARY_TERM_MAX_CHARS).describe(
-    `The term as it appears in source text: 1–${GLOSSARY_TERM_MAX_CHARS} characters after trimming, matched as a whole word ignoring case`,
-  ),
-  target: term("Target term", GLOSSARY_TERM_MAX_CHARS).describe(
-    `What the source term becomes in the translation, verbatim: 1–${GLOSSARY_TERM_MAX_CHARS} characters after trimming`,
-  ),
+  // meta rather than describe: the length bounds are checked in code (code points, after trimming), and OpenAPI shows them.
+  source: term("Source term", GLOSSARY_TERM_MAX_CHARS).meta({
+    description: `The term as it appears in source text: 1–${GLOSSARY_TERM_MAX_CHARS} characters after trimming, matched as a whole word ignoring case`,
+    minLength: 1,
+    maxLength: GLOSSARY_TERM_MAX_CHARS,
+  }),
+  target: term("Target term", GLOSSARY_TERM_MAX_CHARS).meta({
+    description: `What the source term becomes in the translation, verbatim: 1–${GLOSSARY_TERM_MAX_CHARS} characters after trimming`,
+    minLength: 1,
+    maxLength: GLOSSARY_TERM_MAX_CHARS,
+  }),
 });
 export type GlossaryEntry = z.output<typeof GlossaryEntry>;
 

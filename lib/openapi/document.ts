@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CreateGlossaryRequest, DeletedGlossary, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
 import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
 import { LanguageEntry, LanguagesQuery, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
@@ -87,6 +88,14 @@ function jsonBody(schemaName: string, examples?: Record<string, { summary: strin
     content: { "application/json": { schema: ref(schemaName), ...(examples ? { examples } : {}) } },
   };
 }
+
+const GLOSSARY_ID = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The glossary's id (also its version)",
+  schema: { type: "string", format: "uuid" },
+};
 
 const SANDBOX_HEADER = {
   "X-Lugha-Sandbox": {
@@ -275,6 +284,69 @@ function paths(): Record<string, Record<string, Op>> {
         },
       },
     },
+    "/api/v1/glossaries": {
+      post: {
+        operationId: "createGlossary",
+        tags: ["Glossaries"],
+        summary: "Create a glossary",
+        description: `Source → target terms for one language pair, owned by the calling key (no other key can see or use it). Send the terms as \`entries\`, or as a \`csv\` or \`tsv\` string. Up to ${GLOSSARY_MAX_ENTRIES.toLocaleString("en-US")} entries; at most ${GLOSSARIES_PER_KEY} glossaries per key (a 422 VALIDATION_ERROR of type \`glossary_limit\` beyond). Immutable: to change one, create the new version and delete the old one. A bad entry is a 422 whose \`loc\` is ["body", "entries", <index>, "source"|"target"], or ["body", "csv"|"tsv", <line>]. Body limit 256 kB. Rate limit: default bucket.`,
+        requestBody: jsonBody("CreateGlossaryRequest", {
+          json: {
+            summary: "Entries as JSON",
+            value: {
+              name: "clinic terms",
+              source_lang: "en",
+              target_lang: "sw",
+              entries: [{ source: "blood pressure", target: "shinikizo la damu" }],
+            },
+          },
+          csv: {
+            summary: "Entries as CSV with a header row",
+            value: { source_lang: "en", target_lang: "lug", csv: 'source,target\r\nclinic,kiliniki\r\n"Dr. ""Okello"", MD","Dokita Okello"\r\n' },
+          },
+        }),
+        responses: {
+          "201": ok("The glossary as stored (terms trimmed and NFC-normalised, languages canonical)", "Glossary", true, {
+            Location: { description: "/api/v1/glossaries/{id}", schema: { type: "string" } },
+          }),
+          ...errorResponses([...AUTH, ...JSON_BODY, "UNSUPPORTED_LANGUAGE", "SAME_LANGUAGE", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
+        },
+      },
+      get: {
+        operationId: "listGlossaries",
+        tags: ["Glossaries"],
+        summary: "List the calling key's glossaries",
+        description: "Newest first, without entries (GET /api/v1/glossaries/{id} has them).",
+        responses: {
+          "200": ok("The key's glossaries", "GlossaryList", true),
+          ...errorResponses([...AUTH, "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
+        },
+      },
+    },
+    "/api/v1/glossaries/{id}": {
+      get: {
+        operationId: "getGlossary",
+        parameters: [GLOSSARY_ID],
+        tags: ["Glossaries"],
+        summary: "Get a glossary with its entries",
+        description: "404 NOT_FOUND unless the glossary belongs to the calling key.",
+        responses: {
+          "200": ok("The glossary", "Glossary", true),
+          ...errorResponses([...AUTH, "NOT_FOUND", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
+        },
+      },
+      delete: {
+        operationId: "deleteGlossary",
+        parameters: [GLOSSARY_ID],
+        tags: ["Glossaries"],
+        summary: "Delete a glossary",
+        description: "404 NOT_FOUND unless the glossary belongs to the calling key. Revoking a key deletes all of its glossaries.",
+        responses: {
+          "200": ok("The glossary is deleted", "DeletedGlossary", true),
+          ...errorResponses([...AUTH, "NOT_FOUND", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
+        },
+      },
+    },
     "/health": {
       get: {
         operationId: "health",
@@ -302,7 +374,10 @@ function paths(): Record<string, Record<string, Op>> {
 }
 
 function schemas(): Record<string, SchemaObject> {
-  const requests = toOpenApiSchemas({ TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm }, "input");
+  const requests = toOpenApiSchemas(
+    { TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm, CreateGlossaryRequest },
+    "input",
+  );
   const responses = toOpenApiSchemas(
     {
       TranslateResponse,
@@ -317,6 +392,9 @@ function schemas(): Record<string, SchemaObject> {
       SttResponse,
       TtsResponse,
       HealthResponse,
+      Glossary,
+      GlossaryList,
+      DeletedGlossary,
       ErrorBody,
       FieldError,
     },
@@ -473,6 +551,7 @@ export function openApiDocument(): Record<string, unknown> {
       { name: "Speech", description: "Speech-to-text and text-to-speech" },
       { name: "Languages", description: "What is supported, by whom" },
       { name: "API keys", description: "Issue, inspect and revoke keys" },
+      { name: "Glossaries", description: "Term lists owned by a key, for one language pair" },
       { name: "Service", description: "Health and this document" },
     ],
     paths: paths(),
