@@ -257,7 +257,7 @@ describe("OpenAPI for glossaries", () => {
     const create = d.components.schemas.CreateGlossaryRequest;
     expect(Object.keys(create.properties ?? {}).sort()).toEqual(["csv", "entries", "name", "source_lang", "target_lang", "tsv"]);
     expect(CreateGlossaryRequest.safeParse(create.example).success).toBe(true);
-    const entry = (create.properties?.entries as { items: { properties: Record<string, Record<string, unknown>> } }).items;
+    const entry = (create.properties!.entries as { items: { properties: Record<string, Record<string, unknown>> } }).items;
     expect(entry.properties.source).toMatchObject({ minLength: 1, maxLength: GLOSSARY_TERM_MAX_CHARS });
     expect(d.components.schemas.Glossary.properties?.entries).toBeDefined();
     expect(d.components.schemas.GlossaryList.properties?.glossaries).toBeDefined();
