@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { apiError as thrown } from "@/lib/http/test-support";
 import { issueKey, revokeKey } from "@/lib/keys/store";
 import { GLOSSARIES_PER_KEY } from "./schemas";
 import { createGlossary, deleteGlossary, getGlossary, listGlossaries, resolveGlossary } from "./store";
@@ -19,16 +19,6 @@ const body = (over: Partial<Parameters<typeof createGlossary>[1]> = {}) => ({
 
 async function newKey(name = "glossary test") {
   return (await issueKey(name)).row.id;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error("expected an ApiError");
 }
 
 let owner: string;
