@@ -1,3 +1,4 @@
+import { budgetsCheck } from "@/lib/budgets";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
 import { rateLimiterStatus } from "@/lib/ratelimit";
@@ -44,6 +45,7 @@ export async function healthReport(): Promise<HealthReport> {
   const limiter = await rateLimiterStatus();
   checks.rate_limiter = { status: limiter.ok ? "ok" : "degraded", ...limiter };
   checks.providers = providersCheck();
+  checks.upstream_budgets = budgetsCheck((id) => providerStatus()[id].mode === "live");
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
   return {
     status: !db.ok ? "down" : degraded ? "degraded" : "ok",

@@ -99,7 +99,7 @@ export class UpstreamBudgets {
    * after the refusing one (checked shortest first). Throws RateLimiterUnavailableError only in fail-closed mode.
    */
   async tryAcquire(provider: ProviderId): Promise<BudgetDecision> {
-    const rules = this.rules[provider];
+    const rules = this.rules[provider] ?? []; // a provider without an entry (added in a test) is unmetered
     if (rules.length === 0) return { allowed: true, retryAfterSeconds: 0, remaining: null, limit: null };
     let tightest: BudgetDecision | undefined;
     for (const rule of rules) {
@@ -131,6 +131,18 @@ export class UpstreamBudgets {
       }),
     }));
   }
+}
+
+/**
+ * /health's view (checks.upstream_budgets): each provider's windows as this instance last saw them, for the providers
+ * that draw on a budget (`metered`: live ones; a sandbox emulator has no quota, so sandbox calls are not counted). A
+ * budget in use, or reached, is capacity at work rather than a fault: the check stays "ok", and auto routing passes
+ * the requests on to the next provider meanwhile.
+ */
+export function budgetsCheck(metered: (provider: ProviderId) => boolean, budgets: UpstreamBudgets = getUpstreamBudgets()) {
+  const check: Record<string, unknown> = { status: "ok" };
+  for (const { provider, unlimited, windows } of budgets.snapshot()) check[provider] = { metered: metered(provider), unlimited, windows };
+  return check as { status: "ok" } & Record<string, unknown>;
 }
 
 // On globalThis for the same reason as the rate limiter: one budget per process, not one per route bundle.

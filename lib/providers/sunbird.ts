@@ -89,13 +89,18 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     if (codePointLength(req.text) > TTS_TEXT_LIMITS[model]) this.reject(`text exceeds ${TTS_TEXT_LIMITS[model]} characters`, "TEXT_TOO_LONG");
     const body = { text: req.text, model, voice, response_mode: "url", ...(language && { language }) };
 
-    return this.guard(async () => {
-      const meta = await this.sendTo(`${this.baseUrl}/tasks/audio/speech`, true, {
-        init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify(body) },
-        deadline: req.deadline,
-        signal: req.signal,
-        handle: async (res, signal) => this.parseSpeech(res, await this.readJson(res, signal)),
-      });
+    return this.guard(async (upstream) => {
+      const meta = await this.sendTo(
+        `${this.baseUrl}/tasks/audio/speech`,
+        true,
+        {
+          init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify(body) },
+          deadline: req.deadline,
+          signal: req.signal,
+          handle: async (res, signal) => this.parseSpeech(res, await this.readJson(res, signal)),
+        },
+        upstream,
+      );
       const { audio, contentType } = await this.sendTo(meta.audioUrl, true, {
         init: { method: "GET" },
         deadline: req.deadline,
