@@ -389,6 +389,7 @@ function schemas(): Record<string, SchemaObject> {
         latency_ms: 380,
         characters_translated: 12,
         fallback_used: false,
+        segments: 1,
         sandbox: false,
       },
       {
@@ -404,6 +405,7 @@ function schemas(): Record<string, SchemaObject> {
         latency_ms: 0,
         characters_translated: null,
         fallback_used: null,
+        segments: null,
         sandbox: null,
       },
     ],

@@ -1,7 +1,7 @@
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES } from "./codes";
 import { type ProviderDescriptor, type VoiceSpec, withinSet } from "./descriptor";
 import { sunbirdBehaviour } from "./sandbox/sunbird";
-import { SUNBIRD_MAX_TEXT_CHARS, SUNBIRD_STT_MODEL, SUNBIRD_TRANSLATE_MODEL, SunbirdClient } from "./sunbird";
+import { SUNBIRD_MAX_CHUNK_CHARS, SUNBIRD_MAX_TEXT_CHARS, SUNBIRD_STT_MODEL, SUNBIRD_TRANSLATE_MODEL, SunbirdClient } from "./sunbird";
 
 /**
  * The languages provider_a translates between (every ordered pair of them): the Ugandan set of the first routing rule.
@@ -45,7 +45,7 @@ export const sunbird: ProviderDescriptor = {
   emulator: { kind: "sunbird", behaviour: sunbirdBehaviour },
   translation: {
     limit: { unit: "characters", max: SUNBIRD_MAX_TEXT_CHARS },
-    routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a" }),
+    routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS }),
   },
   stt: { languages: SUNBIRD_STT_LANGUAGES, formats: ["wav", "mp3", "ogg", "m4a", "webm"], model: () => SUNBIRD_STT_MODEL },
   tts: { voices: sunbirdVoices },

@@ -195,7 +195,7 @@ export interface components {
          *     }
          */
         TranslateRequest: {
-            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated). */
+            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers take less in one call (provider_b 1,000 characters, provider_c 512 tokens (estimated)): with provider auto a longer text is split at sentence boundaries and served by one provider (see segments); a forced provider answers TEXT_TOO_LONG over its limit. */
             text: string;
             /** @description Target language. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages. */
             target_lang: string;
@@ -238,7 +238,7 @@ export interface components {
         BatchItem: {
             /** @description Your identifier for the item, echoed in its result; unique within the batch */
             id: string;
-            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated). */
+            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers take less in one call (provider_b 1,000 characters, provider_c 512 tokens (estimated)): with provider auto a longer text is split at sentence boundaries and served by one provider (see segments); a forced provider answers TEXT_TOO_LONG over its limit. */
             text: string;
             /** @description Target language. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages. */
             target_lang: string;
@@ -312,6 +312,7 @@ export interface components {
          *       "providers_tried": [
          *         "provider_a"
          *       ],
+         *       "segments": 1,
          *       "sandbox": false
          *     }
          */
@@ -346,6 +347,8 @@ export interface components {
             fallback_used: boolean;
             /** @description Providers called, in order; the last one served */
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
+            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
+            segments: number;
             /** @description True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
         };
@@ -366,6 +369,7 @@ export interface components {
          *           "latency_ms": 380,
          *           "characters_translated": 12,
          *           "fallback_used": false,
+         *           "segments": 1,
          *           "sandbox": false
          *         },
          *         {
@@ -381,6 +385,7 @@ export interface components {
          *           "latency_ms": 0,
          *           "characters_translated": null,
          *           "fallback_used": null,
+         *           "segments": null,
          *           "sandbox": null
          *         }
          *       ],
@@ -428,6 +433,8 @@ export interface components {
             /** @description Characters of the item's text after trimming; null when the item failed */
             characters_translated: number | null;
             fallback_used: boolean | null;
+            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
+            segments: number | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
         };
@@ -968,7 +975,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_LANGUAGE_PAIR`: Both languages are known but no provider translates between them. `PROVIDER_UNSUPPORTED_PAIR`: A forced provider does not serve the pair (a forced provider never falls back). `TEXT_TOO_LONG`: Text above 5,000 characters, or above the limit of the provider that serves it (provider_b 1,000 characters, provider_c 512 tokens). `SAME_LANGUAGE`: source_lang and target_lang are the same language */
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_LANGUAGE_PAIR`: Both languages are known but no provider translates between them. `PROVIDER_UNSUPPORTED_PAIR`: A forced provider does not serve the pair (a forced provider never falls back). `TEXT_TOO_LONG`: Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead. `SAME_LANGUAGE`: source_lang and target_lang are the same language */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1386,7 +1393,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_VOICE`: A TTS voice the language's provider does not have. `TEXT_TOO_LONG`: Text above 5,000 characters, or above the limit of the provider that serves it (provider_b 1,000 characters, provider_c 512 tokens) */
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_VOICE`: A TTS voice the language's provider does not have. `TEXT_TOO_LONG`: Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
