@@ -2,6 +2,7 @@ import { ApiError } from "@/lib/http/errors";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
+import { detectableLanguages } from "./detectable";
 import { hfModels, type ResolvedHfModels } from "./models";
 import { allPairs, type PairOption } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
@@ -20,6 +21,7 @@ import { speechCapabilities } from "./speech";
  *    only X's.
  *  - Filters: capability (translation|stt|tts), provider (only languages that provider serves in some way: a pair, STT
  *    or TTS), source (only languages reachable from that source; adds from_source). Filters combine (AND).
+ *  - detectable: whether source detection can name the language (./detectable.ts).
  *  - A language nobody serves (no pair, no STT, no TTS) is not listed.
  *  - Order: by English name.
  */
@@ -57,6 +59,7 @@ export function listLanguages(
     sources.get(pair.target)!.push(pair.source);
   }
 
+  const detectable = detectableLanguages();
   const entries: LanguageEntry[] = [];
   for (const lang of [...LANGUAGES].sort((a, b) => a.name.localeCompare(b.name, "en"))) {
     const t = targets.get(lang.code) ?? [];
@@ -71,6 +74,7 @@ export function listLanguages(
       native_name: lang.nativeName,
       region: lang.region,
       aliases: [...lang.aliases],
+      detectable: detectable.has(lang.code),
       translation: { supported: translationSupported, targets: t, sources: s },
       stt: { supported: stt.length > 0, providers: stt },
       tts: { supported: tts.length > 0, providers: tts },

@@ -523,6 +523,7 @@ export interface components {
          *           "aliases": [
          *             "lg"
          *           ],
+         *           "detectable": true,
          *           "translation": {
          *             "supported": true,
          *             "targets": [
@@ -611,6 +612,8 @@ export interface components {
             region: string;
             /** @description Other accepted spellings (ISO 639-3 etc.), any case */
             aliases: string[];
+            /** @description Whether source detection (translate without source_lang, POST /api/v1/detect) can name this language; when false, pass source_lang for text in it */
+            detectable: boolean;
             translation: {
                 supported: boolean;
                 /** @description Languages this one translates into */
