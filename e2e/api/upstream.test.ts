@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { englishParagraphs } from "@/lib/translate/long-text.test-support";
 import { call, expectEnvelope, mintKey } from "../support/api";
-import { type RunningApp, startApp } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp } from "../support/app";
 
 /**
  * Upstream budgets and long texts over HTTP: the built app with live clients on loopback emulators (budgets apply to
@@ -59,7 +59,7 @@ describe("upstream budgets (live providers)", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(emulators.a.stats.requests).toBe(3);
 
-    const health = await call(app.url, "GET", "/health");
+    const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS }); // budgets are in the operator view
     expect(health.body.checks.providers.provider_a.circuit).toBe("closed");
     expect(health.body.checks.upstream_budgets.status).toBe("ok");
     expect(health.body.checks.upstream_budgets.provider_a).toMatchObject({

@@ -1,5 +1,5 @@
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
-import { CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
+import { activeCall, CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
 import {
   DEFAULT_HTTP_POLICY,
   type FetchLike,
@@ -120,6 +120,8 @@ export abstract class BaseClient {
    * anything else, such as Sunbird's signed audio links on Cloud Storage.
    */
   protected sendTo<T>(url: string, speech: boolean | undefined, rest: Omit<CallOptions<T>, "path" | "speech">, fetch = this.fetchImpl): Promise<T> {
+    const breakerCall = activeCall(); // hang detection judges a speech call by speech answer times
+    if (breakerCall && speech) breakerCall.lane = "speech";
     return send({ ...rest, url, provider: this.id, fetch, policy: speech ? this.speechPolicy : this.policy });
   }
 
