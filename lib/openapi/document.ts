@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DetectRequest, DetectResponse, DetectResult, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
 import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
 import { LanguageEntry, LanguagesQuery, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
@@ -155,6 +156,23 @@ function paths(): Record<string, Record<string, Op>> {
         },
       },
     },
+    "/api/v1/detect": {
+      post: {
+        operationId: "detectLanguage",
+        tags: ["Languages"],
+        summary: `Detect the language of one text or up to ${MAX_DETECT_TEXTS}`,
+        description:
+          "The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages). Send `text` or `texts`, not both; each text 1–5,000 characters after trimming. No provider is called. Rate limit: default bucket (120/min per key by default).",
+        requestBody: jsonBody("DetectRequest", {
+          one: { summary: "One text", value: { text: "Abaana bagenda ku ssomero buli lunaku." } },
+          several: { summary: "Several texts, results in order", value: { texts: ["Good morning", "Maakye", "Habari yako rafiki?"] } },
+        }),
+        responses: {
+          "200": ok("One result per text, in request order", "DetectResponse", true),
+          ...errorResponses([...AUTH, ...JSON_BODY, "TEXT_TOO_LONG", "BATCH_TOO_LARGE", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
+        },
+      },
+    },
     "/api/v1/speech/stt": {
       post: {
         operationId: "speechToText",
@@ -302,12 +320,17 @@ function paths(): Record<string, Record<string, Op>> {
 }
 
 function schemas(): Record<string, SchemaObject> {
-  const requests = toOpenApiSchemas({ TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm }, "input");
+  const requests = toOpenApiSchemas(
+    { TranslateRequest, BatchTranslateRequest, BatchItem, DetectRequest, IssueKeyRequest, TtsRequest, SttForm },
+    "input",
+  );
   const responses = toOpenApiSchemas(
     {
       TranslateResponse,
       BatchTranslateResponse,
       BatchItemResult,
+      DetectResponse,
+      DetectResult,
       IssuedKey,
       KeyDetails,
       RevokedKey,
@@ -473,7 +496,7 @@ export function openApiDocument(): Record<string, unknown> {
     tags: [
       { name: "Translation", description: "Text translation, single and batch" },
       { name: "Speech", description: "Speech-to-text and text-to-speech" },
-      { name: "Languages", description: "What is supported, by whom" },
+      { name: "Languages", description: "What is supported, by whom; language detection" },
       { name: "API keys", description: "Issue, inspect and revoke keys" },
       { name: "Service", description: "Health and this document" },
     ],

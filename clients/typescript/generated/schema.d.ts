@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detect the language of one text or up to 50
+         * @description The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages). Send `text` or `texts`, not both; each text 1–5,000 characters after trimming. No provider is called. Rate limit: default bucket (120/min per key by default).
+         */
+        post: operations["detectLanguage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/speech/stt": {
         parameters: {
             query?: never;
@@ -246,6 +266,18 @@ export interface components {
             source_lang?: string | null;
         };
         /**
+         * @description POST /api/v1/detect request
+         * @example {
+         *       "text": "Abaana bagenda ku ssomero buli lunaku."
+         *     }
+         */
+        DetectRequest: {
+            /** @description One text to identify: 1–5,000 characters after trimming (Unicode code points). Send either text or texts. */
+            text?: string;
+            /** @description Up to 50 texts, each 1–5,000 characters after trimming (Unicode code points); results come back in the same order. Send either text or texts. */
+            texts?: string[];
+        };
+        /**
          * @example {
          *       "name": "my app",
          *       "expires_in_days": 90
@@ -437,6 +469,89 @@ export interface components {
             segments: number | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
+        };
+        /**
+         * @description POST /api/v1/detect response
+         * @example {
+         *       "results": [
+         *         {
+         *           "language": "lug",
+         *           "confidence": 0.85,
+         *           "reliable": true,
+         *           "reason": null,
+         *           "candidates": [
+         *             {
+         *               "language": "lug",
+         *               "confidence": 0.85
+         *             },
+         *             {
+         *               "language": "rw",
+         *               "confidence": 0.45
+         *             },
+         *             {
+         *               "language": "ki",
+         *               "confidence": 0.24
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "language": "tw",
+         *           "confidence": 0.95,
+         *           "reliable": true,
+         *           "reason": null,
+         *           "candidates": [
+         *             {
+         *               "language": "tw",
+         *               "confidence": 0.95
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "language": "sw",
+         *           "confidence": 0.9,
+         *           "reliable": false,
+         *           "reason": "mixed",
+         *           "candidates": [
+         *             {
+         *               "language": "sw",
+         *               "confidence": 0.9
+         *             },
+         *             {
+         *               "language": "en",
+         *               "confidence": 0.5
+         *             },
+         *             {
+         *               "language": "ts",
+         *               "confidence": 0.48
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        DetectResponse: {
+            /** @description One result per text, in request order (one for `text`) */
+            results: components["schemas"]["DetectResult"][];
+        };
+        /** @description Detection result for one text */
+        DetectResult: {
+            /** @description The detected language: what translate takes as the source when source_lang is omitted */
+            language: string;
+            /** @description 0–1; the same figure translate reports as detected_source_confidence for this text */
+            confidence: number;
+            /** @description True when the answer can be relied on (confidence ≥ 0.7 and one language throughout); otherwise pass source_lang yourself */
+            reliable: boolean;
+            /**
+             * @description Why the answer is not reliable; null when it is. mixed: the text is in more than one language (two scripts, or sentences or clauses each clearly in another language); default: nothing in the text points to any language (a short text that matches no greeting or word list, or no letters), so `language` is the documented default, English, at confidence 0.1; short_text: an answer from too little text (under 40 letters); close_candidates: another language scores nearly as well
+             * @enum {string|null}
+             */
+            reason: "mixed" | "default" | "short_text" | "close_candidates" | null;
+            /** @description Up to 3 detectable languages, best first (the first is `language`), each with a confidence on the same scale: how close a runner-up came */
+            candidates: {
+                /** @description Canonical code, as GET /api/v1/languages and translate use it */
+                language: string;
+                confidence: number;
+            }[];
         };
         /**
          * @example {
@@ -840,6 +955,13 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 };
+                /** @description operator view only: per provider, whether its calls draw on a request budget (metered: live providers), unlimited, and each window's limit, window_seconds, remaining and resets_at as this instance last saw them; always ok (a budget reached is load, not a fault) */
+                upstream_budgets?: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -1110,6 +1232,142 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `BATCH_TOO_LARGE`: More than 50 items in one batch */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    detectLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DetectRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per text, in request order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetectResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `TEXT_TOO_LONG`: Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead. `BATCH_TOO_LARGE`: More than 50 items in one batch */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
