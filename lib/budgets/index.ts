@@ -1,6 +1,9 @@
 import type { ProviderId } from "../providers/types";
 import { PROVIDER_IDS } from "../providers/types";
-import { getRateLimiter, parseRule, type RateLimitRule, type RateLimitStore } from "../ratelimit";
+import { getRateLimiter, type RateLimitRule, type RateLimitStore } from "../ratelimit";
+import { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
+
+export { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
 
 /*
  * Upstream budgets: how many requests each provider receives from the whole gateway, whichever key asked and whichever
@@ -19,26 +22,10 @@ import { getRateLimiter, parseRule, type RateLimitRule, type RateLimitStore } fr
  * Windows are checked shortest first, so a request refused by the minute budget never spends a day's or a month's.
  */
 
-export const DEFAULT_UPSTREAM_BUDGETS: Readonly<Record<ProviderId, string>> = {
-  provider_a: "50/60s,500/24h,5000/744h",
-  provider_b: "unlimited",
-  provider_c: "unlimited",
-};
-
-const UNLIMITED = new Set(["unlimited", "off", "none"]);
-
-/** "unlimited" → []; "N/W[,N/W...]" → rules, shortest window first; undefined when malformed. */
-export function parseBudget(text: string): RateLimitRule[] | undefined {
-  const value = text.trim().toLowerCase();
-  if (UNLIMITED.has(value)) return [];
-  const rules = value.split(",").map(parseRule);
-  if (rules.length === 0 || rules.some((r) => r === undefined)) return undefined;
-  return (rules as RateLimitRule[]).sort((a, b) => a.windowMs - b.windowMs);
-}
-
-export const budgetVariable = (provider: ProviderId) => `UPSTREAM_BUDGET_${provider.toUpperCase()}`;
-
-/** Each provider's budget from UPSTREAM_BUDGET_<PROVIDER>; a malformed value warns and keeps the default. */
+/**
+ * Each provider's budget from UPSTREAM_BUDGET_<PROVIDER>. A malformed value stops start-up (lib/config); read directly,
+ * it warns and keeps the default.
+ */
 export function upstreamBudgetConfig(env: Record<string, string | undefined> = process.env): Record<ProviderId, RateLimitRule[]> {
   const config = {} as Record<ProviderId, RateLimitRule[]>;
   for (const provider of PROVIDER_IDS) {
