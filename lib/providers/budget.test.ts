@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UpstreamBudgets } from "@/lib/budgets";
 import { MemoryRateLimitStore } from "@/lib/ratelimit/memory";
+import { thrown } from "@/lib/routing/hostile.test-support";
 import { BUDGET_REFUSED } from "./client";
 import { KhayaClient } from "./khaya";
 import { type EmulatorServer, startEmulatorServer } from "./sandbox";
@@ -27,10 +28,7 @@ const translation = { text: "Good morning", source: "en", target: "lug", deadlin
 const request = () => ({ ...translation, deadline: Date.now() + 5_000 });
 
 async function refusal(promise: Promise<unknown>): Promise<ProviderError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const err = await thrown(() => promise);
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 }
