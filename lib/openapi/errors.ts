@@ -85,7 +85,7 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; message: string; erro
     message: "An unexpected error occurred. Quote the request id when reporting it.",
   },
   PROVIDER_ERROR: {
-    when: "Every provider that could serve the request failed (network error, timeout, outage)",
+    when: "Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait",
     message: "All providers failed to translate en → lug. Retry shortly.",
   },
   SERVICE_UNAVAILABLE: {

@@ -1133,7 +1133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage). `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1532,7 +1532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage). `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1689,7 +1689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage). `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
