@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { availabilityReport } from "@/lib/availability/live";
 import { budgetsCheck } from "@/lib/budgets";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
@@ -37,7 +38,8 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
  * What /health shows to whom (README "Health"). Anyone: status, version, each check's status, `sandbox`, and each
  * provider's mode and circuit — what the portal's banner and a deploy check need. The operator (Authorization: Bearer
  * HEALTH_OPERATOR_TOKEN) also gets what helps an attacker map the deployment: uptime, the database engine and its
- * latency, the rate limiter's backend, fail mode and detail, provider base URLs and whether each is configured.
+ * latency, the rate limiter's backend, fail mode and detail, provider base URLs and whether each is configured, and
+ * `availability`: the models and pairs marked unavailable, why, and when each is re-checked.
  */
 export async function healthReport(req?: Request, env: Record<string, string | undefined> = process.env): Promise<HealthReport> {
   const full = await fullHealthReport();
@@ -93,6 +95,8 @@ async function fullHealthReport(): Promise<HealthReport> {
   const limiter = await rateLimiterStatus();
   checks.rate_limiter = { status: limiter.ok ? "ok" : "degraded", ...limiter };
   checks.providers = providersCheck();
+  // Operator-only (publicView drops it); an unavailable route is filtered out of routing, not a fault of this instance.
+  checks.availability = { status: "ok", ...availabilityReport() };
   checks.upstream_budgets = budgetsCheck((id) => providerStatus()[id].mode === "live");
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
   return {

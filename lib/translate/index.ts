@@ -1,3 +1,4 @@
+import { getAvailability } from "@/lib/availability/live";
 import { getProviders } from "@/lib/providers";
 import { deadlineFromEnv, type TranslateDeps } from "./service";
 
@@ -16,7 +17,7 @@ export {
 
 /** The production wiring: the shared provider clients (live or sandbox, per the environment) and env-configured deadline. */
 export function defaultTranslateDeps(): TranslateDeps {
-  return { providers: getProviders(), deadlineMs: deadlineFromEnv() };
+  return { providers: getProviders(), deadlineMs: deadlineFromEnv(), availability: getAvailability() };
 }
 
 /** Header that marks a response served (partly) by a sandbox emulator. */

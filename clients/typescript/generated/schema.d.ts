@@ -646,7 +646,8 @@ export interface components {
          *                 "code": "en",
          *                 "provider": "provider_a",
          *                 "model": "sunflower",
-         *                 "quality_score": 0.92
+         *                 "quality_score": 0.92,
+         *                 "quality_band": "excellent"
          *               }
          *             ],
          *             "sources": [
@@ -691,6 +692,42 @@ export interface components {
          *                   {
          *                     "id": "waxal_lug_0002",
          *                     "name": "Luganda 2 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0003",
+         *                     "name": "Luganda 3 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0004",
+         *                     "name": "Luganda 4 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0005",
+         *                     "name": "Luganda 5 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0006",
+         *                     "name": "Luganda 6 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0007",
+         *                     "name": "Luganda 7 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0008",
+         *                     "name": "Luganda 8 (Orpheus)",
          *                     "model": "orpheus-3b-tts",
          *                     "default": false
          *                   }
@@ -739,7 +776,7 @@ export interface components {
             /** @description Present with ?source=: how source → this language is served */
             from_source?: {
                 /**
-                 * @description Provider that serves the pair (with provider=auto: the first choice)
+                 * @description Provider that serves the pair now (with provider=auto: the first choice)
                  * @enum {string}
                  */
                 provider: "provider_a" | "provider_b" | "provider_c";
@@ -747,6 +784,11 @@ export interface components {
                 model: string;
                 /** @description quality_score translate reports when this provider/model serves the pair */
                 quality_score: number;
+                /**
+                 * @description What quality_score means: excellent ≥0.90, good ≥0.80, decent ≥0.70, acceptable ≥0.60
+                 * @enum {string}
+                 */
+                quality_band: "excellent" | "good" | "decent" | "acceptable" | "poor";
                 source: string;
             };
             /** @description Speech-to-text (POST /api/v1/speech/stt) */
@@ -793,7 +835,7 @@ export interface components {
         TranslationTarget: {
             code: string;
             /**
-             * @description Provider that serves the pair (with provider=auto: the first choice)
+             * @description Provider that serves the pair now (with provider=auto: the first choice)
              * @enum {string}
              */
             provider: "provider_a" | "provider_b" | "provider_c";
@@ -801,6 +843,11 @@ export interface components {
             model: string;
             /** @description quality_score translate reports when this provider/model serves the pair */
             quality_score: number;
+            /**
+             * @description What quality_score means: excellent ≥0.90, good ≥0.80, decent ≥0.70, acceptable ≥0.60
+             * @enum {string}
+             */
+            quality_band: "excellent" | "good" | "decent" | "acceptable" | "poor";
         };
         /**
          * @description Speech-to-text result
