@@ -329,6 +329,8 @@ async function startApp(
     RATE_LIMIT_TRANSLATE: "100000000/1s",
     RATE_LIMIT_BATCH: "100000000/1s",
     RATE_LIMIT_DEFAULT: "100000000/1s",
+    // provider_a's budget (Sunbird's 50 a minute) would send most of the run to provider_c; counted, never reached.
+    UPSTREAM_BUDGET_PROVIDER_A: "100000000/1s",
     ...(env.BENCH_APP_ENV ? JSON.parse(env.BENCH_APP_ENV) : {}),
   };
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {

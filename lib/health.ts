@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { availabilityReport } from "@/lib/availability/live";
+import { budgetsCheck } from "@/lib/budgets";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
 import { rateLimiterStatus } from "@/lib/ratelimit";
@@ -96,6 +97,7 @@ async function fullHealthReport(): Promise<HealthReport> {
   checks.providers = providersCheck();
   // Operator-only (publicView drops it); an unavailable route is filtered out of routing, not a fault of this instance.
   checks.availability = { status: "ok", ...availabilityReport() };
+  checks.upstream_budgets = budgetsCheck((id) => providerStatus()[id].mode === "live");
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
   return {
     status: !db.ok ? "down" : degraded ? "degraded" : "ok",

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vite
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { MemoryRateLimitStore } from "../ratelimit/memory";
 import { RedisRateLimitStore } from "../ratelimit/redis";
-import { parseBudget, UpstreamBudgets, upstreamBudgetConfig } from "./index";
+import { budgetsCheck, parseBudget, UpstreamBudgets, upstreamBudgetConfig } from "./index";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -129,6 +129,21 @@ describe("UpstreamBudgets on the in-process store", () => {
     expect(day.remaining).toBe(497);
     now += 60_001;
     expect(budgets.snapshot()[0].windows.map((w) => w.remaining)).toEqual([50, 497, 4_997]);
+  });
+});
+
+describe("budgetsCheck (/health)", () => {
+  test("each provider's windows as last seen, metered only when live; reaching a budget is not a fault", async () => {
+    const budgets = new UpstreamBudgets(new MemoryRateLimitStore(), { ...unlimited, provider_a: [{ limit: 1, windowMs: 60_000 }] });
+    await budgets.tryAcquire("provider_a");
+    expect((await budgets.tryAcquire("provider_a")).allowed).toBe(false);
+    const check = budgetsCheck((id) => id !== "provider_c", budgets);
+    expect(check).toMatchObject({
+      status: "ok",
+      provider_a: { metered: true, unlimited: false, windows: [{ limit: 1, window_seconds: 60, remaining: 0 }] },
+      provider_b: { metered: true, unlimited: true, windows: [] },
+      provider_c: { metered: false, unlimited: true, windows: [] },
+    });
   });
 });
 

@@ -1,6 +1,9 @@
 import type { ProviderId } from "../providers/types";
 import { PROVIDER_IDS } from "../providers/types";
-import { getRateLimiter, parseRule, type RateLimitRule, type RateLimitStore } from "../ratelimit";
+import { getRateLimiter, type RateLimitRule, type RateLimitStore } from "../ratelimit";
+import { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
+
+export { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
 
 /*
  * Upstream budgets: how many requests each provider receives from the whole gateway, whichever key asked and whichever
@@ -19,26 +22,10 @@ import { getRateLimiter, parseRule, type RateLimitRule, type RateLimitStore } fr
  * Windows are checked shortest first, so a request refused by the minute budget never spends a day's or a month's.
  */
 
-export const DEFAULT_UPSTREAM_BUDGETS: Readonly<Record<ProviderId, string>> = {
-  provider_a: "50/60s,500/24h,5000/744h",
-  provider_b: "unlimited",
-  provider_c: "unlimited",
-};
-
-const UNLIMITED = new Set(["unlimited", "off", "none"]);
-
-/** "unlimited" → []; "N/W[,N/W...]" → rules, shortest window first; undefined when malformed. */
-export function parseBudget(text: string): RateLimitRule[] | undefined {
-  const value = text.trim().toLowerCase();
-  if (UNLIMITED.has(value)) return [];
-  const rules = value.split(",").map(parseRule);
-  if (rules.length === 0 || rules.some((r) => r === undefined)) return undefined;
-  return (rules as RateLimitRule[]).sort((a, b) => a.windowMs - b.windowMs);
-}
-
-export const budgetVariable = (provider: ProviderId) => `UPSTREAM_BUDGET_${provider.toUpperCase()}`;
-
-/** Each provider's budget from UPSTREAM_BUDGET_<PROVIDER>; a malformed value warns and keeps the default. */
+/**
+ * Each provider's budget from UPSTREAM_BUDGET_<PROVIDER>. A malformed value stops start-up (lib/config); read directly,
+ * it warns and keeps the default.
+ */
 export function upstreamBudgetConfig(env: Record<string, string | undefined> = process.env): Record<ProviderId, RateLimitRule[]> {
   const config = {} as Record<ProviderId, RateLimitRule[]>;
   for (const provider of PROVIDER_IDS) {
@@ -99,7 +86,7 @@ export class UpstreamBudgets {
    * after the refusing one (checked shortest first). Throws RateLimiterUnavailableError only in fail-closed mode.
    */
   async tryAcquire(provider: ProviderId): Promise<BudgetDecision> {
-    const rules = this.rules[provider];
+    const rules = this.rules[provider] ?? []; // a provider without an entry (added in a test) is unmetered
     if (rules.length === 0) return { allowed: true, retryAfterSeconds: 0, remaining: null, limit: null };
     let tightest: BudgetDecision | undefined;
     for (const rule of rules) {
@@ -131,6 +118,18 @@ export class UpstreamBudgets {
       }),
     }));
   }
+}
+
+/**
+ * /health's view (checks.upstream_budgets): each provider's windows as this instance last saw them, for the providers
+ * that draw on a budget (`metered`: live ones; a sandbox emulator has no quota, so sandbox calls are not counted). A
+ * budget in use, or reached, is capacity at work rather than a fault: the check stays "ok", and auto routing passes
+ * the requests on to the next provider meanwhile.
+ */
+export function budgetsCheck(metered: (provider: ProviderId) => boolean, budgets: UpstreamBudgets = getUpstreamBudgets()) {
+  const check: Record<string, unknown> = { status: "ok" };
+  for (const { provider, unlimited, windows } of budgets.snapshot()) check[provider] = { metered: metered(provider), unlimited, windows };
+  return check as { status: "ok" } & Record<string, unknown>;
 }
 
 // On globalThis for the same reason as the rate limiter: one budget per process, not one per route bundle.

@@ -72,6 +72,18 @@ describe("loadConfig", () => {
   });
 });
 
+describe("upstream budgets", () => {
+  it("accept N/W lists and unlimited; anything else stops start-up, naming the variable", () => {
+    expect(
+      problemsOf({ UPSTREAM_BUDGET_PROVIDER_A: "50/60s, 500/24h", UPSTREAM_BUDGET_PROVIDER_B: "Unlimited", UPSTREAM_BUDGET_PROVIDER_C: " " }),
+    ).toEqual([]);
+    expect(problemsOf({ UPSTREAM_BUDGET_PROVIDER_A: "fifty a minute", UPSTREAM_BUDGET_PROVIDER_C: "50/60s," }).map((p) => p.split(" ")[0])).toEqual([
+      "UPSTREAM_BUDGET_PROVIDER_A",
+      "UPSTREAM_BUDGET_PROVIDER_C",
+    ]);
+  });
+});
+
 describe("NEXTAUTH_SECRET in production", () => {
   const deployed: Record<string, string>[] = [
     { NODE_ENV: "production", VERCEL: "1" },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseBudget } from "@/lib/budgets/rules";
 import { DEFAULT_RULES, parseRule } from "@/lib/ratelimit/rules";
 import type { RateLimitBucket, RateLimitRule } from "@/lib/ratelimit/types";
 
@@ -69,6 +70,16 @@ function rule(bucket: RateLimitBucket) {
   ) as unknown as z.ZodType<RateLimitRule>;
 }
 
+/** An upstream budget (lib/budgets): validated here, read (with its default) by lib/budgets. */
+const budget = () =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .refine((v) => parseBudget(v) !== undefined, 'must be "N/W[,N/W...]" with unit ms, s, m or h (e.g. 50/60s,500/24h) or unlimited')
+      .optional(),
+  );
+
 const bool = (fallback?: boolean) =>
   z.preprocess(
     (v) => (typeof blank(v) === "string" ? (blank(v) as string).toLowerCase() : blank(v)),
@@ -122,6 +133,9 @@ export const ConfigSchema = z.object({
   PROVIDER_MAX_RETRIES: int(undefined, 0, 10),
   CIRCUIT_FAILURE_THRESHOLD: int(undefined, 1),
   CIRCUIT_COOLDOWN_MS: int(undefined, 1),
+  UPSTREAM_BUDGET_PROVIDER_A: budget(),
+  UPSTREAM_BUDGET_PROVIDER_B: budget(),
+  UPSTREAM_BUDGET_PROVIDER_C: budget(),
   TRANSLATE_DEADLINE_MS: int(undefined, 100),
   BATCH_DEADLINE_MS: int(undefined, 100),
   BATCH_CONCURRENCY_PER_PROVIDER: int(undefined, 1, 256),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
 import { LanguagesQuery } from "@/lib/languages/schemas";
@@ -120,6 +121,29 @@ export const ROUTES = {
       ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse" },
       sandbox: true,
       recordsCharacters: true,
+    }),
+  },
+  "/api/v1/detect": {
+    post: op({
+      operationId: "detectLanguage",
+      tags: ["Languages"],
+      summary: `Detect the language of one text or up to ${MAX_DETECT_TEXTS}`,
+      description:
+        "The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages). Send `text` or `texts`, not both; each text 1–5,000 characters after trimming. No provider is called.",
+      auth: "api_key",
+      rateLimit: "default",
+      body: {
+        zod: DetectRequest,
+        schema: "DetectRequest",
+        examples: {
+          one: { summary: "One text", value: { text: "Abaana bagenda ku ssomero buli lunaku." } },
+          several: { summary: "Several texts, results in order", value: { texts: ["Good morning", "Maakye", "Habari yako rafiki?"] } },
+        },
+      },
+      // 50 texts × 5,000 characters, each up to 12 bytes when JSON-escaped (an emoji as \uXXXX\uXXXX), fit.
+      maxBodyBytes: 4 * 1024 * 1024,
+      errors: ["TEXT_TOO_LONG", "BATCH_TOO_LARGE"],
+      ok: { description: "One result per text, in request order", schema: "DetectResponse" },
     }),
   },
   "/api/v1/speech/stt": {

@@ -42,6 +42,8 @@ export const DEFAULT_LANGUAGE = "en";
 export const DEFAULT_CONFIDENCE = 0.1;
 /** Below this many letters a text is "short" (rule 3). */
 export const MIN_LETTERS = 12;
+/** From this many letters on, the amount of text no longer limits the confidence (rule 4). */
+export const FULL_EVIDENCE_LETTERS = 40;
 const LEXICON_WEIGHT = 2;
 const NO_FRANC_MODEL_SCORE = 0.5;
 
@@ -116,13 +118,30 @@ export interface DetectOptions {
 }
 
 export function detectLanguage(text: string, options: DetectOptions = {}): Detection {
+  return rankLanguages(text, options).detection;
+}
+
+/** What the rule saw on the way to its answer, for callers that report more than the answer (POST /detect). */
+export interface Ranking {
+  /** The answer: exactly what detectLanguage returns. */
+  detection: Detection;
+  /** Step 4's score of every language in the pool, best first (empty when an earlier step answered). */
+  ranked: { code: string; score: number }[];
+  /** Letters, an Ethiopic syllable counting twice (what MIN_LETTERS is compared with). */
+  letters: number;
+  /** Rule 3's "short": fewer than MIN_LETTERS letters, or a single word the word lists do not know. */
+  short: boolean;
+}
+
+export function rankLanguages(text: string, options: DetectOptions = {}): Ranking {
   const allowed = new Set((options.candidates ?? detectionCandidates()).filter((c) => KNOWN.has(c)));
   const ethiopic = countLetters(text, /\p{Script=Ethiopic}/gu);
   // An Ethiopic character is a whole syllable: count it twice towards the "long enough" threshold.
   const letters = countLetters(text, /\p{L}/gu) + ethiopic;
   const arabic = countLetters(text, /\p{Script=Arabic}/gu);
+  const seen = { letters, short: false, ranked: [] };
 
-  if (arabic > (letters - ethiopic) / 2 && allowed.has("ar")) return { code: "ar", confidence: 0.95, method: "script" };
+  if (arabic > (letters - ethiopic) / 2 && allowed.has("ar")) return { ...seen, detection: { code: "ar", confidence: 0.95, method: "script" } };
   let pool = allowed;
   if (ethiopic > (letters - ethiopic) / 2) pool = new Set(["am", "ti"].filter((c) => allowed.has(c)));
 
@@ -130,7 +149,7 @@ export function detectLanguage(text: string, options: DetectOptions = {}): Detec
   const ws = words(text);
   const phrase = ws.join(" ");
   const greeting = GREETING_INDEX.get(phrase);
-  if (greeting && pool.has(greeting)) return { code: greeting, confidence: 0.95, method: "greeting" };
+  if (greeting && pool.has(greeting)) return { ...seen, detection: { code: greeting, confidence: 0.95, method: "greeting" } };
 
   // Word-list evidence.
   const lex = new Map<string, number>();
@@ -145,10 +164,11 @@ export function detectLanguage(text: string, options: DetectOptions = {}): Detec
   }
   const nWords = Math.max(1, ws.length);
 
-  if (pool.size === 1) return { code: [...pool][0], confidence: 0.9, method: "script" };
+  if (pool.size === 1) return { ...seen, detection: { code: [...pool][0], confidence: 0.9, method: "script" } };
 
   const short = letters < MIN_LETTERS || (ws.length <= 1 && known === 0);
-  if (short && known === 0) return defaultDetection(pool);
+  seen.short = short;
+  if (short && known === 0) return { ...seen, detection: defaultDetection(pool) };
 
   // franc on the text, restricted to our languages (and to the pool).
   const francScores = new Map<string, number>();
@@ -169,12 +189,13 @@ export function detectLanguage(text: string, options: DetectOptions = {}): Detec
     scored.push([code, LEXICON_WEIGHT * lexScore + francScore]);
   }
   scored.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const ranked = scored.map(([code, score]) => ({ code, score }));
   const [best, second] = scored;
-  if (!best || best[1] <= 0) return defaultDetection(pool);
+  if (!best || best[1] <= 0) return { ...seen, ranked, detection: defaultDetection(pool) };
   const margin = best[1] - (second?.[1] ?? 0);
-  const evidence = Math.min(1, letters / 40);
+  const evidence = Math.min(1, letters / FULL_EVIDENCE_LETTERS);
   const confidence = Math.min(0.99, 0.3 + 0.5 * Math.min(1, margin / 0.6) * (0.5 + 0.5 * evidence) + (short ? -0.1 : 0.1));
-  return { code: best[0], confidence: Math.max(0.15, round2(confidence)), method: "statistical" };
+  return { ...seen, ranked, detection: { code: best[0], confidence: Math.max(0.15, round2(confidence)), method: "statistical" } };
 }
 
 function defaultDetection(pool: Set<string>): Detection {

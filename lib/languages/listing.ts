@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/http/errors";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
+import { detectableLanguages } from "./detectable";
 import { hfModels, type ResolvedHfModels } from "./models";
 import { allPairs, type PairOption } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
@@ -24,6 +25,7 @@ import { speechCapabilities } from "./speech";
  *  - Live availability (lib/availability): routes and speech models known to be unavailable now are left out, so
  *    every pair, model and voice listed is one that would be tried; a pair whose every route is unavailable is not
  *    listed. Each target carries its quality band (the contract's interpretation of quality_score).
+ *  - detectable: whether source detection can name the language (./detectable.ts).
  *  - A language nobody serves (no pair, no STT, no TTS) is not listed.
  *  - Order: by English name.
  */
@@ -66,6 +68,7 @@ export function listLanguages(
     sources.get(pair.target)!.push(pair.source);
   }
 
+  const detectable = detectableLanguages();
   const entries: LanguageEntry[] = [];
   for (const lang of [...LANGUAGES].sort((a, b) => a.name.localeCompare(b.name, "en"))) {
     const t = targets.get(lang.code) ?? [];
@@ -84,6 +87,7 @@ export function listLanguages(
       native_name: lang.nativeName,
       region: lang.region,
       aliases: [...lang.aliases],
+      detectable: detectable.has(lang.code),
       translation: { supported: translationSupported, targets: t, sources: s },
       stt: { supported: stt.length > 0, providers: stt },
       tts: { supported: tts.length > 0, providers: tts },

@@ -66,6 +66,11 @@ export const LanguageEntry = z.object({
   native_name: z.string(),
   region: z.string(),
   aliases: z.array(z.string()).describe("Other accepted spellings (ISO 639-3 etc.), any case"),
+  detectable: z
+    .boolean()
+    .describe(
+      "Whether source detection (translate without source_lang, POST /api/v1/detect) can name this language; when false, pass source_lang for text in it",
+    ),
   translation: z.object({
     supported: z.boolean(),
     targets: z.array(TranslationTarget).describe("Languages this one translates into"),
@@ -106,6 +111,7 @@ export const LanguagesResponse = z
             native_name: "Oluganda",
             region: "East Africa",
             aliases: ["lg"],
+            detectable: true,
             translation: {
               supported: true,
               targets: [{ code: "en", provider: "provider_a", model: "sunflower", quality_score: 0.92, quality_band: "excellent" }],

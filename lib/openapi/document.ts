@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DetectRequest, DetectResponse, DetectResult } from "@/lib/detect/schemas";
 import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
 import { formatBytes } from "@/lib/http/body";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
@@ -190,7 +191,7 @@ function paths(): Record<string, Record<string, unknown>> {
 
 function schemas(): Record<string, SchemaObject> {
   const requests = toOpenApiSchemas(
-    { TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm, CreateGlossaryRequest },
+    { TranslateRequest, BatchTranslateRequest, BatchItem, DetectRequest, IssueKeyRequest, TtsRequest, SttForm, CreateGlossaryRequest },
     "input",
   );
   const responses = toOpenApiSchemas(
@@ -198,6 +199,8 @@ function schemas(): Record<string, SchemaObject> {
       TranslateResponse,
       BatchTranslateResponse,
       BatchItemResult,
+      DetectResponse,
+      DetectResult,
       IssuedKey,
       KeyDetails,
       RevokedKey,
@@ -282,6 +285,7 @@ function schemas(): Record<string, SchemaObject> {
         latency_ms: 380,
         characters_translated: 12,
         fallback_used: false,
+        segments: 1,
         sandbox: false,
       },
       {
@@ -297,6 +301,7 @@ function schemas(): Record<string, SchemaObject> {
         latency_ms: 0,
         characters_translated: null,
         fallback_used: null,
+        segments: null,
         sandbox: null,
       },
     ],
@@ -364,7 +369,7 @@ export function openApiDocument(): Record<string, unknown> {
     tags: [
       { name: "Translation", description: "Text translation, single and batch" },
       { name: "Speech", description: "Speech-to-text and text-to-speech" },
-      { name: "Languages", description: "What is supported, by whom" },
+      { name: "Languages", description: "What is supported, by whom; language detection" },
       { name: "API keys", description: "Issue, inspect and revoke keys" },
       { name: "Glossaries", description: "Term lists owned by a key, for one language pair" },
       { name: "Service", description: "Health and this document" },

@@ -67,7 +67,7 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; message: string; erro
     message: "provider_a does not serve en → yo. Use provider=auto or a provider listed for the pair in GET /api/v1/languages.",
   },
   TEXT_TOO_LONG: {
-    when: "Text above 5,000 characters, or above the limit of the provider that serves it (provider_b 1,000 characters, provider_c 512 tokens)",
+    when: "Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead",
     message: "text is 6,200 characters; the limit is 5,000.",
   },
   BATCH_TOO_LARGE: {
@@ -88,7 +88,7 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; message: string; erro
     message: "An unexpected error occurred. Quote the request id when reporting it.",
   },
   PROVIDER_ERROR: {
-    when: "Every provider that could serve the request failed (network error, timeout, outage)",
+    when: "Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait",
     message: "All providers failed to translate en → lug. Retry shortly.",
   },
   SERVICE_UNAVAILABLE: {

@@ -13,6 +13,9 @@ export const HealthResponse = z
         database: Check.describe("status; the operator view adds engine (pglite|postgres) and latency_ms"),
         rate_limiter: Check.describe("status; the operator view adds backend (memory|redis|upstash), ok, fail_mode, detail"),
         providers: Check.describe("sandbox flag, and per provider: mode (live|sandbox) and circuit; the operator view adds base_url and configured"),
+        upstream_budgets: Check.optional().describe(
+          "operator view only: per provider, whether its calls draw on a request budget (metered: live providers), unlimited, and each window's limit, window_seconds, remaining and resets_at as this instance last saw them; always ok (a budget reached is load, not a fault)",
+        ),
       })
       .catchall(z.unknown()),
   })

@@ -26,7 +26,17 @@ export interface ClientOptions {
   circuit?: Partial<CircuitOptions>;
   /** False for a live provider without credential or custom URL: calls fail fast instead of reaching the public API. */
   configured?: boolean;
+  /** The request budget this provider's API calls draw on (lib/budgets); omitted → unmetered (sandbox, tests). */
+  budget?: UpstreamBudget;
 }
+
+/** What a client needs of the upstream budgets (lib/budgets UpstreamBudgets): one request's token, or a refusal. */
+export interface UpstreamBudget {
+  tryAcquire(provider: ProviderId): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+}
+
+/** The upstreamCode of a budget refusal: the request was never sent. */
+export const BUDGET_REFUSED = "UPSTREAM_BUDGET";
 
 export const DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS = 60_000;
 
@@ -42,6 +52,7 @@ export abstract class BaseClient {
   protected readonly policy: HttpPolicy;
   protected readonly speechPolicy: HttpPolicy;
   readonly isConfigured: boolean;
+  private readonly budget?: UpstreamBudget;
 
   protected constructor(
     readonly id: ProviderId,
@@ -55,28 +66,63 @@ export abstract class BaseClient {
     this.speechPolicy = { ...this.policy, attemptTimeoutMs: opts.speechAttemptTimeoutMs ?? DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS };
     this.circuit = new CircuitBreaker(id, { ...DEFAULT_CIRCUIT_OPTIONS, ...opts.circuit });
     this.isConfigured = opts.configured ?? true;
+    this.budget = opts.budget;
   }
 
   get circuitState(): CircuitState {
     return this.circuit.getState();
   }
 
-  /** A request to this provider's API (base URL + path), with retries, under the circuit breaker. */
+  /** A request to this provider's API (base URL + path), with retries, under the circuit breaker and the budget. */
   protected call<T>({ path, speech, ...rest }: CallOptions<T>): Promise<T> {
-    return this.guard(() => this.sendTo(`${this.baseUrl}${path}`, speech, rest), rest.signal);
+    return this.guard((upstream) => this.sendTo(`${this.baseUrl}${path}`, speech, rest, upstream), rest.signal);
   }
 
-  /** One logical operation (possibly several requests) counted once by the circuit breaker. */
-  protected guard<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (!this.isConfigured) return Promise.reject(new ProviderError(this.id, "auth", "provider is not configured"));
-    return this.circuit.run(operation, signal);
+  /**
+   * One logical operation (possibly several requests) counted once by the circuit breaker. `operation` sends every
+   * request to this provider's API through `upstream`, which takes one budget token per request (retries included):
+   * the provider never receives more than its budget, whichever key or instance sends. The first request's token is
+   * taken here, before the circuit, so a refusal (a busy gateway, not a failing provider) never counts against the
+   * provider's health; it fails the call at once with kind "rate_limited" and the wait in retryAfterMs, and auto
+   * routing moves on as it does for an open circuit. A retry refused later ends a call whose first attempt already
+   * failed at the provider, and counts as that failure.
+   */
+  protected async guard<T>(operation: (upstream: FetchLike) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (!this.isConfigured) throw new ProviderError(this.id, "auth", "provider is not configured");
+    if (!this.budget) return this.circuit.run(() => operation(this.fetchImpl), signal);
+    // An open circuit fails fast in run(); taking a token first would spend it on a request that is never sent.
+    if (this.circuit.getState() !== "open") await this.spend(this.budget);
+    let prepaid = true;
+    const upstream: FetchLike = async (input, init) => {
+      if (prepaid) prepaid = false;
+      else await this.spend(this.budget!);
+      return this.fetchImpl(input, init);
+    };
+    return this.circuit.run(() => operation(upstream), signal);
   }
 
-  /** A request with this client's transport and policy but no circuit accounting of its own (a step inside a call). */
-  protected sendTo<T>(url: string, speech: boolean | undefined, rest: Omit<CallOptions<T>, "path" | "speech">): Promise<T> {
+  private async spend(budget: UpstreamBudget): Promise<void> {
+    const decision = await budget.tryAcquire(this.id);
+    if (!decision.allowed)
+      throw new ProviderError(
+        this.id,
+        "rate_limited",
+        "upstream request budget reached",
+        undefined,
+        decision.retryAfterSeconds * 1000,
+        BUDGET_REFUSED,
+      );
+  }
+
+  /**
+   * A request with this client's transport and policy but no circuit accounting of its own (a step inside a call).
+   * `fetch` is the operation's `upstream` for requests to this provider's API; the default (unmetered) is for
+   * anything else, such as Sunbird's signed audio links on Cloud Storage.
+   */
+  protected sendTo<T>(url: string, speech: boolean | undefined, rest: Omit<CallOptions<T>, "path" | "speech">, fetch = this.fetchImpl): Promise<T> {
     const breakerCall = activeCall(); // hang detection judges a speech call by speech answer times
     if (breakerCall && speech) breakerCall.lane = "speech";
-    return send({ ...rest, url, provider: this.id, fetch: this.fetchImpl, policy: speech ? this.speechPolicy : this.policy });
+    return send({ ...rest, url, provider: this.id, fetch, policy: speech ? this.speechPolicy : this.policy });
   }
 
   /** Auth and fixed headers for every request to this provider's API; Bearer unless a client says otherwise. */

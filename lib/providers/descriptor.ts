@@ -49,6 +49,12 @@ export interface TranslationRoute {
   tier: Tier;
   limit: InputLimit;
   /**
+   * For a route whose output is bounded (a model that generates at most so many tokens): the longest text, in code
+   * points, sent in one call, so that its translation always fits the output. Auto routing and a forced provider
+   * alike split longer texts (lib/translate/long-text.ts); unlike `limit`, it never makes a text too long.
+   */
+  maxChunkChars?: number;
+  /**
    * Set when the provider has several models for a pair: failures of this route are reported under this name, and a
    * failure that concerns only this route moves on to the provider's next route.
    */

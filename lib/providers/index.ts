@@ -1,4 +1,5 @@
-import type { BaseClient } from "./client";
+import { getUpstreamBudgets } from "@/lib/budgets";
+import type { BaseClient, UpstreamBudget } from "./client";
 import { loadProvidersConfig, type ProvidersConfig } from "./config";
 import type { ProviderDescriptor } from "./descriptor";
 import { PROVIDERS } from "./descriptors";
@@ -7,7 +8,7 @@ import { emulatorFor } from "./sandbox/create";
 import { type Emulator, inProcessFetch } from "./sandbox/emulator";
 import { type CircuitState, PROVIDER_IDS, type ProviderClient, type ProviderId, type ProviderMode } from "./types";
 
-export type { ClientOptions } from "./client";
+export { BUDGET_REFUSED, type ClientOptions, type UpstreamBudget } from "./client";
 export { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel, SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, toIso3 } from "./codes";
 export { loadProvidersConfig, ProviderConfigError, type ProvidersConfig } from "./config";
 export type { AudioFormat, InputLimit, ProviderDescriptor, RouteContext, RouteSpec, Tier, TranslationRoute, VoiceSpec } from "./descriptor";
@@ -35,8 +36,16 @@ interface Registry {
   emulators: Partial<Record<ProviderId, Emulator>>;
 }
 
-/** Builds one client per provider: live ones over the network, sandbox ones wired to an in-process emulator. */
-export function createProviders(config: ProvidersConfig = loadProvidersConfig(), providers: readonly ProviderDescriptor[] = PROVIDERS): Registry {
+/**
+ * Builds one client per provider: live ones over the network, drawing on the upstream budgets (lib/budgets; `budget`
+ * defaults to the process-wide ones), and sandbox ones wired to an in-process emulator. The sandbox is not metered: an
+ * emulator has no quota to protect, and an offline demo or test run should never be refused for want of one.
+ */
+export function createProviders(
+  config: ProvidersConfig = loadProvidersConfig(),
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+  budget: () => UpstreamBudget = getUpstreamBudgets,
+): Registry {
   const emulators: Partial<Record<ProviderId, Emulator>> = {};
   const clients = Object.fromEntries(
     providers.map((descriptor) => {
@@ -45,7 +54,7 @@ export function createProviders(config: ProvidersConfig = loadProvidersConfig(),
       const common = { policy: config.policy, speechAttemptTimeoutMs: config.speechAttemptTimeoutMs, circuit: config.circuit };
       if (settings.mode === "live") {
         const { baseUrl, credential, configured } = settings;
-        return [id, new descriptor.client({ ...common, mode: "live", baseUrl, credential, configured })];
+        return [id, new descriptor.client({ ...common, mode: "live", baseUrl, credential, configured, budget: budget() })];
       }
       const emulator = emulatorFor(descriptor, { credential: SANDBOX_CREDENTIAL });
       emulators[id] = emulator;

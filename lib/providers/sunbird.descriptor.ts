@@ -1,7 +1,7 @@
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
 import { type ProviderDescriptor, type RouteSpec, type VoiceSpec, withinSet } from "./descriptor";
 import { sunbirdBehaviour } from "./sandbox/sunbird";
-import { SUNBIRD_MAX_TEXT_CHARS, SUNBIRD_STT_MODEL, SUNBIRD_TRANSLATE_MODEL, SunbirdClient } from "./sunbird";
+import { SUNBIRD_MAX_CHUNK_CHARS, SUNBIRD_MAX_TEXT_CHARS, SUNBIRD_STT_MODEL, SUNBIRD_TRANSLATE_MODEL, SunbirdClient } from "./sunbird";
 
 /**
  * The languages provider_a translates between first (every ordered pair of them): the Ugandan set of routing rule (a).
@@ -14,7 +14,9 @@ export const SUNBIRD_ROUTED_LANGUAGES: readonly string[] = ["en", "lug", "ach", 
  */
 function sunflowerPair(source: string, target: string): RouteSpec[] {
   const known = (code: string) => SUNBIRD_TRANSLATE_LANGUAGES[toIso3(code)] !== undefined;
-  return source !== target && known(source) && known(target) ? [{ model: SUNBIRD_TRANSLATE_MODEL, tier: "sunflower-extended" }] : [];
+  return source !== target && known(source) && known(target)
+    ? [{ model: SUNBIRD_TRANSLATE_MODEL, tier: "sunflower-extended", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS }]
+    : [];
 }
 
 const SPARK_LABELS: Readonly<Record<string, { name: string; gender: "female" | "male" }>> = {
@@ -52,7 +54,7 @@ export const sunbird: ProviderDescriptor = {
   emulator: { kind: "sunbird", behaviour: sunbirdBehaviour },
   translation: {
     limit: { unit: "characters", max: SUNBIRD_MAX_TEXT_CHARS },
-    routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a" }),
+    routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS }),
     lastResort: sunflowerPair,
   },
   stt: { languages: SUNBIRD_STT_LANGUAGES, formats: ["wav", "mp3", "ogg", "m4a", "webm"], model: () => SUNBIRD_STT_MODEL },

@@ -16,6 +16,13 @@ import {
 
 /** provider_a's own limit; Sunflower has no hard cap but generates at most 1024 tokens. */
 export const SUNBIRD_MAX_TEXT_CHARS = 5_000;
+/**
+ * The longest text sent to Sunflower in one call, so that its translation fits the 1,024 tokens it generates (a longer
+ * answer comes back cut, with no error). Sized for the worst case of its pairs: an African-language side tokenised at
+ * about 2 characters per token and a translation up to 1.3 times the source's length gives 1,200 × 1.3 / 2 = 780
+ * tokens, a quarter below the cap. Longer texts are split at sentence boundaries and translated chunk by chunk.
+ */
+export const SUNBIRD_MAX_CHUNK_CHARS = 1_200;
 /** Sunbird does not name the model in its answer; /tasks/translate runs Sunflower since 2026-06-13. */
 export const SUNBIRD_TRANSLATE_MODEL = "sunflower";
 /** Sunbird does not name its STT model either (Whisper large-v3 fine-tuned, on Modal). */
@@ -89,13 +96,18 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     if (codePointLength(req.text) > TTS_TEXT_LIMITS[model]) this.reject(`text exceeds ${TTS_TEXT_LIMITS[model]} characters`, "TEXT_TOO_LONG");
     const body = { text: req.text, model, voice, response_mode: "url", ...(language && { language }) };
 
-    return this.guard(async () => {
-      const meta = await this.sendTo(`${this.baseUrl}/tasks/audio/speech`, true, {
-        init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify(body) },
-        deadline: req.deadline,
-        signal: req.signal,
-        handle: async (res, signal) => this.parseSpeech(res, await this.readJson(res, signal)),
-      });
+    return this.guard(async (upstream) => {
+      const meta = await this.sendTo(
+        `${this.baseUrl}/tasks/audio/speech`,
+        true,
+        {
+          init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify(body) },
+          deadline: req.deadline,
+          signal: req.signal,
+          handle: async (res, signal) => this.parseSpeech(res, await this.readJson(res, signal)),
+        },
+        upstream,
+      );
       const { audio, contentType } = await this.sendTo(meta.audioUrl, true, {
         init: { method: "GET" },
         deadline: req.deadline,

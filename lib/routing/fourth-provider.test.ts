@@ -74,6 +74,7 @@ function fourthBehaviour(): ProviderBehaviour {
     loadingResponse: () => json(503, { error: "loading" }),
     rateLimitedResponse: () => json(429, { error: "slow down" }),
     successSample: () => ({ contentType: "application/json", body: JSON.stringify({ out: "sample" }) }),
+    translationText: (url, body) => (url.pathname === "/translate" && isRecord(body) && typeof body.q === "string" ? body.q : undefined),
   };
 }
 
@@ -130,10 +131,12 @@ describe("a fourth provider, from its descriptor alone", () => {
     const fallback = await translateText({ text: "Good morning", source_lang: "en", target_lang: "lug" }, deps);
     expect(fallback).toMatchObject({ provider: "provider_a", fallback_used: true, providers_tried: [FOURTH, "provider_a"] });
 
-    // Its input limit is its own: text over 200 characters skips it.
+    // Its input limit is its own: text over 200 characters stays on it, split into calls within 200.
     emulators[FOURTH]!.reset();
     const long = await translateText({ text: "Good morning. ".repeat(20), source_lang: "en", target_lang: "lug" }, deps);
-    expect(long).toMatchObject({ provider: "provider_a", providers_tried: ["provider_a"] });
+    expect(long).toMatchObject({ provider: FOURTH, providers_tried: [FOURTH], segments: 2 });
+    expect(emulators[FOURTH]!.stats.translations).toMatchObject({ calls: 2 });
+    expect(emulators[FOURTH]!.stats.translations.maxChars).toBeLessThanOrEqual(200);
 
     // Forced and failing: the same 503 as any provider, naming it.
     emulators[FOURTH]!.setControls({ failMode: "status", status: 503 });

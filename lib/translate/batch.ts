@@ -135,6 +135,7 @@ export async function translateBatch(
           latency_ms: r.latency_ms,
           characters_translated: r.characters_translated,
           fallback_used: r.fallback_used,
+          segments: r.segments,
           sandbox: r.sandbox,
         };
       } catch (err) {
@@ -152,6 +153,7 @@ export async function translateBatch(
           latency_ms: Math.round(performance.now() - itemStart),
           characters_translated: null,
           fallback_used: null,
+          segments: null,
           sandbox: null,
         };
       }

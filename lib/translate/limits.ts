@@ -2,6 +2,7 @@ import type { InputLimit, TranslationRoute } from "@/lib/providers/descriptor";
 import { descriptorFor } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
 import { codePointLength } from "@/lib/text";
+import type { ChunkLimit } from "./segment";
 
 /**
  * Text limits. "Characters" are Unicode code points (what a person counts; an emoji is one), measured on the text after
@@ -10,7 +11,8 @@ import { codePointLength } from "@/lib/text";
  * A request takes 1–5,000 characters (single translate, and each batch item). Each translation route has its own input
  * limit, declared by its provider's descriptor (lib/providers/*.descriptor.ts): today Sunbird 5,000 characters, Khaya
  * 1,000 characters (it refuses or silently truncates longer input, so it is never sent), Hugging Face models 512
- * tokens, estimated (below).
+ * tokens, estimated (below). A route's limit bounds one call, not the request: in auto routing a longer text is split
+ * for the route (./long-text.ts); only a forced provider answers TEXT_TOO_LONG for a text over its limit.
  */
 export const MAX_TEXT_CHARS = 5_000;
 
@@ -62,6 +64,16 @@ export function checkLimit(limit: InputLimit, text: string, prefix = ""): LimitC
 /** Whether `text` fits what one call of `route` takes. */
 export function checkRouteLimit(route: TranslationRoute, text: string): LimitCheck {
   return checkLimit(route.limit, text, route.hf?.inputPrefix);
+}
+
+/**
+ * What one call of `route` is sent at most: its input limit and, for a route with a bounded output, its maxChunkChars.
+ * A text that does not pass is split for the route (./long-text.ts).
+ */
+export function chunkLimit(route: TranslationRoute): ChunkLimit {
+  const cap = route.maxChunkChars ?? Number.POSITIVE_INFINITY;
+  if (route.limit.unit === "characters") return Math.min(route.limit.max, cap);
+  return (chunk) => codePointLength(chunk) <= cap && checkRouteLimit(route, chunk).ok;
 }
 
 /** Whether `text` fits `provider`'s own input limit; `prefix` is what the route that will run prepends. */

@@ -4,6 +4,7 @@ import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
+import { englishParagraphs } from "./long-text.test-support";
 import type { BatchItem } from "./schemas";
 import { type TranslateDeps, translateText } from "./service";
 
@@ -184,5 +185,52 @@ describe("batch against the emulators", () => {
     );
     expect(r.results[0]).toMatchObject({ provider: "provider_a", error: null });
     expect(r.results[1]).toMatchObject({ error_code: "PROVIDER_UNSUPPORTED_PAIR" });
+  });
+});
+
+describe("long texts against the emulators", () => {
+  const text = englishParagraphs(4_800);
+  const khayaMark = /\[sandbox:khaya [a-z]+-[a-z]+\] /g;
+
+  it("4,800 characters en→tw: provider_b serves in ≥ 5 calls, none over its 1,000 characters, paragraph breaks kept", async () => {
+    const t0 = performance.now();
+    const r = await translateText({ text, source_lang: "en", target_lang: "tw" }, deps());
+    const ms = performance.now() - t0;
+    expect(r).toMatchObject({ provider: "provider_b", model_used: "provider_b/khaya-v1", fallback_used: false });
+    const { calls, maxChars, totalChars } = servers.provider_b.stats.translations;
+    console.log(`4,800-character en→tw: ${r.segments} chunks, longest ${maxChars} characters at the emulator, ${Math.round(ms)} ms`);
+    expect(r.segments).toBeGreaterThanOrEqual(5);
+    expect(calls).toBe(r.segments);
+    expect(maxChars).toBeLessThanOrEqual(1_000);
+    expect(totalChars).toBeLessThanOrEqual(text.length); // the chunks, without the whitespace at the cuts
+    expect(r.translated_text.replace(khayaMark, "")).toBe(text); // every chunk, in order, with the original's whitespace
+    expect(r.translated_text.split("\n\n")).toHaveLength(text.split("\n\n").length);
+  });
+
+  it("one failing chunk (the third call) → provider_c gets the whole text and splits it by its own token limit", async () => {
+    // An unreadable answer: not retried, so the chunk fails (a 5xx would be retried and served).
+    servers.provider_b.setControls({ failMode: "malformed", failAfter: 2, failNext: 1 });
+    const r = await translateText({ text, source_lang: "en", target_lang: "tw" }, deps(clients(), 10_000));
+    expect(r).toMatchObject({ provider: "provider_c", model_used: "provider_c/Helsinki-NLP/opus-mt-en-tw", fallback_used: true });
+    expect(r.providers_tried).toEqual(["provider_b", "provider_c"]);
+    expect(servers.provider_c.stats.translations.calls).toBe(r.segments);
+    expect(r.segments).toBeGreaterThanOrEqual(5);
+    expect(r.translated_text).not.toContain("[sandbox:khaya"); // nothing of provider_b's partial work is used
+    expect(r.translated_text.split("\n\n")).toHaveLength(text.split("\n\n").length);
+  });
+
+  it("batch items are split the same way, each reporting its segments", async () => {
+    const r = await translateBatch(
+      [
+        { id: "long", text, source_lang: "en", target_lang: "tw" },
+        { id: "short", text: "Good morning", source_lang: "en", target_lang: "tw" },
+      ],
+      undefined,
+      deps(),
+    );
+    expect(r.results[0]).toMatchObject({ provider: "provider_b", error: null });
+    expect(r.results[0].segments).toBeGreaterThanOrEqual(5);
+    expect(r.results[1]).toMatchObject({ provider: "provider_b", segments: 1 });
+    expect(servers.provider_b.stats.translations.maxChars).toBeLessThanOrEqual(1_000);
   });
 });

@@ -44,7 +44,7 @@ const lowerLimits = PROVIDERS.flatMap(({ id, translation }) => {
 const Text = z
   .string(required("a string"))
   .describe(
-    `Text to translate: 1–${MAX_TEXT_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: ${lowerLimits}.`,
+    `Text to translate: 1–${MAX_TEXT_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). Providers take less in one call (${lowerLimits}): with provider auto a longer text is split at sentence boundaries and served by one provider (see segments); a forced provider answers TEXT_TOO_LONG over its limit.`,
   );
 
 export const TranslateRequest = z
@@ -61,6 +61,14 @@ export const TranslateRequest = z
 export type TranslateRequest = z.infer<typeof TranslateRequest>;
 
 const ProviderName = z.enum(PROVIDER_IDS as [string, ...string[]]);
+
+const Segments = z
+  .number()
+  .int()
+  .min(1)
+  .describe(
+    "Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing)",
+  );
 
 export const TranslateResponse = z
   .object({
@@ -86,6 +94,7 @@ export const TranslateResponse = z
     requested_provider: ProviderChoice.describe("The provider parameter as applied (auto when omitted)"),
     fallback_used: z.boolean().describe("True when an earlier provider in the auto chain failed and a later one served"),
     providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
+    segments: Segments,
     sandbox: z
       .boolean()
       .describe(
@@ -108,6 +117,7 @@ export const TranslateResponse = z
         requested_provider: "auto",
         fallback_used: false,
         providers_tried: ["provider_a"],
+        segments: 1,
         sandbox: false,
       },
     ],
@@ -198,6 +208,7 @@ export const BatchItemResult = z
     latency_ms: z.number().int().describe("Time spent on this item, milliseconds"),
     characters_translated: z.number().int().nullable().describe("Characters of the item's text after trimming; null when the item failed"),
     fallback_used: z.boolean().nullable(),
+    segments: Segments.nullable(),
     sandbox: z.boolean().nullable().describe("True when a sandbox emulator served the item (not a real translation)"),
   })
   .describe("Batch item result");

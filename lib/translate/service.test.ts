@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { apiError } from "@/lib/http/test-support";
 import { QUALITY } from "@/lib/providers/descriptor";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest, type TranslateResult } from "@/lib/providers/types";
+import { codePointLength, estimateTokens } from "./limits";
+import { CHUNK_CONCURRENCY } from "./long-text";
+import { englishParagraphs } from "./long-text.test-support";
 import { FALLBACK_SHARE, type TranslateDeps, type TranslateInput, translateText } from "./service";
 
 /** Router unit tests with fake provider clients (the router is the unit under test; emulator-backed tests are in routing.emulator.test.ts). */
@@ -295,20 +298,20 @@ describe("validation", () => {
 });
 
 describe("provider input limits", () => {
-  it("auto skips a provider whose limit the text exceeds and uses the next one that can take it", async () => {
+  it("auto keeps a text over a provider's limit on that provider, split into calls within the limit", async () => {
     const { run, clients } = setup();
     const r = await run({ text: "a".repeat(1_100), source_lang: "en", target_lang: "yo" });
-    expect(r.provider).toBe("provider_c");
-    expect(clients.provider_b.calls).toHaveLength(0);
-    expect(r.fallback_used).toBe(false);
+    expect(r).toMatchObject({ provider: "provider_b", segments: 2, fallback_used: false });
+    expect(clients.provider_b.calls.map((c) => c.text.length)).toEqual([1_000, 100]);
+    expect(clients.provider_c.calls).toHaveLength(0);
   });
 
-  it("TEXT_TOO_LONG naming each limit when no provider of the pair can take the text", async () => {
-    const { run } = setup();
-    const e = await apiError(run({ text: "a".repeat(1_500), source_lang: "en", target_lang: "yo" }));
-    expect(e.code).toBe("TEXT_TOO_LONG");
-    expect(e.message).toContain("provider_b accepts at most 1,000 characters");
-    expect(e.message).toContain("provider_c accepts at most 512 tokens");
+  it("auto serves any text up to the API's 5,000 characters when a provider serves the pair: never TEXT_TOO_LONG", async () => {
+    const { run, clients } = setup();
+    const r = await run({ text: englishParagraphs(5_000), source_lang: "en", target_lang: "yo" });
+    expect(r.provider).toBe("provider_b");
+    expect(r.segments).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...clients.provider_b.calls.map((c) => codePointLength(c.text)))).toBeLessThanOrEqual(1_000);
   });
 
   it("forced provider over its limit → TEXT_TOO_LONG naming that limit", async () => {
@@ -320,6 +323,94 @@ describe("provider input limits", () => {
     const c = await apiError(run({ text: "a".repeat(3_000), source_lang: "en", target_lang: "lug", provider: "provider_c" }));
     expect(c.message).toContain("512 tokens");
     expect((await run({ text: "a".repeat(3_000), source_lang: "en", target_lang: "lug" })).provider).toBe("provider_a");
+  });
+});
+
+describe("long texts (split for the route that serves them)", () => {
+  const marker = (id: ProviderId, target: string) => `<${id}:en>${target}:`;
+
+  it("a 4,800-character en→tw text stays on provider_b: ≥ 5 chunks within 1,000 characters, layout kept exactly", async () => {
+    const { run, clients } = setup();
+    const text = englishParagraphs(4_800);
+    expect(codePointLength(text)).toBeGreaterThan(4_700);
+    const r = await run({ text, source_lang: "en", target_lang: "tw" });
+    expect(r).toMatchObject({ provider: "provider_b", model_used: "provider_b/khaya-v1", quality_score: QUALITY["specialised-b"] });
+    expect(r.segments).toBeGreaterThanOrEqual(5);
+    const sent = clients.provider_b.calls.map((c) => c.text);
+    expect(sent).toHaveLength(r.segments);
+    for (const chunk of sent) {
+      expect(codePointLength(chunk)).toBeLessThanOrEqual(1_000);
+      expect(chunk).toBe(chunk.trim());
+      expect(chunk).toMatch(/[.?!]$/); // cut at a sentence end
+    }
+    // The fake translation prefixes each chunk: without the prefixes, the original text, whitespace and all.
+    expect(r.translated_text.split(marker("provider_b", "tw"))).toHaveLength(r.segments + 1);
+    expect(r.translated_text.replaceAll(marker("provider_b", "tw"), "")).toBe(text);
+    expect(r.characters_translated).toBe(codePointLength(text));
+  });
+
+  it("one failing chunk fails the route as a unit: the next provider gets the whole text and splits it by its own limit", async () => {
+    let call = 0;
+    const { run, clients } = setup({
+      provider_b: async (req) => {
+        if (++call === 3) throw new ProviderError("provider_b", "unavailable", "fake outage", 503);
+        return ok("provider_b")(req);
+      },
+    });
+    const text = englishParagraphs(4_800);
+    const r = await run({ text, source_lang: "en", target_lang: "yo" });
+    expect(r).toMatchObject({ provider: "provider_c", fallback_used: true, providers_tried: ["provider_b", "provider_c"] });
+    expect(r.model_used).toBe("provider_c/Helsinki-NLP/opus-mt-en-yo");
+    expect(r.segments).toBe(clients.provider_c.calls.length);
+    expect(r.segments).toBeGreaterThanOrEqual(5);
+    for (const c of clients.provider_c.calls) expect(estimateTokens(c.text, c.hf?.inputPrefix)).toBeLessThanOrEqual(512);
+    expect(r.translated_text.replaceAll(marker("provider_c", "yo"), "")).toBe(text);
+    // The chunks in flight when the third failed were cancelled; none started after it.
+    expect(clients.provider_b.calls.length).toBeLessThanOrEqual(3 + CHUNK_CONCURRENCY - 1);
+    expect(clients.provider_b.calls.filter((c) => c.signal?.aborted).length).toBeGreaterThan(0);
+  });
+
+  it("at most CHUNK_CONCURRENCY calls of one text are in flight at once", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const { run } = setup({
+      provider_b: async (req) => {
+        peak = Math.max(peak, ++inFlight);
+        await new Promise((r) => setTimeout(r, 10));
+        inFlight--;
+        return ok("provider_b")(req);
+      },
+    });
+    const r = await run({ text: englishParagraphs(4_800), source_lang: "en", target_lang: "tw" });
+    expect(r.segments).toBeGreaterThan(CHUNK_CONCURRENCY);
+    expect(peak).toBe(CHUNK_CONCURRENCY);
+  });
+
+  it("a chunk that hangs fails the route at its share of the deadline, and the next provider still serves", async () => {
+    let call = 0;
+    const { run } = setup({ provider_b: (req) => (++call === 2 ? hang("provider_b")(req) : ok("provider_b")(req)) }, 1_000);
+    const t0 = Date.now();
+    const r = await run({ text: englishParagraphs(2_400), source_lang: "en", target_lang: "yo" });
+    expect(r.provider).toBe("provider_c");
+    expect(Date.now() - t0).toBeLessThan(1_100);
+  });
+
+  it("a forced provider within its input limit still splits for its output bound (provider_a: 1,200 characters a call)", async () => {
+    const { run, clients } = setup();
+    const text = englishParagraphs(3_000);
+    const r = await run({ text, source_lang: "en", target_lang: "lug", provider: "provider_a" });
+    expect(r).toMatchObject({ provider: "provider_a", requested_provider: "provider_a" });
+    expect(r.segments).toBe(clients.provider_a.calls.length);
+    expect(r.segments).toBeGreaterThanOrEqual(3);
+    for (const c of clients.provider_a.calls) expect(codePointLength(c.text)).toBeLessThanOrEqual(1_200);
+    expect(r.translated_text.replaceAll(marker("provider_a", "lug"), "")).toBe(text);
+  });
+
+  it("a text one call takes is sent whole: segments 1", async () => {
+    const { run, clients } = setup();
+    const r = await run({ text: englishParagraphs(900), source_lang: "en", target_lang: "tw" });
+    expect(r.segments).toBe(1);
+    expect(clients.provider_b.calls).toHaveLength(1);
   });
 });
 
@@ -382,6 +473,7 @@ describe("result fields", () => {
         "requested_provider",
         "fallback_used",
         "providers_tried",
+        "segments",
         "sandbox",
       ].sort(),
     );

@@ -6,9 +6,10 @@ import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
 import { type PairOption, pairOptions } from "@/lib/languages/pairs";
 import { getLanguage, normalizeLanguageCode } from "@/lib/languages/registry";
 import { type ProviderDescriptor, QUALITY, type TranslationRoute } from "@/lib/providers/descriptor";
-import type { ProviderClient, ProviderId, TranslateResult } from "@/lib/providers/types";
+import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { chainFailure, fieldError, type Route, routingFields, runChain } from "@/lib/routing";
 import { checkRouteLimit, codePointLength, MAX_TEXT_CHARS } from "./limits";
+import { type RouteTranslation, translateOnRoute } from "./long-text";
 import type { ProviderChoice, TranslateResponse } from "./schemas";
 
 /**
@@ -22,9 +23,11 @@ import type { ProviderChoice, TranslateResponse } from "./schemas";
  * Fallback, the deadline share and the move from one model of a provider to its next: lib/routing/chain.ts. One
  * deadline for the whole request (TRANSLATE_DEADLINE_MS, default 20 s), shared by the chain.
  *
- * Limits. The text must fit the serving route's limit. Forced provider: over its limit → 422 TEXT_TOO_LONG naming that
- * limit. Auto: routes whose limit the text exceeds are skipped, and the next one that can take the text serves it; only
- * if none can → 422 TEXT_TOO_LONG naming each provider's limit.
+ * Limits. A route's limit bounds one upstream call. Auto: every route that serves the pair is a candidate whatever the
+ * text's length (up to the API's 5,000 characters); a route the text is too long for splits it at sentence boundaries
+ * and translates the chunks itself (./long-text.ts), so long texts stay on the specialist. Forced provider: the
+ * contract's limit — a text over its input limit → 422 TEXT_TOO_LONG naming that limit; within it, the text is still
+ * split when it is over the route's output-bound chunk size (maxChunkChars).
  */
 
 export { FALLBACK_SHARE } from "@/lib/routing";
@@ -78,7 +81,7 @@ interface Prepared {
   source: string;
   target: string;
   detection?: Detection;
-  /** What to try, in order: the routes whose limit the text fits. */
+  /** What to try, in order (for a forced provider, only its routes whose input limit the text fits). */
   routes: TranslationRoute[];
   requested: ProviderChoice;
 }
@@ -159,27 +162,22 @@ export function prepare(
     chosen = [option];
   }
 
-  // Input limits: keep the routes the text fits; say which limit applied when none does.
-  const routes: TranslationRoute[] = [];
-  const tooLong: string[] = [];
-  for (const option of chosen) {
-    const fitting = option.routes.filter((r) => checkRouteLimit(r, text).ok);
-    routes.push(...fitting);
-    if (fitting.length === 0) {
-      const check = checkRouteLimit(option.routes[0], text);
-      tooLong.push(`${option.provider} accepts at most ${check.limit} (the text is ${check.actual})`);
-    }
-  }
+  // Input limits. Auto: a route splits a text too long for one call itself. Forced: keep the routes the text fits.
+  const routes = chosen.flatMap((option) => (requested === "auto" ? option.routes : option.routes.filter((r) => checkRouteLimit(r, text).ok)));
   if (routes.length === 0) {
-    const scope = requested === "auto" ? `every provider that translates ${describePair(source, target)}` : requested;
-    throw fieldError("TEXT_TOO_LONG", `The text is too long for ${scope}: ${tooLong.join("; ")}.`, [...loc, "text"], "text_too_long");
+    const check = checkRouteLimit(chosen[0].routes[0], text);
+    throw fieldError(
+      "TEXT_TOO_LONG",
+      `The text is too long for ${requested}: it accepts at most ${check.limit} (the text is ${check.actual}). With provider "auto", a long text is split at sentence boundaries instead.`,
+      [...loc, "text"],
+      "text_too_long",
+    );
   }
 
   return { text, characters, source, target, detection, routes, requested };
 }
 
-interface Served {
-  result: TranslateResult;
+interface Served extends RouteTranslation {
   client: ProviderClient;
 }
 
@@ -197,9 +195,8 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
     translation: route,
     attempt: async (callDeadline) => {
       const client = deps.providers[route.provider];
-      const request = { text: plan.text, source: plan.source, target: plan.target, deadline: callDeadline, ...(route.hf && { hf: route.hf }) };
       try {
-        return { result: await gate(route.provider, callDeadline, () => client.translate(request)), client };
+        return { ...(await translateOnRoute(route, client, plan, callDeadline, gate)), client };
       } catch (err) {
         const finding = deps.availability && unavailableSubject(err, { ...route, source: plan.source, target: plan.target });
         if (finding) await deps.availability!.markUnavailable(finding.subject, finding.reason);
@@ -215,7 +212,7 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
     });
   }
 
-  const { result, client } = outcome.value;
+  const { result, client, segments } = outcome.value;
   const { provider, requested_provider, fallback_used, providers_tried } = routingFields(plan.requested, outcome);
   return {
     translated_text: result.translatedText,
@@ -230,6 +227,7 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
     requested_provider,
     fallback_used,
     providers_tried,
+    segments,
     sandbox: client.mode === "sandbox",
   };
 }

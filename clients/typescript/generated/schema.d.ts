@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detect the language of one text or up to 50
+         * @description The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages). Send `text` or `texts`, not both; each text 1–5,000 characters after trimming. No provider is called. Rate limit: default bucket (120/min per key by default). Body limit: 4 MB.
+         */
+        post: operations["detectLanguage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/speech/stt": {
         parameters: {
             query?: never;
@@ -243,7 +263,7 @@ export interface components {
          *     }
          */
         TranslateRequest: {
-            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated). */
+            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers take less in one call (provider_b 1,000 characters, provider_c 512 tokens (estimated)): with provider auto a longer text is split at sentence boundaries and served by one provider (see segments); a forced provider answers TEXT_TOO_LONG over its limit. */
             text: string;
             /** @description Target language. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages. */
             target_lang: string;
@@ -286,12 +306,24 @@ export interface components {
         BatchItem: {
             /** @description Your identifier for the item, echoed in its result; unique within the batch */
             id: string;
-            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers have lower limits: provider_b 1,000 characters, provider_c 512 tokens (estimated). */
+            /** @description Text to translate: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). Providers take less in one call (provider_b 1,000 characters, provider_c 512 tokens (estimated)): with provider auto a longer text is split at sentence boundaries and served by one provider (see segments); a forced provider answers TEXT_TOO_LONG over its limit. */
             text: string;
             /** @description Target language. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages. */
             target_lang: string;
             /** @description Source language; detected when omitted. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages. */
             source_lang?: string | null;
+        };
+        /**
+         * @description POST /api/v1/detect request
+         * @example {
+         *       "text": "Abaana bagenda ku ssomero buli lunaku."
+         *     }
+         */
+        DetectRequest: {
+            /** @description One text to identify: 1–5,000 characters after trimming (Unicode code points). Send either text or texts. */
+            text?: string;
+            /** @description Up to 50 texts, each 1–5,000 characters after trimming (Unicode code points); results come back in the same order. Send either text or texts. */
+            texts?: string[];
         };
         /**
          * @example {
@@ -397,6 +429,7 @@ export interface components {
          *       "providers_tried": [
          *         "provider_a"
          *       ],
+         *       "segments": 1,
          *       "sandbox": false
          *     }
          */
@@ -431,6 +464,8 @@ export interface components {
             fallback_used: boolean;
             /** @description Providers called, in order; the last one served */
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
+            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
+            segments: number;
             /** @description True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
         };
@@ -451,6 +486,7 @@ export interface components {
          *           "latency_ms": 380,
          *           "characters_translated": 12,
          *           "fallback_used": false,
+         *           "segments": 1,
          *           "sandbox": false
          *         },
          *         {
@@ -466,6 +502,7 @@ export interface components {
          *           "latency_ms": 0,
          *           "characters_translated": null,
          *           "fallback_used": null,
+         *           "segments": null,
          *           "sandbox": null
          *         }
          *       ],
@@ -513,8 +550,93 @@ export interface components {
             /** @description Characters of the item's text after trimming; null when the item failed */
             characters_translated: number | null;
             fallback_used: boolean | null;
+            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
+            segments: number | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
+        };
+        /**
+         * @description POST /api/v1/detect response
+         * @example {
+         *       "results": [
+         *         {
+         *           "language": "lug",
+         *           "confidence": 0.85,
+         *           "reliable": true,
+         *           "reason": null,
+         *           "candidates": [
+         *             {
+         *               "language": "lug",
+         *               "confidence": 0.85
+         *             },
+         *             {
+         *               "language": "rw",
+         *               "confidence": 0.45
+         *             },
+         *             {
+         *               "language": "ki",
+         *               "confidence": 0.24
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "language": "tw",
+         *           "confidence": 0.95,
+         *           "reliable": true,
+         *           "reason": null,
+         *           "candidates": [
+         *             {
+         *               "language": "tw",
+         *               "confidence": 0.95
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "language": "sw",
+         *           "confidence": 0.9,
+         *           "reliable": false,
+         *           "reason": "mixed",
+         *           "candidates": [
+         *             {
+         *               "language": "sw",
+         *               "confidence": 0.9
+         *             },
+         *             {
+         *               "language": "en",
+         *               "confidence": 0.5
+         *             },
+         *             {
+         *               "language": "ts",
+         *               "confidence": 0.48
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        DetectResponse: {
+            /** @description One result per text, in request order (one for `text`) */
+            results: components["schemas"]["DetectResult"][];
+        };
+        /** @description Detection result for one text */
+        DetectResult: {
+            /** @description The detected language: what translate takes as the source when source_lang is omitted */
+            language: string;
+            /** @description 0–1; the same figure translate reports as detected_source_confidence for this text */
+            confidence: number;
+            /** @description True when the answer can be relied on (confidence ≥ 0.7 and one language throughout); otherwise pass source_lang yourself */
+            reliable: boolean;
+            /**
+             * @description Why the answer is not reliable; null when it is. mixed: the text is in more than one language (two scripts, or sentences or clauses each clearly in another language); default: nothing in the text points to any language (a short text that matches no greeting or word list, or no letters), so `language` is the documented default, English, at confidence 0.1; short_text: an answer from too little text (under 40 letters); close_candidates: another language scores nearly as well
+             * @enum {string|null}
+             */
+            reason: "mixed" | "default" | "short_text" | "close_candidates" | null;
+            /** @description Up to 3 detectable languages, best first (the first is `language`), each with a confidence on the same scale: how close a runner-up came */
+            candidates: {
+                /** @description Canonical code, as GET /api/v1/languages and translate use it */
+                language: string;
+                confidence: number;
+            }[];
         };
         /**
          * @example {
@@ -601,6 +723,7 @@ export interface components {
          *           "aliases": [
          *             "lg"
          *           ],
+         *           "detectable": true,
          *           "translation": {
          *             "supported": true,
          *             "targets": [
@@ -726,6 +849,8 @@ export interface components {
             region: string;
             /** @description Other accepted spellings (ISO 639-3 etc.), any case */
             aliases: string[];
+            /** @description Whether source detection (translate without source_lang, POST /api/v1/detect) can name this language; when false, pass source_lang for text in it */
+            detectable: boolean;
             translation: {
                 supported: boolean;
                 /** @description Languages this one translates into */
@@ -962,6 +1087,13 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 };
+                /** @description operator view only: per provider, whether its calls draw on a request budget (metered: live providers), unlimited, and each window's limit, window_seconds, remaining and resets_at as this instance last saw them; always ok (a budget reached is load, not a fault) */
+                upstream_budgets?: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -1136,7 +1268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_LANGUAGE_PAIR`: Both languages are known but no provider translates between them. `PROVIDER_UNSUPPORTED_PAIR`: A forced provider does not serve the pair (a forced provider never falls back). `TEXT_TOO_LONG`: Text above 5,000 characters, or above the limit of the provider that serves it (provider_b 1,000 characters, provider_c 512 tokens). `SAME_LANGUAGE`: source_lang and target_lang are the same language */
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_LANGUAGE_PAIR`: Both languages are known but no provider translates between them. `PROVIDER_UNSUPPORTED_PAIR`: A forced provider does not serve the pair (a forced provider never falls back). `TEXT_TOO_LONG`: Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead. `SAME_LANGUAGE`: source_lang and target_lang are the same language */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1176,7 +1308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage). `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1275,6 +1407,142 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `BATCH_TOO_LARGE`: More than 50 items in one batch */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    detectLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DetectRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per text, in request order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetectResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 4 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `TEXT_TOO_LONG`: Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead. `BATCH_TOO_LARGE`: More than 50 items in one batch */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1439,7 +1707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage). `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1556,7 +1824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_VOICE`: A TTS voice the language's provider does not have. `TEXT_TOO_LONG`: Text above 5,000 characters, or above the limit of the provider that serves it (provider_b 1,000 characters, provider_c 512 tokens) */
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_VOICE`: A TTS voice the language's provider does not have. `TEXT_TOO_LONG`: Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1596,7 +1864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage). `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            /** @description `PROVIDER_ERROR`: Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -24,6 +24,11 @@ export const emulatorControlsSchema = z.strictObject({
   estimatedTimeSeconds: z.number().min(0).max(86_400).optional(),
   /** Only the next N matching requests fail; counts down to 0, after which requests succeed. */
   failNext: z.number().int().min(0).optional(),
+  /**
+   * The next N matching requests are answered normally before any fault applies (counts down to 0): with failNext 1,
+   * exactly the (N+1)th fails, e.g. one chunk in the middle of a split text.
+   */
+  failAfter: z.number().int().min(0).optional(),
   /** This fraction of matching requests fails, spread evenly and deterministically (0.5 → every second one). */
   failRatio: z.number().min(0).max(1).optional(),
   /** Faults apply only to paths starting with this (e.g. "/tasks" to spare Sunbird's audio downloads). */

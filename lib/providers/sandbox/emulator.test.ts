@@ -31,6 +31,13 @@ describe("control API and stats", () => {
     expect(state.stats).toMatchObject({ requests: 3, byPath: { "/v1/translate": 3 } });
   });
 
+  it("failAfter lets N requests through before the fault: with failNext 1, exactly the (N+1)th fails", async () => {
+    await post(`${server.url}/__control`, { failMode: "status", status: 500, failAfter: 2, failNext: 1 });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await translate()).status);
+    expect(statuses).toEqual([200, 200, 500, 200, 200]);
+  });
+
   it("PATCH merges, invalid controls are refused, /__control/reset clears", async () => {
     await post(`${server.url}/__control`, { latencyMs: 50 });
     await fetch(`${server.url}/__control`, { method: "PATCH", body: JSON.stringify({ failMode: "rate_limited", retryAfterSeconds: 7 }) });

@@ -96,6 +96,10 @@ export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, i
   const shouldFail = (path: string): boolean => {
     if (controls.failMode === "none") return false;
     if (controls.pathPrefix && !path.startsWith(controls.pathPrefix)) return false;
+    if (controls.failAfter !== undefined && controls.failAfter > 0) {
+      controls.failAfter -= 1;
+      return false;
+    }
     if (controls.failNext !== undefined) {
       if (controls.failNext <= 0) return false;
       controls.failNext -= 1;

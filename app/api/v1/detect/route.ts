@@ -1,0 +1,11 @@
+import { detectTexts } from "@/lib/detect";
+import { serveRoute } from "@/lib/http/route";
+
+/**
+ * POST /api/v1/detect — identify the language of one text or up to 50: translate's source detection, with its
+ * candidates and whether to trust it (lib/detect). What the wrapper does around it (auth, rate limit, body) is
+ * declared in lib/http/manifest.ts.
+ */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/detect", {
+  POST: async ({ body }) => detectTexts(body),
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { apiError } from "@/lib/http/test-support";
+import { DEFAULT_CONFIDENCE, detectLanguage } from "@/lib/languages/detect";
+import { DETECTION_SAMPLES, SHORT_SAMPLES } from "@/lib/languages/detect.samples";
+import { detectableLanguages } from "@/lib/languages/detectable";
+import { listLanguages } from "@/lib/languages/listing";
+import { DetectResponse } from "./schemas";
+import { detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
+
+const sentences = DETECTION_SAMPLES.flatMap((set) => set.sentences.map((text) => ({ code: set.code, text })));
+
+describe("POST /detect on every language with samples (detect.samples.ts)", () => {
+  it("answers exactly what translate's detection takes: same language, same confidence", () => {
+    for (const { text } of [...sentences, ...SHORT_SAMPLES]) {
+      const r = detectOne(text);
+      const d = detectLanguage(text);
+      expect({ language: r.language, confidence: r.confidence }, text).toEqual({ language: d.code, confidence: d.confidence });
+      expect(r.candidates[0], text).toEqual({ language: r.language, confidence: r.confidence });
+    }
+  });
+
+  it("every sampled language is detectable, found as the answer, and among the candidates for most of its sentences", () => {
+    const detectable = detectableLanguages();
+    for (const set of DETECTION_SAMPLES) {
+      expect(detectable.has(set.code), set.code).toBe(true);
+      const results = set.sentences.map(detectOne);
+      expect(
+        results.some((r) => r.language === set.code),
+        set.code,
+      ).toBe(true);
+      expect(results.filter((r) => r.candidates.some((c) => c.language === set.code)).length, set.code).toBeGreaterThanOrEqual(
+        set.sentences.length * 0.8,
+      );
+    }
+  });
+
+  it("reliable means right: on the samples, ≥ 95 % of the reliable answers are right, and most answers are reliable", () => {
+    const results = sentences.map(({ code, text }) => ({ code, r: detectOne(text) }));
+    const reliable = results.filter(({ r }) => r.reliable);
+    const right = reliable.filter(({ code, r }) => r.language === code);
+    console.log(`/detect on ${results.length} sample sentences: ${reliable.length} reliable, ${right.length} of them right`);
+    expect(right.length / reliable.length).toBeGreaterThanOrEqual(0.95);
+    expect(reliable.length / results.length).toBeGreaterThanOrEqual(0.7);
+    for (const { r } of results) {
+      if (r.reliable) expect(r.reason).toBeNull();
+      else expect(r.reason).not.toBeNull();
+      expect(r.candidates.length).toBeLessThanOrEqual(3);
+      for (const [i, c] of r.candidates.entries()) {
+        expect(detectableLanguages().has(c.language)).toBe(true);
+        if (i > 0) expect(c.confidence).toBeLessThanOrEqual(r.candidates[i - 1].confidence);
+      }
+    }
+  });
+
+  it("every greeting in the short set is answered reliably", () => {
+    for (const { code, text } of SHORT_SAMPLES) expect(detectOne(text), text).toMatchObject({ language: code, reliable: true, reason: null });
+  });
+});
+
+describe("short and ambiguous inputs", () => {
+  it("no evidence → the documented default, English at 0.1, not reliable, reason default", () => {
+    for (const text of ["xyz", "12345 !!!", "🙂🙂"]) {
+      expect(detectOne(text), text).toEqual({
+        language: "en",
+        confidence: DEFAULT_CONFIDENCE,
+        reliable: false,
+        reason: "default",
+        candidates: [{ language: "en", confidence: DEFAULT_CONFIDENCE }],
+      });
+    }
+  });
+
+  it("a statistical answer on a few words is short_text, with the runners-up", () => {
+    const r = detectOne("Abana bajya ku ishuri");
+    expect(r).toMatchObject({ reliable: false, reason: "short_text" });
+    expect(r.confidence).toBeLessThan(RELIABLE_CONFIDENCE);
+    expect(r.candidates.length).toBe(3);
+  });
+
+  it("two languages in one text → mixed, whatever the confidence of the overall answer", () => {
+    const sentences = detectOne("Watoto wanakwenda shuleni kila siku. The children go to school every day.");
+    expect(sentences).toMatchObject({ reliable: false, reason: "mixed" });
+    expect(sentences.candidates.map((c) => c.language)).toContain("en");
+    expect(detectOne("Good morning, webale nnyo ssebo, tugenda mu katale")).toMatchObject({ reliable: false, reason: "mixed" });
+    expect(detectOne("ልጆቹ በየቀኑ ወደ ትምህርት ቤት ይሄዳሉ። The children go to school every day.")).toMatchObject({ reliable: false, reason: "mixed" });
+  });
+
+  it("a language it cannot detect lands between close candidates, never reliably", () => {
+    const r = detectOne("Guten Morgen, wie geht es dir heute? Ich hoffe, es geht dir gut und du hast einen schönen Tag.");
+    expect(r.reliable).toBe(false);
+    expect(["close_candidates", "mixed"]).toContain(r.reason);
+    expect(r.candidates[1].confidence).toBeGreaterThan(r.candidates[0].confidence * 0.8);
+  });
+});
+
+describe("request rules (translate's, with its codes)", () => {
+  it("text → one result; texts → one per text, in order; the response matches its schema", () => {
+    expect(detectTexts({ text: "  Good morning  " }).results).toHaveLength(1);
+    const many = detectTexts({ texts: ["Good morning", "Webale nnyo", "Asante sana"] });
+    expect(many.results.map((r) => r.language)).toEqual(["en", "lug", "sw"]);
+    expect(DetectResponse.safeParse(many).success).toBe(true);
+  });
+
+  it.each([
+    ["neither text nor texts", {}, "VALIDATION_ERROR", ["body", "text"]],
+    ["both", { text: "Hi", texts: ["Hi"] }, "VALIDATION_ERROR", ["body"]],
+    ["no texts", { texts: [] }, "VALIDATION_ERROR", ["body", "texts"]],
+    ["51 texts", { texts: Array(51).fill("Hi") }, "BATCH_TOO_LARGE", ["body", "texts"]],
+    ["whitespace-only text", { text: " \n " }, "VALIDATION_ERROR", ["body", "text"]],
+    ["a whitespace-only item", { texts: ["Hi", "  "] }, "VALIDATION_ERROR", ["body", "texts", 1]],
+    ["over 5,000 characters", { text: "a".repeat(5_001) }, "TEXT_TOO_LONG", ["body", "text"]],
+    ["an item over 5,000 characters", { texts: ["Hi", "Hi", "🙂".repeat(5_001)] }, "TEXT_TOO_LONG", ["body", "texts", 2]],
+  ])("422 for %s", async (_name, body, code, loc) => {
+    const e = await apiError(Promise.resolve().then(() => detectTexts(body as never)));
+    expect(e.code).toBe(code);
+    expect(e.options.errors?.[0].loc).toEqual(loc);
+    expect(e.message).not.toContain("aaaaaaaaaa");
+  });
+
+  it("5,000 characters, counted in code points, are accepted", () => {
+    expect(detectTexts({ texts: ["🙂".repeat(5_000), ` ${"a ".repeat(2_500)} `] }).results).toHaveLength(2);
+  });
+});
+
+describe("detectable languages in GET /languages", () => {
+  it("marks each listed language; those without any evidence (no model, word list or greeting) are not detectable", () => {
+    const listed = listLanguages().languages;
+    const byCode = new Map(listed.map((l) => [l.code, l]));
+    for (const l of listed) expect(l.detectable, l.code).toBe(detectableLanguages().has(l.code));
+    for (const code of ["en", "lug", "tw", "sw", "am", "ar"]) expect(byCode.get(code)?.detectable, code).toBe(true);
+    for (const code of ["lgg", "gur", "mer", "kus"]) expect(byCode.get(code)?.detectable, code).toBe(false);
+    // Speech-only languages are never a translate source, so never detected.
+    for (const code of ["xog", "myx"]) expect(byCode.get(code)?.detectable, code).toBe(false);
+    expect(listed.filter((l) => l.detectable).length).toBeGreaterThan(30);
+  });
+});
