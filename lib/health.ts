@@ -1,3 +1,4 @@
+import { getTranslationCache } from "@/lib/cache";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
 import { rateLimiterStatus } from "@/lib/ratelimit";
@@ -44,6 +45,7 @@ export async function healthReport(): Promise<HealthReport> {
   const limiter = await rateLimiterStatus();
   checks.rate_limiter = { status: limiter.ok ? "ok" : "degraded", ...limiter };
   checks.providers = providersCheck();
+  checks.cache = await cacheCheck();
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
   return {
     status: !db.ok ? "down" : degraded ? "degraded" : "ok",
@@ -66,6 +68,15 @@ function providersCheck(): CheckResult {
     sandbox: list.some((p) => p.mode === "sandbox"),
     ...providers,
   };
+}
+
+/**
+ * The translation cache: "degraded" while its store fails (requests are then served uncached, never refused). Off is
+ * not a fault.
+ */
+async function cacheCheck(): Promise<CheckResult> {
+  const cache = await getTranslationCache().status();
+  return { status: cache.enabled && (!cache.ok || cache.degraded) ? "degraded" : "ok", ...cache };
 }
 
 /** The configured engine; "misconfigured" when DATABASE_URL is unusable here (e.g. unset on Vercel). Never throws. */

@@ -95,6 +95,24 @@ const SANDBOX_HEADER = {
   },
 };
 
+const CACHE_HEADER = {
+  "X-Lugha-Cache": {
+    description:
+      '`hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off.',
+    schema: { type: "string", enum: ["hit", "miss", "bypass"] },
+  },
+};
+
+/** The request header that bypasses the cache, like the body's `"cache": false`. */
+const CACHE_CONTROL_PARAM = {
+  name: "Cache-Control",
+  in: "header",
+  required: false,
+  description: "`no-cache`: do not answer from the translation cache; the fresh result is still stored.",
+  schema: { type: "string" },
+  example: "no-cache",
+};
+
 function paths(): Record<string, Record<string, Op>> {
   const languageParams = Object.entries(LanguagesQuery.shape).map(([name, schema]) => {
     const s = toOpenApiSchema(schema as z.ZodType);
@@ -110,6 +128,7 @@ function paths(): Record<string, Record<string, Op>> {
         summary: "Translate one text",
         description:
           "With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).",
+        parameters: [CACHE_CONTROL_PARAM],
         requestBody: jsonBody("TranslateRequest", {
           luganda: {
             summary: "English → Luganda (provider_a)",
@@ -122,7 +141,7 @@ function paths(): Record<string, Record<string, Op>> {
           },
         }),
         responses: {
-          "200": ok("The translation", "TranslateResponse", true, SANDBOX_HEADER),
+          "200": ok("The translation", "TranslateResponse", true, { ...SANDBOX_HEADER, ...CACHE_HEADER }),
           ...errorResponses(
             [
               ...AUTH,
@@ -148,9 +167,10 @@ function paths(): Record<string, Record<string, Op>> {
         summary: `Translate up to ${MAX_BATCH_ITEMS} texts`,
         description:
           "Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit (batch bucket, 10/min per key by default).",
+        parameters: [CACHE_CONTROL_PARAM],
         requestBody: jsonBody("BatchTranslateRequest"),
         responses: {
-          "200": ok("Batch summary with one result per item", "BatchTranslateResponse", true, SANDBOX_HEADER),
+          "200": ok("Batch summary with one result per item", "BatchTranslateResponse", true, { ...SANDBOX_HEADER, ...CACHE_HEADER }),
           ...errorResponses([...AUTH, ...JSON_BODY, "BATCH_TOO_LARGE", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
         },
       },
@@ -390,6 +410,7 @@ function schemas(): Record<string, SchemaObject> {
         characters_translated: 12,
         fallback_used: false,
         sandbox: false,
+        cached: false,
       },
       {
         id: "bad",
@@ -405,6 +426,7 @@ function schemas(): Record<string, SchemaObject> {
         characters_translated: null,
         fallback_used: null,
         sandbox: null,
+        cached: null,
       },
     ],
     total: 2,
@@ -450,6 +472,11 @@ ${(Object.keys(ERROR_STATUS) as ErrorCode[])
 Per key, sliding window: translate 60/min, batch 10/min, STT 20/min, TTS 20/min, everything else 120/min (defaults;
 the operator may change them — \`GET /api/v1/auth/keys/me\` shows the ones in force). Every authenticated response
 carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+
+### Cache
+Translations are cached per API key (7 days by default): an identical request is answered without an upstream call,
+with \`cached: true\` and \`X-Lugha-Cache: hit\`. Send \`Cache-Control: no-cache\` or \`"cache": false\` to ask the
+providers again. Identical requests in flight share one upstream call.
 
 ### Sandbox
 A server without provider credentials answers from offline emulators: the text is marked \`[sandbox:…]\`, the response

@@ -13,6 +13,9 @@ export const HealthResponse = z
         database: Check.describe("engine (pglite|postgres), latency_ms"),
         rate_limiter: Check.describe("backend (memory|redis|upstash), ok, fail_mode"),
         providers: Check.describe("sandbox flag, and per provider: mode (live|sandbox), circuit, base_url, configured"),
+        cache: Check.describe(
+          "translation cache: enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail",
+        ),
       })
       .catchall(z.unknown()),
   })
@@ -31,6 +34,7 @@ export const HealthResponse = z
             sandbox: false,
             provider_a: { mode: "live", circuit: "closed", base_url: "https://api.sunbird.ai", configured: true },
           },
+          cache: { status: "ok", enabled: true, backend: "upstash", ok: true, degraded: false, scope: "key", ttl_seconds: 604800 },
         },
       },
     ],

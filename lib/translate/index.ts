@@ -1,7 +1,9 @@
 import { getProviders } from "@/lib/providers";
+import { translationCaching } from "./cache";
 import { deadlineFromEnv, type TranslateDeps } from "./service";
 
 export { batchConcurrencyFromEnv, batchDeadlineFromEnv, concurrencyGate, Semaphore, translateBatch } from "./batch";
+export { batchCached, bypassRequested, CACHE_HEADER, cacheHeader, translationUsage } from "./cache";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
 export {
   DEFAULT_TRANSLATE_DEADLINE_MS,
@@ -14,9 +16,12 @@ export {
   translateText,
 } from "./service";
 
-/** The production wiring: the shared provider clients (live or sandbox, per the environment) and env-configured deadline. */
+/**
+ * The production wiring: the shared provider clients (live or sandbox, per the environment), the env-configured
+ * deadline, and the process-wide translation cache with the runs in flight.
+ */
 export function defaultTranslateDeps(): TranslateDeps {
-  return { providers: getProviders(), deadlineMs: deadlineFromEnv() };
+  return { providers: getProviders(), deadlineMs: deadlineFromEnv(), caching: translationCaching() };
 }
 
 /** Header that marks a response served (partly) by a sandbox emulator. */

@@ -374,6 +374,7 @@ describe("result fields", () => {
         "fallback_used",
         "providers_tried",
         "sandbox",
+        "cached",
       ].sort(),
     );
     expect(Number.isInteger(r.latency_ms)).toBe(true);

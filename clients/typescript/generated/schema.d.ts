@@ -206,6 +206,8 @@ export interface components {
              * @enum {string}
              */
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+            /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
+            cache?: boolean;
         };
         /**
          * @description POST /api/v1/translate/batch request
@@ -234,6 +236,8 @@ export interface components {
              * @enum {string}
              */
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+            /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
+            cache?: boolean;
         };
         BatchItem: {
             /** @description Your identifier for the item, echoed in its result; unique within the batch */
@@ -312,7 +316,8 @@ export interface components {
          *       "providers_tried": [
          *         "provider_a"
          *       ],
-         *       "sandbox": false
+         *       "sandbox": false,
+         *       "cached": false
          *     }
          */
         TranslateResponse: {
@@ -348,6 +353,8 @@ export interface components {
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
             /** @description True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
+            /** @description True when answered from the translation cache, or shared with an identical request in flight: no upstream call was made for this request, and provider, model_used and quality_score name what served the original call (also the header X-Lugha-Cache: hit) */
+            cached: boolean;
         };
         /**
          * @description Batch summary
@@ -366,7 +373,8 @@ export interface components {
          *           "latency_ms": 380,
          *           "characters_translated": 12,
          *           "fallback_used": false,
-         *           "sandbox": false
+         *           "sandbox": false,
+         *           "cached": false
          *         },
          *         {
          *           "id": "bad",
@@ -381,7 +389,8 @@ export interface components {
          *           "latency_ms": 0,
          *           "characters_translated": null,
          *           "fallback_used": null,
-         *           "sandbox": null
+         *           "sandbox": null,
+         *           "cached": null
          *         }
          *       ],
          *       "total": 2,
@@ -430,6 +439,8 @@ export interface components {
             fallback_used: boolean | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
+            /** @description True when the item was answered from the translation cache (no upstream call for it); null when the item failed */
+            cached: boolean | null;
         };
         /**
          * @example {
@@ -803,6 +814,15 @@ export interface components {
          *             "base_url": "https://api.sunbird.ai",
          *             "configured": true
          *           }
+         *         },
+         *         "cache": {
+         *           "status": "ok",
+         *           "enabled": true,
+         *           "backend": "upstash",
+         *           "ok": true,
+         *           "degraded": false,
+         *           "scope": "key",
+         *           "ttl_seconds": 604800
          *         }
          *       }
          *     }
@@ -832,6 +852,13 @@ export interface components {
                 };
                 /** @description sandbox flag, and per provider: mode (live|sandbox), circuit, base_url, configured */
                 providers: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description translation cache: enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail */
+                cache: {
                     /** @enum {string} */
                     status: "ok" | "degraded" | "down";
                 } & {
@@ -889,7 +916,13 @@ export interface operations {
     translate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
+                 * @example no-cache
+                 */
+                "Cache-Control"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -908,6 +941,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
+                    /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
+                    "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1027,7 +1062,13 @@ export interface operations {
     translateBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
+                 * @example no-cache
+                 */
+                "Cache-Control"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1046,6 +1087,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
+                    /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
+                    "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,11 +1,11 @@
 import { methodNotAllowed } from "@/lib/http/methods";
 import { apiRoute } from "@/lib/http/route";
-import { recordCharactersTranslated } from "@/lib/keys/store";
-import { defaultTranslateDeps, SANDBOX_HEADER, translateText } from "@/lib/translate";
+import { recordTranslationUsage } from "@/lib/keys/store";
+import { bypassRequested, cacheHeader, defaultTranslateDeps, SANDBOX_HEADER, translateText, translationUsage } from "@/lib/translate";
 import { TranslateRequest } from "@/lib/translate/schemas";
 
 /**
- * POST /api/v1/translate — translate one text. Routing, fallback, detection and limits live in
+ * POST /api/v1/translate — translate one text. Routing, fallback, detection, limits and the cache live in
  * lib/translate/service.ts. 422 for request problems (VALIDATION_ERROR, UNSUPPORTED_LANGUAGE, SAME_LANGUAGE,
  * UNSUPPORTED_LANGUAGE_PAIR, PROVIDER_UNSUPPORTED_PAIR, TEXT_TOO_LONG), 503 PROVIDER_ERROR when no provider served it.
  */
@@ -14,18 +14,23 @@ export const POST = apiRoute({
   rateLimit: "translate",
   body: TranslateRequest,
   maxBodyBytes: 64 * 1024,
-  handler: async ({ body, key, startedAt, requestId }) => {
-    const result = await translateText(body, defaultTranslateDeps(), { startedAt });
-    recordUsage(key.id, result.characters_translated, requestId);
-    const headers: Record<string, string> = result.sandbox ? { [SANDBOX_HEADER]: "true" } : {};
+  handler: async ({ req, body, key, startedAt, requestId }) => {
+    const deps = defaultTranslateDeps();
+    const bypass = bypassRequested(req.headers, body.cache);
+    const result = await translateText(body, deps, { startedAt, caller: { apiKeyId: key.id, bypass } });
+    recordUsage(key.id, result, requestId);
+    const headers: Record<string, string> = {
+      ...(result.sandbox && { [SANDBOX_HEADER]: "true" }),
+      ...cacheHeader(deps.caching, bypass, result.cached),
+    };
     return Response.json(result, { headers });
   },
 });
 
-/** The dashboard's character count; the response never waits for it, and a failure is logged, not surfaced. */
-function recordUsage(keyId: string, characters: number, requestId: string) {
-  recordCharactersTranslated(keyId, characters).catch((err) =>
-    console.error(`[${requestId}] could not record translated characters: ${(err as Error).message}`),
+/** The dashboard's counts; the response never waits for them, and a failure is logged, not surfaced. */
+function recordUsage(keyId: string, result: Parameters<typeof translationUsage>[0], requestId: string) {
+  recordTranslationUsage(keyId, translationUsage(result)).catch((err) =>
+    console.error(`[${requestId}] could not record translation usage: ${(err as Error).message}`),
   );
 }
 

@@ -2,8 +2,8 @@ import { validate } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { methodNotAllowed } from "@/lib/http/methods";
 import { apiRoute } from "@/lib/http/route";
-import { recordCharactersTranslated } from "@/lib/keys/store";
-import { defaultTranslateDeps, SANDBOX_HEADER, translateBatch } from "@/lib/translate";
+import { recordTranslationUsage } from "@/lib/keys/store";
+import { batchCached, bypassRequested, cacheHeader, defaultTranslateDeps, SANDBOX_HEADER, translateBatch, translationUsage } from "@/lib/translate";
 import { BatchEnvelope, BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 
 /**
@@ -17,7 +17,7 @@ export const POST = apiRoute({
   body: BatchEnvelope,
   // 50 items × 5,000 characters, each up to 12 bytes when JSON-escaped (an emoji as \uXXXX\uXXXX), fits.
   maxBodyBytes: 4 * 1024 * 1024,
-  handler: async ({ body, key, startedAt, requestId }) => {
+  handler: async ({ req, body, key, startedAt, requestId }) => {
     if (body.items.length > MAX_BATCH_ITEMS) {
       throw new ApiError(
         "BATCH_TOO_LARGE",
@@ -28,13 +28,16 @@ export const POST = apiRoute({
       );
     }
     const request = validate(BatchTranslateRequest, body, "body");
-    const result = await translateBatch(request.items, request.provider, defaultTranslateDeps(), { startedAt });
-    if (result.characters_translated > 0) {
-      recordCharactersTranslated(key.id, result.characters_translated).catch((err) =>
-        console.error(`[${requestId}] could not record translated characters: ${(err as Error).message}`),
-      );
-    }
-    const headers: Record<string, string> = result.sandbox ? { [SANDBOX_HEADER]: "true" } : {};
+    const deps = defaultTranslateDeps();
+    const bypass = bypassRequested(req.headers, request.cache);
+    const result = await translateBatch(request.items, request.provider, deps, { startedAt, caller: { apiKeyId: key.id, bypass } });
+    recordTranslationUsage(key.id, translationUsage(result)).catch((err) =>
+      console.error(`[${requestId}] could not record translation usage: ${(err as Error).message}`),
+    );
+    const headers: Record<string, string> = {
+      ...(result.sandbox && { [SANDBOX_HEADER]: "true" }),
+      ...cacheHeader(deps.caching, bypass, batchCached(result)),
+    };
     return Response.json(result, { headers });
   },
 });
