@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { getTranslationCache } from "@/lib/cache";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
@@ -14,7 +15,8 @@ export interface CheckResult {
 export interface HealthReport {
   status: "ok" | "degraded" | "down";
   version: string;
-  uptime_seconds: number;
+  /** Operator view only. */
+  uptime_seconds?: number;
   checks: Record<string, CheckResult | Record<string, unknown>>;
 }
 
@@ -31,8 +33,60 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
   }
 }
 
+/**
+ * What /health shows to whom (README "Health"). Anyone: status, version, each check's status, `sandbox`, and each
+ * provider's mode and circuit — what the portal's banner and a deploy check need. The operator (Authorization: Bearer
+ * HEALTH_OPERATOR_TOKEN) also gets what helps an attacker map the deployment: uptime, the database engine and its
+ * latency, the rate limiter's backend, fail mode and detail, the translation cache's backend, scope and state,
+ * provider base URLs and whether each is configured.
+ */
+export async function healthReport(req?: Request, env: Record<string, string | undefined> = process.env): Promise<HealthReport> {
+  const full = await fullHealthReport();
+  return req && isOperator(req, env) ? full : publicView(full);
+}
+
+/** The shortest HEALTH_OPERATOR_TOKEN accepted; a shorter one is ignored (with a warning), as if unset. */
+export const MIN_OPERATOR_TOKEN_LENGTH = 16;
+const COMPARE_KEY = randomBytes(32);
+let warnedShortToken = false;
+
+/** Whether the request carries the operator token. Compared as HMACs of equal length, in constant time. */
+export function isOperator(req: Request, env: Record<string, string | undefined> = process.env): boolean {
+  const token = env.HEALTH_OPERATOR_TOKEN?.trim();
+  if (!token) return false;
+  if (token.length < MIN_OPERATOR_TOKEN_LENGTH) {
+    if (!warnedShortToken) console.warn(`[health] HEALTH_OPERATOR_TOKEN is shorter than ${MIN_OPERATOR_TOKEN_LENGTH} characters; ignored`);
+    warnedShortToken = true;
+    return false;
+  }
+  const sent = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get("authorization") ?? "")?.[1];
+  if (!sent) return false;
+  const digest = (value: string) => createHmac("sha256", COMPARE_KEY).update(value).digest();
+  return timingSafeEqual(digest(sent), digest(token));
+}
+
+function publicView(full: HealthReport): HealthReport {
+  const { database, rate_limiter, providers, cache } = full.checks as Record<string, Record<string, unknown>>;
+  const publicProviders: Record<string, unknown> = { status: providers.status, sandbox: providers.sandbox };
+  for (const [id, value] of Object.entries(providers)) {
+    if (id === "status" || id === "sandbox") continue;
+    const { mode, circuit } = value as { mode: unknown; circuit: unknown };
+    publicProviders[id] = { mode, circuit };
+  }
+  return {
+    status: full.status,
+    version: full.version,
+    checks: {
+      database: { status: database.status },
+      rate_limiter: { status: rate_limiter.status },
+      providers: publicProviders,
+      cache: { status: cache.status },
+    },
+  };
+}
+
 /** Health: "down" only when the service cannot serve (no database); anything else unhealthy is "degraded". */
-export async function healthReport(): Promise<HealthReport> {
+async function fullHealthReport(): Promise<HealthReport> {
   const db = await timed(async () => (await getDatabase()).ping(), 3_000);
   const checks: HealthReport["checks"] = {
     database: {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
 import { type RedisServer, startRedis } from "../support/redis";
 
@@ -169,8 +169,9 @@ describe("in-process cache (default)", () => {
     expect(res.headers.get("access-control-expose-headers")?.toLowerCase()).toContain("x-lugha-cache");
   });
 
-  it("/health shows the cache", async () => {
-    const health = await call(app.url, "GET", "/health");
+  it("/health shows the cache: its status to anyone, its backend and state to the operator", async () => {
+    expect((await call(app.url, "GET", "/health")).body.checks.cache).toEqual({ status: "ok" });
+    const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
     expect(health.body.checks.cache).toMatchObject({ status: "ok", enabled: true, backend: "memory", ok: true, degraded: false, scope: "key" });
   });
 
@@ -225,7 +226,7 @@ describe("Redis store shared by two instances; a store outage is served uncached
     expect(other.headers.get("x-lugha-cache")).toBe("hit");
     expect(other.body).toMatchObject({ cached: true, provider: "provider_a" });
     expect(sunbird.stats.translations.calls).toBe(1);
-    const health = await call(apps[1].url, "GET", "/health");
+    const health = await call(apps[1].url, "GET", "/health", { headers: OPERATOR_HEADERS });
     expect(health.body.checks.cache).toMatchObject({ status: "ok", backend: "redis", scope: "global", degraded: false });
   });
 
@@ -238,7 +239,8 @@ describe("Redis store shared by two instances; a store outage is served uncached
       expect(res.body).toMatchObject({ cached: false, provider: "provider_a" });
     }
     expect(sunbird.stats.translations.calls).toBe(2);
-    const health = await call(apps[0].url, "GET", "/health");
+    expect((await call(apps[0].url, "GET", "/health")).body).toMatchObject({ status: "degraded", checks: { cache: { status: "degraded" } } });
+    const health = await call(apps[0].url, "GET", "/health", { headers: OPERATOR_HEADERS });
     expect(health.status).toBe(200);
     expect(health.body.status).toBe("degraded");
     expect(health.body.checks.cache).toMatchObject({ status: "degraded", backend: "redis", degraded: true });

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
 import { freePort, waitFor } from "../support/net";
 import { createDatabase, type PostgresServer, startPostgres } from "../support/postgres";
@@ -136,6 +136,49 @@ describe("upstream faults: the deadline holds and the fallback serves", () => {
     // Nothing of what the upstream sent reaches the caller.
     expect(forced.text).not.toMatch(/<!DOCTYPE|<html|Web App - Unavailable|"unexpected"|\\u0000|�/);
   });
+});
+
+describe("every provider hangs: the hang is detected before any timeout, and the next request fails fast", () => {
+  let ups: [EmulatorServer, EmulatorServer, EmulatorServer];
+  let app: RunningApp;
+  let key: string;
+
+  beforeAll(async () => {
+    ups = await emulators();
+    // Default deadline (20 s), attempt timeout (15 s) and failure threshold (5): only hang detection can end this early.
+    app = await startApp({ env: liveEnv(ups, { RATE_LIMIT_TRANSLATE: "10000/60s" }) });
+    key = await mintKey(app.url, "hang");
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await Promise.all((ups ?? []).map((u) => u.close()));
+  });
+
+  const translate = (json: unknown = LUGANDA) => call(app.url, "POST", "/api/v1/translate", { key, json });
+
+  it("ten concurrent callers are answered 503 once each provider has been silent past its limit; then no upstream is called", async () => {
+    // Five answers per provider give each a recent answer time to judge by (limit: max(3 × p90, 2 s)).
+    for (const [provider, target_lang] of [
+      ["provider_a", "lug"],
+      ["provider_c", "sw"],
+    ] as const)
+      for (let i = 0; i < 5; i++) expect((await translate({ ...LUGANDA, target_lang, provider })).status).toBe(200);
+    for (const u of ups) u.setControls({ failMode: "hang" });
+    const before = ups.map((u) => u.stats.requests);
+    const { res: all, ms } = await timed(() => Promise.all(Array.from({ length: 10 }, () => translate())));
+    for (const res of all) expect(expectEnvelope(res, 503, "PROVIDER_ERROR").message).toMatch(/provider_a.*provider_c/);
+    // One attempt per caller and provider: a cut call is not retried.
+    expect(ups[0].stats.requests - before[0]).toBe(10);
+    expect(ups[2].stats.requests - before[2]).toBe(10);
+    expect(ms).toBeLessThan(15_000); // before any attempt timeout (15 s) or the deadline (20 s)
+    const health = await call(app.url, "GET", "/health");
+    expect(health.body.checks.providers.provider_a.circuit).toBe("open");
+    expect(health.body.checks.providers.provider_c.circuit).toBe("open");
+
+    const after = ups.map((u) => u.stats.requests);
+    expectEnvelope(await translate(), 503, "PROVIDER_ERROR");
+    expect(ups.map((u) => u.stats.requests)).toEqual(after);
+  }, 60_000);
 });
 
 describe("a 429 storm from one provider: the circuit opens, fails fast, and recovers after the cooldown", () => {
@@ -339,7 +382,7 @@ describe("the rate-limit store hangs or dies under load (fail open: served, limi
         expect(all.map((r) => r.status)).toEqual(Array(40).fill(200));
         for (const r of all) expect(r.headers.get("x-ratelimit-limit")).toBe("120");
         expect(ms).toBeLessThan(5_000);
-        const health = await call(app.url, "GET", "/health");
+        const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
         expect(health.body.checks.rate_limiter).toMatchObject({ backend, ok: false, fail_mode: "open", status: "degraded" });
       } finally {
         await app.stop();
@@ -367,7 +410,7 @@ describe("the rate-limit store hangs or dies under load (fail open: served, limi
       expect(outcomes.filter((o) => o.status !== 200).slice(0, 5)).toEqual([]);
       expect(outcomes.length).toBeGreaterThan(20);
       await waitFor(async () => {
-        const h = await call(app.url, "GET", "/health");
+        const h = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
         if (!h.body.checks.rate_limiter.ok) throw new Error("limiter not back yet");
       }, 10_000);
     } finally {

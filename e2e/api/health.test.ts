@@ -1,28 +1,63 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { call, expectEnvelope } from "../support/api";
-import { startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, OPERATOR_TOKEN, startApp, stopAllApps } from "../support/app";
 
 afterAll(stopAllApps);
 
 describe("GET /health", () => {
-  it("reports ok with version, uptime and the database, rate-limiter and provider checks", async () => {
-    const app = await startApp();
+  it("public view: status, version, each check's status, sandbox and each provider's mode and circuit — nothing operational", async () => {
+    const app = await startApp({ env: { KHAYA_API_URL: "http://127.0.0.1:9/internal-khaya", PROVIDER_MODE: "auto" } });
     const res = await call(app.url, "GET", "/health");
     expect(res.status).toBe(200);
-    expect(res.body.status).toBe("ok");
-    expect(res.body.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(Number.isInteger(res.body.uptime_seconds)).toBe(true);
-    expect(res.body.checks.database).toMatchObject({ status: "ok" });
-    expect(res.body.checks.rate_limiter).toMatchObject({ status: "ok", backend: "memory" });
-    expect(res.body.checks.providers.sandbox).toBe(true);
-    for (const id of ["provider_a", "provider_b", "provider_c"]) {
-      expect(res.body.checks.providers[id]).toMatchObject({ mode: "sandbox", circuit: "closed" });
-    }
+    expect(res.body).toEqual({
+      status: "ok",
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      checks: {
+        database: { status: "ok" },
+        rate_limiter: { status: "ok" },
+        providers: {
+          status: "ok",
+          sandbox: true,
+          provider_a: { mode: "sandbox", circuit: "closed" },
+          provider_b: { mode: "live", circuit: "closed" },
+          provider_c: { mode: "sandbox", circuit: "closed" },
+        },
+        cache: { status: "ok" },
+      },
+    });
+    expect(res.text).not.toMatch(/127\.0\.0\.1|internal-khaya|pglite|postgres|memory|fail_mode|uptime/);
     expect(res.headers.get("x-request-id")).toBeTruthy();
     expect(res.headers.get("cache-control")).toContain("no-store");
+    // A wrong token, another scheme or the token as a query gets the public view, nothing more.
+    const attempts: Record<string, string>[] = [{ authorization: "Bearer not-the-operator-token" }, { authorization: `Basic ${OPERATOR_TOKEN}` }, {}];
+    for (const headers of attempts) {
+      expect(Object.keys((await call(app.url, "GET", `/health?token=${OPERATOR_TOKEN}`, { headers })).body)).toEqual(["status", "version", "checks"]);
+    }
     // Wrong method and unknown sub-paths keep the envelope.
     expectEnvelope(await call(app.url, "POST", "/health"), 405, "METHOD_NOT_ALLOWED");
     expectEnvelope(await call(app.url, "GET", "/health/deep"), 404, "NOT_FOUND");
+  });
+
+  it("operator view (Authorization: Bearer HEALTH_OPERATOR_TOKEN): uptime, engine, limiter settings, base URLs", async () => {
+    const app = await startApp({ env: { KHAYA_API_URL: "http://127.0.0.1:9/internal-khaya", PROVIDER_MODE: "auto" } });
+    const res = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe("ok");
+    expect(Number.isInteger(res.body.uptime_seconds)).toBe(true);
+    expect(res.body.checks.database).toMatchObject({ status: "ok", engine: inject("database"), latency_ms: expect.any(Number) });
+    expect(res.body.checks.rate_limiter).toMatchObject({ status: "ok", backend: "memory", ok: true, fail_mode: "open" });
+    expect(res.body.checks.providers.provider_b).toEqual({
+      mode: "live",
+      circuit: "closed",
+      base_url: "http://127.0.0.1:9/internal-khaya",
+      configured: true,
+    });
+  });
+
+  it("a token shorter than 16 characters is ignored: everyone gets the public view", async () => {
+    const app = await startApp({ env: { HEALTH_OPERATOR_TOKEN: "short-token" } });
+    const res = await call(app.url, "GET", "/health", { headers: { authorization: "Bearer short-token" } });
+    expect(res.body.checks.database).toEqual({ status: "ok" });
   });
 
   it("answers 503 'down' when the database is unreachable, and the API answers 503 SERVICE_UNAVAILABLE", async () => {

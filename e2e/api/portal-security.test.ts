@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, mintKey } from "../support/api";
+import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /**
@@ -87,5 +87,26 @@ describe("every page response carries the nonce CSP", () => {
     const csp = res.headers.get("content-security-policy") ?? "";
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
     expect(csp).toMatch(/frame-ancestors 'none'/);
+  });
+});
+
+describe("next-auth's endpoints tell the truth", () => {
+  it("GET /api/auth/callback/api-key is a wrong method (405, Allow: POST), not a 500", async () => {
+    const res = await call(app.url, "GET", "/api/auth/callback/api-key");
+    expectEnvelope(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers.get("allow")).toContain("POST");
+    expect(res.text).not.toMatch(/credentials not supported/i);
+  });
+
+  it("/api/auth/session reports no session once the key is revoked, and does not extend its cookie", async () => {
+    const key = await mintKey(app.url, "session target");
+    const cookie = await signIn(key);
+    const live = await fetch(`${app.url}/api/auth/session`, { headers: { cookie } });
+    expect(((await live.json()) as { keyId?: string }).keyId).toEqual(expect.any(String));
+    expect((await call(app.url, "DELETE", "/api/v1/auth/keys/me", { key })).status).toBe(200);
+    const ended = await fetch(`${app.url}/api/auth/session`, { headers: { cookie } });
+    expect(ended.status).toBe(200);
+    expect(await ended.json()).toEqual({});
+    expect(ended.headers.getSetCookie()).toEqual([]);
   });
 });

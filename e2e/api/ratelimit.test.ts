@@ -1,7 +1,7 @@
 import IORedis from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
-import { type RunningApp, type StartAppOptions, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, type StartAppOptions, startApp, stopAllApps } from "../support/app";
 import { freePort, waitFor } from "../support/net";
 import { type RedisServer, startRedis } from "../support/redis";
 import { startUpstashShim, type UpstashShim } from "../support/upstash-shim";
@@ -142,7 +142,7 @@ describe.each(BACKENDS)("per-key limits over HTTP, %s store", (backend) => {
   });
 
   it("runs on the store the environment selects, and /health reports it", async () => {
-    const health = await call(app.url, "GET", "/health");
+    const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
     expect(health.status).toBe(200);
     expect(health.body.checks.rate_limiter).toMatchObject({ status: "ok", backend, ok: true, fail_mode: backend === "memory" ? "open" : "closed" });
     if (store.redis) {
@@ -352,7 +352,7 @@ describe.each(["redis", "upstash"] as const)("%s store down", (backend) => {
       }
       expect429(await timed(() => me(app(), key)), 3, 20_000);
 
-      const health = await call(app().url, "GET", "/health");
+      const health = await call(app().url, "GET", "/health", { headers: OPERATOR_HEADERS });
       expect(health.status).toBe(200);
       expect(health.body.status).toBe("degraded");
       const limiter = health.body.checks.rate_limiter;
@@ -381,7 +381,10 @@ describe.each(["redis", "upstash"] as const)("%s store down", (backend) => {
     it("503 SERVICE_UNAVAILABLE (quickly, with Retry-After) while the store is down, served again once it is back", async () => {
       const key = await mintKey(app().url, "fail closed");
       expect((await me(app(), key)).status).toBe(200);
-      expect((await call(app().url, "GET", "/health")).body.checks.rate_limiter).toMatchObject({ ok: true, fail_mode: "closed" });
+      expect((await call(app().url, "GET", "/health", { headers: OPERATOR_HEADERS })).body.checks.rate_limiter).toMatchObject({
+        ok: true,
+        fail_mode: "closed",
+      });
 
       await redis.stop();
       const refused = await timed(() => me(app(), key));
@@ -390,7 +393,7 @@ describe.each(["redis", "upstash"] as const)("%s store down", (backend) => {
       // Key issuance is limited too, so it is refused as well.
       expectEnvelope(await timed(() => call(app().url, "POST", "/api/v1/auth/keys", { json: { name: "x" } })), 503, "SERVICE_UNAVAILABLE");
 
-      const health = await call(app().url, "GET", "/health");
+      const health = await call(app().url, "GET", "/health", { headers: OPERATOR_HEADERS });
       expect(health.status).toBe(200);
       expect(health.body.status).toBe("degraded");
       expect(health.body.checks.rate_limiter).toMatchObject({ status: "degraded", backend, ok: false, fail_mode: "closed" });
@@ -405,7 +408,10 @@ describe.each(["redis", "upstash"] as const)("%s store down", (backend) => {
         20_000,
         200,
       );
-      expect((await call(app().url, "GET", "/health")).body.checks.rate_limiter).toMatchObject({ status: "ok", ok: true });
+      expect((await call(app().url, "GET", "/health", { headers: OPERATOR_HEADERS })).body.checks.rate_limiter).toMatchObject({
+        status: "ok",
+        ok: true,
+      });
     });
   });
 });

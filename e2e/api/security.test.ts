@@ -3,7 +3,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { describeOn } from "../support/projects";
 
 /**
@@ -91,7 +91,7 @@ describe("secrets never leave: responses and logs", () => {
     );
     await record(call(app.url, "GET", "/api/v1/languages", { key }));
     await record(call(app.url, "GET", "/api/v1/openapi.json"));
-    await record(call(app.url, "GET", "/health"));
+    await record(call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS }));
     // Wrong keys of every kind, a key in the URL, in another scheme, on an unauthenticated route.
     await record(call(app.url, "GET", "/api/v1/auth/keys/me", { headers: { authorization: `Bearer ${key.slice(0, -1)}0` } }));
     await record(call(app.url, "GET", "/api/v1/auth/keys/me", { headers: { authorization: `Basic ${Buffer.from(`u:${key}`).toString("base64")}` } }));
@@ -312,7 +312,7 @@ describe("header injection", () => {
     ["markup", "<script>alert(1)</script>"],
     ["spaces", "id with spaces"],
     ["too long", "a".repeat(65)],
-    ["too short", "abc"],
+    ["too short", "xyz-1"], // not hex: a generated id (req_ + 24 hex) can never contain it by chance, as it could "abc"
     ["non-ASCII", "idé-123456"],
   ])("an X-Request-Id with %s is replaced by a generated one, never echoed", async (_n, value) => {
     const res = await rawRequest(
@@ -494,6 +494,35 @@ describe("key issuance throttle: the client cannot choose the address it is coun
   });
 });
 
+describe("failed-authentication throttle per client IP", () => {
+  it("past the budget an address gets 429 for unverified keys; a key it used before keeps working; other addresses are not affected", async () => {
+    const app = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: "5/60s", TRUST_PROXY: "true" } });
+    try {
+      const from = (ip: string) => ({ "x-forwarded-for": ip });
+      const known = await mintKey(app.url, "behind the NAT");
+      expect((await call(app.url, "GET", "/api/v1/languages", { key: known, headers: from("203.0.113.5") })).status).toBe(200);
+      const fresh = await mintKey(app.url, "never used yet");
+      const random = () => `svc_${crypto.getRandomValues(new Uint8Array(20)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
+      for (let i = 0; i < 5; i++)
+        expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.5") }), 401, "INVALID_API_KEY");
+      for (let i = 0; i < 3; i++) {
+        const refused = await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.5") });
+        expectEnvelope(refused, 429, "RATE_LIMIT_EXCEEDED");
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        expect(refused.text).not.toContain("svc_");
+      }
+      expect((await call(app.url, "GET", "/api/v1/languages", { key: known, headers: from("203.0.113.5") })).status).toBe(200);
+      // A key this instance has not verified waits like the flood (the price of sharing an address with it)…
+      expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: fresh, headers: from("203.0.113.5") }), 429, "RATE_LIMIT_EXCEEDED");
+      // …and is fine from any other address; so is a bad key there (its own budget).
+      expect((await call(app.url, "GET", "/api/v1/languages", { key: fresh, headers: from("203.0.113.6") })).status).toBe(200);
+      expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.6") }), 401, "INVALID_API_KEY");
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
 describe("no oracle in key refusals", () => {
   it("unknown, revoked, malformed and wrong-case keys get byte-identical refusals (apart from the request id)", async () => {
     const app = await startApp();
@@ -525,7 +554,7 @@ describeOn("pglite", "Vercel without PostgreSQL fails clearly", () => {
   it("VERCEL set and DATABASE_URL unset/PGlite: /health is down naming the cause, the API answers an error, nothing is stored", async () => {
     const app = await startApp({ env: { VERCEL: "1", DATABASE_URL: undefined }, waitUntilHealthy: false });
     try {
-      const health = await call(app.url, "GET", "/health");
+      const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
       expect(health.status).toBe(503);
       expect(health.body.status).toBe("down");
       expect(health.body.checks.database.engine).toBe("misconfigured");

@@ -31,6 +31,11 @@ export interface StartAppOptions {
 
 const running = new Set<RunningApp>();
 
+/** HEALTH_OPERATOR_TOKEN of every test server: with it, /health shows the operator view (engine, limiter, URLs). */
+export const OPERATOR_TOKEN = "test-health-operator-token";
+/** Headers for the operator view of /health. */
+export const OPERATOR_HEADERS = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
 export async function freshDatabaseUrl(): Promise<string> {
   if (inject("database") === "postgres") {
     const adminUrl = inject("postgresAdminUrl");
@@ -56,6 +61,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     PROVIDER_MODE: "sandbox",
     API_KEY_HASH_SECRET: "test-hash-secret",
     NEXTAUTH_SECRET: "test-nextauth-secret",
+    HEALTH_OPERATOR_TOKEN: OPERATOR_TOKEN,
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
   };
   for (const [k, v] of Object.entries(options.env ?? {})) {

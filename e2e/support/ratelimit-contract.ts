@@ -110,7 +110,7 @@ export function describeStoreContract(name: string, target: ContractTarget) {
       const who = id();
       await align(SHORT.windowMs);
       expect((await exhaust(store, "translate", who, SHORT)).refused.allowed).toBe(false);
-      for (const bucket of ["batch", "stt", "tts", "default", "issuance", "upstream"] as const) {
+      for (const bucket of ["batch", "stt", "tts", "default", "issuance", "auth_failures", "upstream"] as const) {
         expect(await store.check(bucket, who, SHORT), bucket).toMatchObject({ allowed: true, remaining: 2 });
       }
     });

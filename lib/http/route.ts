@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse } from "@/lib/keys/store";
 import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
+import { throttleFailedAuth } from "./auth-throttle";
 import { parseJsonBody } from "./body";
 import { clientIp } from "./client-ip";
 import { ApiError, type ErrorCode, errorBody } from "./errors";
@@ -112,7 +113,8 @@ async function authenticate(req: Request, exact: boolean): Promise<Authenticated
   if (!match) {
     throw new ApiError("INVALID_API_KEY", "The Authorization header must be: Bearer svc_<your key>.");
   }
-  const key = exact ? await authenticateAndCount(match[1]) : await authenticateKey(match[1]);
+  const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined);
+  const key = await throttleFailedAuth(ip, match[1], () => (exact ? authenticateAndCount(match[1]) : authenticateKey(match[1])));
   if (!key) throw new ApiError("INVALID_API_KEY", "The API key is invalid, expired or revoked.");
   return key;
 }

@@ -74,6 +74,7 @@ export async function authenticateKey(plainKey: string): Promise<AuthenticatedKe
   if (!isWellFormedKey(plainKey)) return null;
   const hp = hotPath();
   const hash = hashApiKey(plainKey);
+  if (hp.cache.isUnknown(hash)) return null;
   let key = hp.cache.get(hash) ?? (await lookupActiveKey(hp, hash));
   if (key && hp.cache.isRevoked(key.id)) key = null; // revoked here while the lookup was in flight
   if (!key) return null;
@@ -92,7 +93,10 @@ function lookupActiveKey(hp: HotPath, hash: string): Promise<VerifiedKey | null>
         SELECT id, name, display_prefix, created_at, expires_at FROM api_keys
          WHERE key_hash = ${hash} AND revoked_at IS NULL AND expires_at > now()`;
       const r = rows[0];
-      if (!r) return null;
+      if (!r) {
+        hp.cache.setUnknown(hash, startedAt);
+        return null;
+      }
       const key: VerifiedKey = { id: r.id, name: r.name, displayPrefix: r.display_prefix, createdAt: r.created_at, expiresAt: r.expires_at };
       hp.cache.set(hash, key, startedAt);
       return key;
@@ -100,6 +104,18 @@ function lookupActiveKey(hp: HotPath, hash: string): Promise<VerifiedKey | null>
     hp.inflight.set(hash, pending);
   }
   return pending;
+}
+
+/**
+ * For the failed-authentication throttle (lib/http/auth-throttle.ts): whether this key may still be tried from an
+ * address that is over its budget — it is verified in the cache now, or was verified here recently (the lookup it
+ * then costs is bounded by the number of real keys, which an attacker cannot inflate).
+ */
+export function isRecentlyVerifiedKey(plainKey: string): boolean {
+  if (!isWellFormedKey(plainKey)) return false;
+  const { cache } = hotPath();
+  const hash = hashApiKey(plainKey);
+  return cache.get(hash) !== undefined || cache.wasVerified(hash);
 }
 
 export async function issueKey(name: string, lifetimeDays = 365, now = new Date()) {
@@ -116,6 +132,9 @@ export async function issueKey(name: string, lifetimeDays = 365, now = new Date(
       expiresAt: new Date(createdAt.getTime() + lifetimeDays * DAY_MS),
     },
   });
+  // A key is random, so no lookup can have missed it before; should one have (a 160-bit guess), it must not shadow
+  // the key. After the insert: a lookup that started before it may still miss, and forgetUnknown refuses that miss.
+  hotPath().cache.forgetUnknown(row.keyHash);
   return { apiKey, row };
 }
 
@@ -142,6 +161,7 @@ export async function authenticateAndCount(plainKey: string): Promise<Authentica
   await hp.usage.flush(true);
   const startedAt = Date.now();
   const hash = hashApiKey(plainKey);
+  if (hp.cache.isUnknown(hash)) return null;
   const prisma = await getPrisma();
   const rows = await prisma.$queryRaw<AuthRow[]>`
     WITH k AS (
@@ -159,7 +179,10 @@ export async function authenticateAndCount(plainKey: string): Promise<Authentica
     )
     SELECT * FROM k`;
   const r = rows[0];
-  if (!r) return null;
+  if (!r) {
+    hp.cache.setUnknown(hash, startedAt);
+    return null;
+  }
   const key: VerifiedKey = { id: r.id, name: r.name, displayPrefix: r.display_prefix, createdAt: r.created_at, expiresAt: r.expires_at };
   if (hp.cache.isRevoked(key.id)) return null;
   hp.cache.set(hash, key, startedAt);

@@ -7,34 +7,31 @@ export const HealthResponse = z
   .object({
     status: z.enum(["ok", "degraded", "down"]).describe("down (HTTP 503) only when the service cannot serve, i.e. the database is unreachable"),
     version: z.string(),
-    uptime_seconds: z.number().int(),
+    uptime_seconds: z.number().int().optional().describe("operator view only"),
     checks: z
       .object({
-        database: Check.describe("engine (pglite|postgres), latency_ms"),
-        rate_limiter: Check.describe("backend (memory|redis|upstash), ok, fail_mode"),
-        providers: Check.describe("sandbox flag, and per provider: mode (live|sandbox), circuit, base_url, configured"),
+        database: Check.describe("status; the operator view adds engine (pglite|postgres) and latency_ms"),
+        rate_limiter: Check.describe("status; the operator view adds backend (memory|redis|upstash), ok, fail_mode, detail"),
+        providers: Check.describe("sandbox flag, and per provider: mode (live|sandbox) and circuit; the operator view adds base_url and configured"),
         cache: Check.describe(
-          "translation cache: enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail",
+          "translation cache: status; the operator view adds enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail",
         ),
       })
       .catchall(z.unknown()),
   })
-  .describe("GET /health response")
+  .describe(
+    "GET /health response. Without credentials: the public view below. With `Authorization: Bearer <HEALTH_OPERATOR_TOKEN>` (a server setting): also uptime, database engine and latency, rate-limiter settings and provider base URLs.",
+  )
   .meta({
     examples: [
       {
         status: "ok",
         version: "0.1.0",
-        uptime_seconds: 3600,
         checks: {
-          database: { status: "ok", engine: "postgres", latency_ms: 2 },
-          rate_limiter: { status: "ok", backend: "upstash", ok: true, fail_mode: "open" },
-          providers: {
-            status: "ok",
-            sandbox: false,
-            provider_a: { mode: "live", circuit: "closed", base_url: "https://api.sunbird.ai", configured: true },
-          },
-          cache: { status: "ok", enabled: true, backend: "upstash", ok: true, degraded: false, scope: "key", ttl_seconds: 604800 },
+          database: { status: "ok" },
+          rate_limiter: { status: "ok" },
+          providers: { status: "ok", sandbox: false, provider_a: { mode: "live", circuit: "closed" } },
+          cache: { status: "ok" },
         },
       },
     ],

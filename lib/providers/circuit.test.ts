@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CircuitBreaker } from "./circuit";
+import { DEFAULT_HTTP_POLICY, send } from "./http";
 import { providerError } from "./test-support";
 import { ProviderError } from "./types";
 
@@ -84,5 +85,170 @@ describe("CircuitBreaker", () => {
     expect(circuit.getState()).toBe("half_open");
     await succeed();
     expect(circuit.getState()).toBe("closed");
+  });
+});
+
+/**
+ * Hang detection, driven by an injected clock and scheduler: no real time passes, and every upstream call is counted.
+ * The fake upstream goes through send() like every client, so answers and the cut are reported the real way.
+ */
+function hangSetup() {
+  let now = 0;
+  const timers: { at: number; fn: () => void; live: boolean }[] = [];
+  const circuit = new CircuitBreaker("provider_a", {
+    failureThreshold: 5,
+    cooldownMs: 30_000,
+    now: () => now,
+    schedule: (fn, ms) => {
+      const timer = { at: now + ms, fn, live: true };
+      timers.push(timer);
+      return () => {
+        timer.live = false;
+      };
+    },
+  });
+  let upstreamCalls = 0;
+  let hanging = false;
+  const pending: (() => void)[] = [];
+  /** The upstream: answers at once (after `latencyMs` of injected time is simulated by the caller) or never. */
+  const fetch = (_url: string, init: RequestInit) => {
+    upstreamCalls++;
+    if (!hanging) return Promise.resolve(new Response("ok"));
+    return new Promise<Response>((resolve, reject) => {
+      init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+      pending.push(() => resolve(new Response("late")));
+    });
+  };
+  const request = (lane: "text" | "speech" = "text") =>
+    circuit.run(
+      () =>
+        send({
+          provider: "provider_a",
+          fetch,
+          policy: { ...DEFAULT_HTTP_POLICY, attemptTimeoutMs: 60_000 },
+          url: "http://upstream.test/x",
+          init: { method: "POST" },
+          deadline: Date.now() + 60_000,
+          handle: (res) => res.text(),
+        }),
+      undefined,
+      lane,
+    );
+  const advance = async (ms: number) => {
+    const end = now + ms;
+    for (;;) {
+      const due = timers.filter((t) => t.live && t.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      now = due.at;
+      due.live = false;
+      due.fn();
+      await new Promise((r) => setImmediate(r));
+    }
+    now = end;
+    await new Promise((r) => setImmediate(r));
+  };
+  /** Five answers that each took `ms`, so the lane has a recent p90 to judge by. */
+  const warm = async (ms: number, lane: "text" | "speech" = "text") => {
+    for (let i = 0; i < 5; i++) {
+      const p = request(lane);
+      now += ms; // the fake fetch answers synchronously; the answer time is what the clock says
+      await p;
+    }
+  };
+  return {
+    circuit,
+    request,
+    advance,
+    warm,
+    hang: (on: boolean) => (hanging = on),
+    releaseAll: () => {
+      for (const release of pending.splice(0)) release();
+    },
+    upstreamCalls: () => upstreamCalls,
+  };
+}
+
+describe("CircuitBreaker: hang detection", () => {
+  it("ten callers waiting on a silent provider are cut at max(3 × p90, 2 s), the circuit opens, the next call never reaches it", async () => {
+    const t = hangSetup();
+    await t.warm(100);
+    expect(t.circuit.hangLimitMs("text")).toBe(2_000);
+    t.hang(true);
+    const settled: unknown[] = [];
+    const callers = Array.from({ length: 10 }, () => t.request().catch((e: unknown) => settled.push(e)));
+    await t.advance(1_999);
+    expect(settled).toHaveLength(0);
+    await t.advance(1);
+    await Promise.all(callers);
+    expect(settled).toHaveLength(10);
+    for (const err of settled) expect(err).toMatchObject({ kind: "timeout", message: "provider stopped answering" });
+    expect(t.upstreamCalls()).toBe(5 + 10); // one attempt each: a cut call is not retried
+    expect(t.circuit.getState()).toBe("open");
+    const next = await providerError(t.request());
+    expect(next.kind).toBe("circuit_open");
+    expect(t.upstreamCalls()).toBe(15);
+  });
+
+  it("the limit follows recent answer times: 3 × p90 above the floor", async () => {
+    const t = hangSetup();
+    await t.warm(1_000);
+    expect(t.circuit.hangLimitMs("text")).toBe(3_000);
+    t.hang(true);
+    const call = t.request().catch((e: unknown) => e);
+    await t.advance(2_999);
+    expect(t.circuit.getState()).toBe("closed");
+    await t.advance(1);
+    expect(await call).toMatchObject({ kind: "timeout" });
+  });
+
+  it("a provider that answers other calls is not hung, however long one call takes", async () => {
+    const t = hangSetup();
+    await t.warm(100);
+    t.hang(true);
+    const slow = t.request();
+    t.hang(false);
+    for (let i = 0; i < 10; i++) {
+      await t.advance(1_000);
+      await t.request(); // answered: a sign of life
+    }
+    expect(t.circuit.getState()).toBe("closed");
+    t.releaseAll();
+    await expect(slow).resolves.toBe("late");
+  });
+
+  it("before enough answers the cold limit applies (3.5 s for text, 30 s for speech)", async () => {
+    const t = hangSetup();
+    t.hang(true);
+    const text = t.request().catch((e: unknown) => e);
+    await t.advance(3_499);
+    expect(t.circuit.getState()).toBe("closed");
+    await t.advance(1);
+    expect(await text).toMatchObject({ kind: "timeout" });
+
+    const s = hangSetup();
+    await s.warm(100); // text answers say nothing about speech
+    s.hang(true);
+    const speech = s.request("speech").catch((e: unknown) => e);
+    await s.advance(29_999);
+    expect(s.circuit.getState()).toBe("closed");
+    await s.advance(1);
+    expect(await speech).toMatchObject({ kind: "timeout" });
+  });
+
+  it("recovery is by the probe, which is never cut: a slow answer after the cooldown closes the circuit", async () => {
+    const t = hangSetup();
+    await t.warm(100);
+    t.hang(true);
+    const first = t.request().catch(() => {});
+    await t.advance(2_000);
+    await first;
+    await t.advance(30_000);
+    expect(t.circuit.getState()).toBe("half_open");
+    const probe = t.request();
+    await t.advance(10_000); // far past the limit: the probe keeps its full timeouts
+    expect((await providerError(t.request())).kind).toBe("circuit_open");
+    t.releaseAll();
+    await expect(probe).resolves.toBe("late");
+    expect(t.circuit.getState()).toBe("closed");
   });
 });

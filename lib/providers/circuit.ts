@@ -1,11 +1,38 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { type CircuitState, ProviderError, type ProviderId } from "./types";
+
+/** Calls are judged against the latency of their own kind: a speech call legitimately takes far longer than a text one. */
+export type CallLane = "text" | "speech";
+
+export interface HangOptions {
+  /** A call waits at most this many times the lane's recent p90 answer time before the silence counts as a hang… */
+  multiple: number;
+  /** …and never less than this. */
+  floorMs: Record<CallLane, number>;
+  /** The limit while the lane has fewer than `minSamples` answers to judge by (a fresh instance, a fallback provider). */
+  coldMs: Record<CallLane, number>;
+  minSamples: number;
+  /** Answer times kept per lane. */
+  samples: number;
+}
+
+export const DEFAULT_HANG_OPTIONS: HangOptions = {
+  multiple: 3,
+  floorMs: { text: 2_000, speech: 10_000 },
+  coldMs: { text: 3_500, speech: 30_000 },
+  minSamples: 5,
+  samples: 50,
+};
 
 export interface CircuitOptions {
   /** Consecutive failed calls that open the circuit. */
   failureThreshold: number;
   /** How long the circuit stays open before one probe is let through. */
   cooldownMs: number;
+  hang?: HangOptions;
   now?: () => number;
+  /** Runs `fn` after `ms`; returns a cancel function. Injectable so tests drive hang detection with their clock. */
+  schedule?: (fn: () => void, ms: number) => () => void;
 }
 
 export const DEFAULT_CIRCUIT_OPTIONS: CircuitOptions = { failureThreshold: 5, cooldownMs: 30_000 };
@@ -25,28 +52,94 @@ function outcomeOf(err: unknown, signal: AbortSignal | undefined): Outcome {
 }
 
 /**
+ * A call the breaker is waiting on. The HTTP layer (http.ts) reaches it through `activeCall()` to report each answer
+ * of the provider, the waits it makes between attempts, and to stop when the breaker declares the provider hung.
+ */
+export class InFlightCall {
+  readonly controller = new AbortController();
+  /** When the call started waiting on the provider: its start, or the provider's last answer to it. */
+  waitingSince: number;
+  /** Between attempts (a backoff or a Retry-After wait) the call is not waiting on the provider. */
+  paused = false;
+  cancelTimer: () => void = () => {};
+
+  constructor(
+    readonly breaker: CircuitBreaker,
+    public lane: CallLane,
+    readonly isProbe: boolean,
+    startedAt: number,
+  ) {
+    this.waitingSince = startedAt;
+  }
+
+  /** Aborted when the provider is declared hung; the reason is the ProviderError the caller should see. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The provider answered this call (headers of any status): a sign of life, and an answer time for the lane. */
+  answered(): void {
+    this.breaker.noteAnswer(this);
+  }
+
+  /** Waiting between attempts, or waiting on the provider again. */
+  pause(paused: boolean): void {
+    this.paused = paused;
+    if (!paused) this.waitingSince = this.breaker.clock();
+  }
+}
+
+const callScope = new AsyncLocalStorage<InFlightCall>();
+
+/** The breaker's record of the call running in this async context, if any (read by the HTTP layer). */
+export function activeCall(): InFlightCall | undefined {
+  return callScope.getStore();
+}
+
+/**
  * Per-provider circuit breaker. Closed: calls go through and consecutive failures are counted. Open: calls fail at once
  * with kind "circuit_open" until the cooldown ends. Half-open: exactly one probe call goes through; its success closes
  * the circuit, its failure re-opens it for another cooldown, and concurrent calls keep failing fast meanwhile.
  * A whole logical call (retries included) is one success or one failure.
+ *
+ * Hangs are detected before any timeout: when a call has waited longer than its lane's limit — max(multiple × p90 of
+ * the lane's recent answer times, floor), or the cold limit before there are enough answers — and the provider has
+ * answered nothing at all meanwhile, the provider is hung. The circuit opens (new calls fail fast, so auto routing
+ * moves on at once) and every call waiting on it is cut with a "timeout" failure, so its caller moves on too instead of
+ * waiting for the attempt timeout or the deadline. Recovery is by the usual probe, which is never cut this way: it
+ * has the full timeouts to prove the provider is back (a slow but working provider closes the circuit with it).
  */
 export class CircuitBreaker {
   private state: CircuitState = "closed";
   private consecutiveFailures = 0;
   private openedAt = 0;
   private probeInFlight = false;
-  private readonly now: () => number;
+  private readonly inFlight = new Set<InFlightCall>();
+  private readonly answerTimes: Record<CallLane, number[]> = { text: [], speech: [] };
+  /** When the provider last answered anything (any call, any status). */
+  private lastAnswerAt = Number.NEGATIVE_INFINITY;
+  private readonly hang: HangOptions;
+  private readonly schedule: (fn: () => void, ms: number) => () => void;
+  readonly clock: () => number;
 
   constructor(
     readonly provider: ProviderId,
     private readonly options: CircuitOptions = DEFAULT_CIRCUIT_OPTIONS,
   ) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.now ?? Date.now;
+    this.hang = options.hang ?? DEFAULT_HANG_OPTIONS;
+    this.schedule =
+      options.schedule ??
+      ((fn, ms) => {
+        const timer = setTimeout(fn, ms);
+        timer.unref?.();
+        return () => clearTimeout(timer);
+      });
   }
 
   /** The state as /health should show it: an open circuit whose cooldown has ended reads as half_open. */
   getState(): CircuitState {
-    if (this.state === "open" && this.now() - this.openedAt >= this.options.cooldownMs) return "half_open";
+    if (this.state === "open" && this.clock() - this.openedAt >= this.options.cooldownMs) return "half_open";
     return this.state;
   }
 
@@ -54,10 +147,20 @@ export class CircuitBreaker {
    * Runs one logical call. Validate input before calling this: errors thrown here count as the provider's answer.
    * `signal` is the caller's own cancellation signal, so a cancelled call is not held against the provider.
    */
-  async run<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(call: () => Promise<T>, signal?: AbortSignal, lane: CallLane = "text"): Promise<T> {
     const isProbe = this.admit();
+    const entry = new InFlightCall(this, lane, isProbe, this.clock());
+    this.inFlight.add(entry);
+    if (!isProbe) this.watch(entry);
+    let hung: () => void = () => {};
+    const cut = new Promise<never>((_, reject) => {
+      hung = () => reject(entry.signal.reason);
+    });
+    cut.catch(() => {}); // settled through the race, or never
+    entry.signal.addEventListener("abort", hung, { once: true });
     try {
-      const result = await call();
+      // The race answers the caller the moment the provider is declared hung, whatever the call is doing.
+      const result = await Promise.race([callScope.run(entry, call), cut]);
       this.onSuccess();
       return result;
     } catch (err) {
@@ -67,7 +170,61 @@ export class CircuitBreaker {
       // neutral: a probe slot is simply released below, so the next call probes again.
       throw err;
     } finally {
+      entry.cancelTimer();
+      entry.signal.removeEventListener("abort", hung);
+      this.inFlight.delete(entry);
       if (isProbe) this.probeInFlight = false;
+    }
+  }
+
+  /** Called through InFlightCall.answered(). */
+  noteAnswer(entry: InFlightCall): void {
+    const now = this.clock();
+    const times = this.answerTimes[entry.lane];
+    times.push(now - entry.waitingSince);
+    if (times.length > this.hang.samples) times.shift();
+    this.lastAnswerAt = now;
+    entry.waitingSince = now; // a body that then stalls is a new wait
+  }
+
+  /** How long a call of this lane may wait in silence before the provider counts as hung. */
+  hangLimitMs(lane: CallLane): number {
+    const times = this.answerTimes[lane];
+    if (times.length < this.hang.minSamples) return this.hang.coldMs[lane];
+    const sorted = [...times].sort((a, b) => a - b);
+    const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.9) - 1)];
+    return Math.max(this.hang.multiple * p90, this.hang.floorMs[lane]);
+  }
+
+  /** Milliseconds until this call's silence reaches its limit (≤ 0: reached). Paused calls are never due. */
+  private dueIn(entry: InFlightCall, now: number): number {
+    if (entry.paused || entry.isProbe) return Number.POSITIVE_INFINITY;
+    return Math.max(entry.waitingSince, this.lastAnswerAt) + this.hangLimitMs(entry.lane) - now;
+  }
+
+  /** Checks the call when its silence could reach the limit; re-arms while it has not. */
+  private watch(entry: InFlightCall): void {
+    const check = () => {
+      if (!this.inFlight.has(entry)) return;
+      const due = this.dueIn(entry, this.clock());
+      if (due <= 0) this.declareHung();
+      else entry.cancelTimer = this.schedule(check, Number.isFinite(due) ? due : this.hangLimitMs(entry.lane));
+    };
+    entry.cancelTimer = this.schedule(check, this.hangLimitMs(entry.lane));
+  }
+
+  /** Opens the circuit and cuts every call waiting on the provider (the probe excepted). */
+  private declareHung(): void {
+    const now = this.clock();
+    this.state = "open";
+    this.openedAt = now;
+    const waiting = [...this.inFlight].filter((e) => !e.isProbe);
+    console.warn(
+      `[circuit] ${this.provider} answered nothing while ${waiting.length} call(s) waited past their limit; failing fast for ${this.options.cooldownMs} ms`,
+    );
+    for (const entry of waiting) {
+      entry.cancelTimer();
+      entry.controller.abort(new ProviderError(this.provider, "timeout", "provider stopped answering"));
     }
   }
 
@@ -80,7 +237,7 @@ export class CircuitBreaker {
       this.probeInFlight = true;
       return true;
     }
-    const retryAfterMs = Math.max(0, this.openedAt + this.options.cooldownMs - this.now());
+    const retryAfterMs = Math.max(0, this.openedAt + this.options.cooldownMs - this.clock());
     throw new ProviderError(this.provider, "circuit_open", "provider temporarily disabled after repeated failures", undefined, retryAfterMs);
   }
 
@@ -93,7 +250,7 @@ export class CircuitBreaker {
     this.consecutiveFailures += 1;
     if (this.state === "half_open" || this.consecutiveFailures >= this.options.failureThreshold) {
       this.state = "open";
-      this.openedAt = this.now();
+      this.openedAt = this.clock();
     }
   }
 }

@@ -1,5 +1,5 @@
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
-import { CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
+import { activeCall, CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
 import {
   DEFAULT_HTTP_POLICY,
   type FetchLike,
@@ -74,6 +74,8 @@ export abstract class BaseClient {
 
   /** A request with this client's transport and policy but no circuit accounting of its own (a step inside a call). */
   protected sendTo<T>(url: string, speech: boolean | undefined, rest: Omit<CallOptions<T>, "path" | "speech">): Promise<T> {
+    const breakerCall = activeCall(); // hang detection judges a speech call by speech answer times
+    if (breakerCall && speech) breakerCall.lane = "speech";
     return send({ ...rest, url, provider: this.id, fetch: this.fetchImpl, policy: speech ? this.speechPolicy : this.policy });
   }
 

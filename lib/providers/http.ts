@@ -1,3 +1,4 @@
+import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
 
 /** The subset of `fetch` the clients use; injectable per client (the in-process sandbox is one). */
@@ -50,31 +51,38 @@ export interface SendOptions<T> {
  */
 export async function send<T>(opts: SendOptions<T>): Promise<T> {
   const { provider, policy, deadline, signal } = opts;
+  // The circuit breaker's record of this call: told of each answer and wait, and aborted when the provider hangs.
+  const breakerCall = activeCall();
   for (let attempt = 0; ; attempt++) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ProviderError(provider, "timeout", "provider did not answer before the deadline");
     let error: ProviderError;
     try {
-      return await attemptOnce(opts, Math.min(policy.attemptTimeoutMs, remaining));
+      return await attemptOnce(opts, Math.min(policy.attemptTimeoutMs, remaining), breakerCall);
     } catch (err) {
       error = err as ProviderError;
     }
-    if (signal?.aborted || attempt >= policy.maxRetries || !isRetryable(error)) throw error;
+    if (signal?.aborted || breakerCall?.signal.aborted || attempt >= policy.maxRetries || !isRetryable(error)) throw error;
     const wait = error.retryAfterMs ?? backoff(policy, attempt);
     if (Date.now() + wait + policy.minAttemptMs > deadline) throw error;
+    breakerCall?.pause(true);
     await sleep(wait, signal);
+    breakerCall?.pause(false);
     if (signal?.aborted) throw cancelled(provider);
   }
 }
 
-async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number): Promise<T> {
+async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number, breakerCall?: InFlightCall): Promise<T> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  const attemptSignal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const signals = [opts.signal, breakerCall?.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
+  const attemptSignal = signals.length > 1 ? AbortSignal.any(signals) : timeout;
   try {
     const res = await opts.fetch(opts.url, { ...opts.init, signal: attemptSignal });
+    breakerCall?.answered();
     return await opts.handle(res, attemptSignal);
   } catch (err) {
     if (opts.signal?.aborted) throw cancelled(opts.provider);
+    if (breakerCall?.signal.aborted) throw breakerCall.signal.reason;
     if (err instanceof ProviderError) throw err;
     if (attemptSignal.aborted) throw new ProviderError(opts.provider, "timeout", "provider did not answer in time");
     if (err instanceof SyntaxError) throw new ProviderError(opts.provider, "malformed", "provider sent an unreadable response");

@@ -22,6 +22,7 @@ describe("ruleFor", () => {
   test("defaults: the published per-minute limits; RATE_LIMIT_<BUCKET> overrides, a malformed value is ignored", () => {
     for (const b of ["TRANSLATE", "BATCH", "STT", "TTS", "DEFAULT"]) vi.stubEnv(`RATE_LIMIT_${b}`, undefined);
     vi.stubEnv("RATE_LIMIT_ISSUANCE", "30/10m");
+    vi.stubEnv("RATE_LIMIT_AUTH_FAILURES", undefined);
     vi.stubEnv("RATE_LIMIT_DEFAULT", "lots");
     vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
@@ -31,6 +32,7 @@ describe("ruleFor", () => {
       expect(ruleFor("tts")).toEqual({ limit: 20, windowMs: 60_000 });
       expect(ruleFor("default")).toEqual({ limit: 120, windowMs: 60_000 });
       expect(ruleFor("issuance")).toEqual({ limit: 30, windowMs: 600_000 });
+      expect(ruleFor("auth_failures")).toEqual({ limit: 30, windowMs: 60_000 });
     } finally {
       vi.unstubAllEnvs();
     }

@@ -16,6 +16,8 @@ const DEFAULT_RULES: Record<RateLimitBucket, string> = {
   default: "120/60s",
   // A generous burst (a test suite minting one key per test passes) with a low sustained rate (~1.7/min per IP).
   issuance: "100/3600s",
+  // Failed authentications per client IP; past it, only keys verified before are looked up (lib/http/auth-throttle.ts).
+  auth_failures: "30/60s",
 };
 
 const DEFAULT_TIMEOUT_MS = 300;
@@ -120,7 +122,7 @@ function currentStore(): GuardedRateLimitStore {
   return (g[STORE] ??= createRateLimiter());
 }
 
-/** The process-wide limiter. Identify callers by API key id (never by key name) or, for `issuance`, by client IP. */
+/** The process-wide limiter. Identify callers by API key id (never by key name) or, for the per-IP buckets, by client IP. */
 export function getRateLimiter(): RateLimitStore {
   return currentStore();
 }

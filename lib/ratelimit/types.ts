@@ -1,5 +1,5 @@
-/** Buckets with their own budget. Per API key id, except `issuance`, which is per client IP. */
-export type RateLimitBucket = "translate" | "batch" | "stt" | "tts" | "default" | "issuance";
+/** Buckets with their own budget. Per API key id, except `issuance` and `auth_failures`, which are per client IP. */
+export type RateLimitBucket = "translate" | "batch" | "stt" | "tts" | "default" | "issuance" | "auth_failures";
 
 /**
  * Every counter a store keeps: the per-caller buckets, plus `upstream`, the per-provider budgets every key shares

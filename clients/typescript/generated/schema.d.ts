@@ -788,41 +788,27 @@ export interface components {
             sandbox: boolean;
         };
         /**
-         * @description GET /health response
+         * @description GET /health response. Without credentials: the public view below. With `Authorization: Bearer <HEALTH_OPERATOR_TOKEN>` (a server setting): also uptime, database engine and latency, rate-limiter settings and provider base URLs.
          * @example {
          *       "status": "ok",
          *       "version": "0.1.0",
-         *       "uptime_seconds": 3600,
          *       "checks": {
          *         "database": {
-         *           "status": "ok",
-         *           "engine": "postgres",
-         *           "latency_ms": 2
+         *           "status": "ok"
          *         },
          *         "rate_limiter": {
-         *           "status": "ok",
-         *           "backend": "upstash",
-         *           "ok": true,
-         *           "fail_mode": "open"
+         *           "status": "ok"
          *         },
          *         "providers": {
          *           "status": "ok",
          *           "sandbox": false,
          *           "provider_a": {
          *             "mode": "live",
-         *             "circuit": "closed",
-         *             "base_url": "https://api.sunbird.ai",
-         *             "configured": true
+         *             "circuit": "closed"
          *           }
          *         },
          *         "cache": {
-         *           "status": "ok",
-         *           "enabled": true,
-         *           "backend": "upstash",
-         *           "ok": true,
-         *           "degraded": false,
-         *           "scope": "key",
-         *           "ttl_seconds": 604800
+         *           "status": "ok"
          *         }
          *       }
          *     }
@@ -834,30 +820,31 @@ export interface components {
              */
             status: "ok" | "degraded" | "down";
             version: string;
-            uptime_seconds: number;
+            /** @description operator view only */
+            uptime_seconds?: number;
             checks: {
-                /** @description engine (pglite|postgres), latency_ms */
+                /** @description status; the operator view adds engine (pglite|postgres) and latency_ms */
                 database: {
                     /** @enum {string} */
                     status: "ok" | "degraded" | "down";
                 } & {
                     [key: string]: unknown;
                 };
-                /** @description backend (memory|redis|upstash), ok, fail_mode */
+                /** @description status; the operator view adds backend (memory|redis|upstash), ok, fail_mode, detail */
                 rate_limiter: {
                     /** @enum {string} */
                     status: "ok" | "degraded" | "down";
                 } & {
                     [key: string]: unknown;
                 };
-                /** @description sandbox flag, and per provider: mode (live|sandbox), circuit, base_url, configured */
+                /** @description sandbox flag, and per provider: mode (live|sandbox) and circuit; the operator view adds base_url and configured */
                 providers: {
                     /** @enum {string} */
                     status: "ok" | "degraded" | "down";
                 } & {
                     [key: string]: unknown;
                 };
-                /** @description translation cache: enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail */
+                /** @description translation cache: status; the operator view adds enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail */
                 cache: {
                     /** @enum {string} */
                     status: "ok" | "degraded" | "down";

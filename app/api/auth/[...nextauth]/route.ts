@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
+import { refuseBeforeNextAuth, withoutEndedSession } from "@/lib/auth/endpoints";
 import { authOptions } from "@/lib/auth/options";
 import { MissingAuthSecretError } from "@/lib/auth/secret";
 import { withBodyLimit } from "@/lib/http/limit-request";
@@ -37,7 +38,10 @@ async function handler(incoming: NextRequest, context: Context): Promise<Respons
     }
     throw err;
   }
-  return NextAuth(req as never, context as never, options) as Promise<Response>;
+  const { nextauth: segments } = await context.params;
+  const refused = refuseBeforeNextAuth(req, segments);
+  if (refused) return refused;
+  return withoutEndedSession(req, segments, await (NextAuth(req as never, context as never, options) as Promise<Response>));
 }
 
 export { handler as GET, handler as POST };
