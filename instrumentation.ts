@@ -1,10 +1,20 @@
 // Runs once when the server starts (Next.js instrumentation hook).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // The configuration first: a malformed value stops the server here, every problem listed, before any request.
+  const { config, ConfigError } = await import("./lib/config");
+  let settings: ReturnType<typeof config>;
+  try {
+    settings = config();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
   const { installPeerAddressHeader } = await import("./lib/http/socket-address");
   installPeerAddressHeader();
   // Open (and for PGlite, migrate) the database now rather than on the first request.
-  if (process.env.LUGHA_LAZY_DB !== "true") {
+  if (!settings.LUGHA_LAZY_DB) {
     const { getDatabase } = await import("./lib/db");
     getDatabase().catch((err) => console.error(`database not ready at start-up: ${(err as Error).message}`));
   }

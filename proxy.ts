@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { config as settings } from "@/lib/config";
 import { contentSecurityPolicy } from "@/lib/portal/csp";
 
 /**
@@ -19,7 +20,7 @@ export function proxy(request: NextRequest) {
     });
   }
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
-  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const csp = contentSecurityPolicy(nonce, settings().NODE_ENV === "development");
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);

@@ -323,7 +323,7 @@ async function startApp(
     KHAYA_API_URL: upstreams.khaya,
     HF_API_URL: upstreams.hf,
     API_KEY_HASH_SECRET: "bench-hash-secret",
-    NEXTAUTH_SECRET: "bench-nextauth-secret",
+    NEXTAUTH_SECRET: "bench-nextauth-secret-of-32-characters",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     // Raised out of the way (a short window keeps the in-process sliding log small); the limiter still runs.
     RATE_LIMIT_TRANSLATE: "100000000/1s",

@@ -60,7 +60,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     DATABASE_URL: databaseUrl,
     PROVIDER_MODE: "sandbox",
     API_KEY_HASH_SECRET: "test-hash-secret",
-    NEXTAUTH_SECRET: "test-nextauth-secret",
+    NEXTAUTH_SECRET: "test-nextauth-secret-of-32-characters",
     HEALTH_OPERATOR_TOKEN: OPERATOR_TOKEN,
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
   };

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { readTally, resetTally } from "./contract";
 import { startPostgres } from "./postgres";
 
 /**
@@ -9,12 +10,25 @@ import { startPostgres } from "./postgres";
  * with it (see freshDatabaseUrl), so the report counts them as failed rather than hiding them.
  */
 export default async function setup(project: TestProject) {
-  if (project.getProvidedContext().database !== "postgres") return;
+  const database = project.getProvidedContext().database;
+  resetTally(database);
+  const reportContract = () => {
+    const t = readTally(database);
+    console.log(
+      `\ncontract (${database}): ${t.validated} responses validated against the served OpenAPI document, ${t.mismatch} mismatches ` +
+        `(${t.out_of_scope} outside it: pages, next-auth, CORS preflights; ${t.files} test files)`,
+    );
+  };
+  if (database !== "postgres") return reportContract;
   try {
     const server = await startPostgres();
     project.provide("postgresAdminUrl", server.adminUrl);
-    return () => server.stop();
+    return async () => {
+      await server.stop();
+      reportContract();
+    };
   } catch (err) {
     project.provide("postgresSetupError", `PostgreSQL did not start: ${(err as Error).message}`);
+    return reportContract;
   }
 }

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/http/methods";
+import { methodNotAllowed } from "@/lib/http/route";
 import { findKeyById } from "@/lib/keys/lookup";
 import { API_KEY_PROVIDER_ID } from "./options";
 
@@ -11,7 +11,7 @@ import { API_KEY_PROVIDER_ID } from "./options";
  *    must not say otherwise, so such a session is reported as none ({}), as next-auth reports a signed-out visitor.
  */
 
-const notAllowed = methodNotAllowed("POST");
+const notAllowed = methodNotAllowed("POST, OPTIONS");
 
 /** The answer for a request next-auth must not see, if this is one. */
 export function refuseBeforeNextAuth(req: Request, segments: string[]): Response | undefined {

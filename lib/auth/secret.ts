@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { config, isProductionDeployment, loadConfig } from "@/lib/config";
 
 /**
  * The secret that signs and encrypts portal session cookies (next-auth JWT).
  *  - NEXTAUTH_SECRET (or AUTH_SECRET) when set.
- *  - A production deployment must set it: without it the portal refuses to sign anyone in and says why (the API itself
- *    keeps working — it does not use sessions). "Production deployment" = NODE_ENV=production and either on Vercel
- *    (VERCEL set) or on an external PostgreSQL (DATABASE_URL=postgres…): several instances must share one secret, and
- *    only the operator can provide it.
+ *  - A production deployment (lib/config isProductionDeployment) must set it: without it the portal refuses to sign
+ *    anyone in and says why (the API itself keeps working — it does not use sessions); one shorter than 32 characters
+ *    stops start-up (lib/config).
  *  - The embedded single-machine setup (`npm start` with nothing configured, PGlite under .data/) generates a secret
  *    once and keeps it in .data/nextauth-secret (mode 0600), beside the database it belongs to, so sessions survive a
  *    restart. Development and tests with an in-memory database get a random secret per process.
@@ -28,13 +28,14 @@ type WithDevSecret = typeof globalThis & { [DEV_SECRET]?: string };
 
 type Env = Record<string, string | undefined>;
 
-export function authSecret(env: Env = process.env, dataDir = path.join(/*turbopackIgnore: true*/ process.cwd(), ".data")): string {
-  const configured = env.NEXTAUTH_SECRET || env.AUTH_SECRET;
+export function authSecret(env?: Env, dataDir = path.join(/*turbopackIgnore: true*/ process.cwd(), ".data")): string {
+  // A secret too short for production is refused by the configuration itself (lib/config: a start-up error).
+  const c = env ? loadConfig(env) : config();
+  const configured = c.NEXTAUTH_SECRET || c.AUTH_SECRET;
   if (configured) return configured;
-  const deployed = Boolean(env.VERCEL) || /^postgres(ql)?:\/\//.test(env.DATABASE_URL ?? "");
-  if (env.NODE_ENV === "production" && deployed) throw new MissingAuthSecretError();
+  if (isProductionDeployment(c)) throw new MissingAuthSecretError();
   const g = globalThis as WithDevSecret;
-  g[DEV_SECRET] ??= env.DATABASE_URL ? randomSecret("for this process (sessions end when the server restarts)") : embeddedSecret(dataDir);
+  g[DEV_SECRET] ??= c.DATABASE_URL ? randomSecret("for this process (sessions end when the server restarts)") : embeddedSecret(dataDir);
   return g[DEV_SECRET];
 }
 
@@ -68,7 +69,7 @@ function embeddedSecret(dataDir: string): string {
 }
 
 /** True when the portal can sign people in (for pages that want to explain rather than fail). */
-export function authConfigured(env: Env = process.env): boolean {
+export function authConfigured(env?: Env): boolean {
   try {
     authSecret(env);
     return true;

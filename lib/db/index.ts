@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations, type SqlExecutor } from "./migrate";
 
@@ -15,7 +16,7 @@ export interface DatabaseTarget {
   location?: string;
 }
 
-export function databaseTarget(url = process.env.DATABASE_URL, onVercel = Boolean(process.env.VERCEL)): DatabaseTarget {
+export function databaseTarget(url = config().DATABASE_URL, onVercel = Boolean(config().VERCEL)): DatabaseTarget {
   // Serverless functions are many, short-lived and have no persistent disk: an in-process database there would give
   // every instance its own keys and counters, lost at the next cold start. Refuse clearly instead.
   if (onVercel && (!url || url.startsWith("pglite:"))) throw new PgliteOnServerlessError();
@@ -66,7 +67,7 @@ async function openDatabase(): Promise<Database> {
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const adapter = new PrismaPg({
       connectionString: target.location,
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      max: config().DATABASE_POOL_SIZE,
       connectionTimeoutMillis: 5_000,
       // A dead server must fail requests quickly (clean 503s), not hang them.
       query_timeout: 10_000,

@@ -1,3 +1,5 @@
+import { config, loadConfig } from "@/lib/config";
+
 /**
  * The client address used for per-IP limits (key issuance).
  *
@@ -9,10 +11,9 @@
  * On Vercel (VERCEL set) TRUST_PROXY defaults to true: there is no socket address to read (no `next start`), and
  * Vercel's edge sets X-Forwarded-For itself, overwriting whatever the client sent. TRUST_PROXY=false still wins.
  */
-export function trustsProxy(env: Record<string, string | undefined> = process.env): boolean {
-  if (env.TRUST_PROXY === "true") return true;
-  if (env.TRUST_PROXY === "false") return false;
-  return Boolean(env.VERCEL);
+export function trustsProxy(env?: Record<string, string | undefined>): boolean {
+  const c = env ? loadConfig(env) : config();
+  return c.TRUST_PROXY ?? Boolean(c.VERCEL);
 }
 
 export function clientIp(req: Request, socketAddress: string | undefined, trustProxy = trustsProxy()): string {

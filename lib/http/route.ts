@@ -1,21 +1,28 @@
-import { randomBytes } from "node:crypto";
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse } from "@/lib/keys/store";
+import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordTranslationUsage } from "@/lib/keys/store";
 import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
+import { SANDBOX_HEADER, translationUsage } from "@/lib/translate";
+import type { BatchTranslateResponse, TranslateResponse } from "@/lib/translate/schemas";
 import { throttleFailedAuth } from "./auth-throttle";
 import { parseJsonBody } from "./body";
 import { clientIp } from "./client-ip";
 import { ApiError, type ErrorCode, errorBody } from "./errors";
+import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
+import { requestIdFor } from "./request-id";
 import { PEER_ADDRESS_HEADER } from "./socket-address";
 
 /**
  * The one wrapper every API route goes through. In order:
- *   request id → authentication (and the usage count) → rate limit → body validation → handler,
+ *   request id → authentication (and the usage count) → rate limit → body validation → handler → sandbox header and
+ *   usage recording,
  * and every response it produces — success or error — carries X-Request-Id, and for authenticated routes the
  * X-RateLimit-* headers. Errors leave as {"detail": {code, message, request_id}}; anything unexpected becomes a
  * 500 INTERNAL_ERROR without internals (the cause is logged with the request id).
+ *
+ * Route files use serveRoute(path, handlers): the operation's declaration in lib/http/manifest.ts says what the
+ * wrapper does for it, and every method the path does not declare answers 405 with `Allow`.
  */
 export interface RouteContext<TBody> {
   req: Request;
@@ -25,32 +32,42 @@ export interface RouteContext<TBody> {
   body: TBody;
   /** performance.now() at arrival, for latency_ms. */
   startedAt: number;
+  /** The route's body cap, for handlers that read the body themselves (multipart). */
+  maxBodyBytes: number;
+  /** Headers the response will carry; a handler may add its own (X-Lugha-Cache). */
+  headers: Headers;
 }
 
-type Auth = "api_key" | "none";
+/** A response the handler built itself (raw audio), with what the wrapper needs to know about it. */
+export class RawReply {
+  constructor(
+    readonly response: Response,
+    readonly sandbox: boolean,
+  ) {}
+}
 
-interface RouteOptions<TBody, A extends Auth> {
-  auth: A;
-  /** Budget this route spends: per key for authenticated routes, per client IP for `issuance`. */
-  rateLimit?: RateLimitBucket;
+type HandlerResult = Response | RawReply | object;
+
+export type RouteHandler<TBody, A extends Auth> = (
+  ctx: A extends "api_key" ? RouteContext<TBody> : Omit<RouteContext<TBody>, "key">,
+) => Promise<HandlerResult>;
+
+type RouteOptions<TBody, A extends Auth> = Pick<
+  Operation<TBody, A>,
+  "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsTranslationUsage"
+> & {
   /** JSON body schema; the body is read with a byte limit and validated before the handler runs. */
   body?: z.ZodType<TBody>;
-  maxBodyBytes?: number;
-  /**
-   * The handler reports requests_total / last_used_at (GET and DELETE /keys/me): authenticate against the database
-   * and count in the same statement, so the figure includes this request exactly. Other routes use the cached key and
-   * the batched counter (lib/keys/store.ts), and key.requestsTotal / key.lastUsedAt are null there.
-   */
-  exactUsage?: boolean;
-  handler: (ctx: A extends "api_key" ? RouteContext<TBody> : Omit<RouteContext<TBody>, "key">) => Promise<Response | object>;
-}
+  handler: RouteHandler<TBody, A>;
+};
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
+/** One operation: the steps above around `handler`. */
 export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options: RouteOptions<TBody, A>) {
   return async function handle(req: Request): Promise<Response> {
     const startedAt = performance.now();
-    const requestId = requestIdFor(req);
+    const requestId = requestIdFor(req.headers.get("x-request-id"));
     const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
     try {
       let key: AuthenticatedKey | undefined;
@@ -61,10 +78,13 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       } else if (options.rateLimit) {
         await enforceRateLimit(options.rateLimit, clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined), headers, false);
       }
-      const body = options.body ? await parseJsonBody(req, options.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined;
-      const ctx = { req, requestId, key: key!, body: body as TBody, startedAt };
+      const maxBodyBytes = bodyLimit(options) ?? DEFAULT_MAX_BODY_BYTES;
+      const body = options.body ? await parseJsonBody(req, options.body, maxBodyBytes) : undefined;
+      const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, headers };
       const result = await options.handler(ctx as never);
-      const response = result instanceof Response ? result : Response.json(result);
+      const response = toResponse(result);
+      if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
+      if (options.recordsTranslationUsage && key) recordUsage(key.id, result as TranslateResponse | BatchTranslateResponse, requestId);
       headers.forEach((value, name) => {
         if (!response.headers.has(name)) response.headers.set(name, value);
       });
@@ -73,6 +93,76 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       return errorResponse(err, requestId, headers);
     }
   };
+}
+
+type NextMethod = "GET" | "HEAD" | "OPTIONS" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Handlers<P extends RoutePath> = {
+  [M in keyof (typeof ROUTES)[P] as Uppercase<M & string>]: (typeof ROUTES)[P][M] extends Operation<infer B, infer A> ? RouteHandler<B, A> : never;
+};
+
+/**
+ * The exports of a route file: each method the manifest declares for `path`, wrapped; every other method Next.js
+ * dispatches answers 405 METHOD_NOT_ALLOWED with `Allow` (HEAD is left to Next.js where there is a GET: it runs GET and
+ * drops the body); OPTIONS answers 204 with the same `Allow` (CORS headers come from next.config.mjs).
+ */
+export function serveRoute<P extends RoutePath>(
+  path: P,
+  handlers: NoInfer<Handlers<P>>,
+): Record<NextMethod, ((req: Request) => Promise<Response> | Response) | undefined> {
+  const allow = allowedMethods(path).join(", ");
+  const notAllowed = methodNotAllowed(allow);
+  const out: Record<NextMethod, ((req: Request) => Promise<Response> | Response) | undefined> = {
+    GET: notAllowed,
+    HEAD: notAllowed,
+    POST: notAllowed,
+    PUT: notAllowed,
+    PATCH: notAllowed,
+    DELETE: notAllowed,
+    OPTIONS: () => new Response(null, { status: 204, headers: { Allow: allow } }),
+  };
+  for (const [method, operation] of Object.entries(ROUTES[path]) as [string, Operation<unknown, Auth>][]) {
+    const handler = (handlers as Record<string, RouteHandler<unknown, Auth>>)[method.toUpperCase()];
+    out[method.toUpperCase() as NextMethod] = apiRoute({ ...operation, body: operation.body?.zod, handler } as RouteOptions<unknown, Auth>);
+    if (method === "get") out.HEAD = undefined;
+  }
+  return out;
+}
+
+/** The 405 envelope, with the methods the path does answer. */
+export function methodNotAllowed(allow: string) {
+  return (req: Request) =>
+    errorResponse(
+      new ApiError("METHOD_NOT_ALLOWED", `This endpoint does not accept that method. Allowed: ${allow}.`, { headers: { Allow: allow } }),
+      requestIdFor(req.headers.get("x-request-id")),
+    );
+}
+
+/** Any path under /api or /health without a route of its own: 404 in the error envelope, whatever the method. */
+export function notFoundRoute(): Record<Exclude<NextMethod, "OPTIONS">, (req: Request) => Response> {
+  const notFound = (req: Request) =>
+    errorResponse(new ApiError("NOT_FOUND", "No such endpoint. See /docs for the API reference."), requestIdFor(req.headers.get("x-request-id")));
+  return { GET: notFound, HEAD: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
+}
+
+function toResponse(result: HandlerResult): Response {
+  if (result instanceof Response) return result;
+  if (result instanceof RawReply) return result.response;
+  return Response.json(result);
+}
+
+function isSandboxed(result: HandlerResult): boolean {
+  if (result instanceof RawReply) return result.sandbox;
+  return !(result instanceof Response) && (result as { sandbox?: unknown }).sandbox === true;
+}
+
+/**
+ * The dashboard's counts (characters sent upstream, cache hits); the response never waits for them, and a failure is
+ * logged, not surfaced.
+ */
+function recordUsage(keyId: string, result: TranslateResponse | BatchTranslateResponse, requestId: string) {
+  recordTranslationUsage(keyId, translationUsage(result)).catch((err) =>
+    console.error(`[${requestId}] could not record translation usage: ${(err as Error).message}`),
+  );
 }
 
 /** Builds the error envelope for anything thrown inside a route. */
@@ -156,18 +246,4 @@ function isServiceUnavailable(err: unknown): boolean {
 
 function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-}
-
-const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
-
-/** Honours a well-formed X-Request-Id from the caller (for tracing across systems); otherwise makes one. */
-function requestIdFor(req: Request): string {
-  const incoming = req.headers.get("x-request-id");
-  if (incoming && INCOMING_REQUEST_ID.test(incoming)) return incoming;
-  return `req_${randomBytes(12).toString("hex")}`;
-}
-
-/** Shared helper for handlers that answer with an error outside the wrapper (404 and 405 catch-alls). */
-export function plainError(code: ErrorCode, message: string, extraHeaders: Record<string, string> = {}) {
-  return (req: Request) => errorResponse(new ApiError(code, message, { headers: extraHeaders }), requestIdFor(req));
 }

@@ -110,6 +110,6 @@ describe("KeyCache", () => {
     expect(keyCacheTtlFromEnv({})).toBe(5_000);
     expect(keyCacheTtlFromEnv({ KEY_CACHE_TTL_MS: "0" })).toBe(0);
     expect(keyCacheTtlFromEnv({ KEY_CACHE_TTL_MS: "250" })).toBe(250);
-    expect(keyCacheTtlFromEnv({ KEY_CACHE_TTL_MS: "-1" })).toBe(5_000);
+    expect(() => keyCacheTtlFromEnv({ KEY_CACHE_TTL_MS: "-1" })).toThrow(/KEY_CACHE_TTL_MS must be at least 0/);
   });
 });

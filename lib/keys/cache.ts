@@ -1,3 +1,4 @@
+import { config, loadConfig } from "@/lib/config";
 /**
  * A short-lived, per-instance cache of verified API keys, so the hot path does not read the database on every request.
  *
@@ -33,7 +34,6 @@ interface Entry {
   fetchedAt: number;
 }
 
-export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
 const DEFAULT_MAX_ENTRIES = 10_000;
 /** How long a locally revoked id is remembered (to refuse racing lookups), at least. */
 const REVOKED_MEMORY_MS = 60_000;
@@ -42,13 +42,9 @@ export const UNKNOWN_KEY_TTL_MS = 30_000;
 /** How long a hash that once verified may pass the failed-authentication throttle. */
 export const VERIFIED_MEMORY_MS = 3_600_000;
 
-export function keyCacheTtlFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.KEY_CACHE_TTL_MS?.trim();
-  if (!raw) return DEFAULT_KEY_CACHE_TTL_MS;
-  const n = Number(raw);
-  if (Number.isInteger(n) && n >= 0 && n <= 300_000) return n;
-  console.warn(`KEY_CACHE_TTL_MS=${JSON.stringify(raw)} is not 0-300000; using ${DEFAULT_KEY_CACHE_TTL_MS}`);
-  return DEFAULT_KEY_CACHE_TTL_MS;
+/** KEY_CACHE_TTL_MS (lib/config: 0–300000, default 5000). */
+export function keyCacheTtlFromEnv(env?: Record<string, string | undefined>): number {
+  return (env ? loadConfig(env) : config()).KEY_CACHE_TTL_MS;
 }
 
 export class KeyCache {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { config, loadConfig } from "@/lib/config";
 import { getDatabase } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 
@@ -24,15 +25,9 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
 
 const DAY_MS = 86_400_000;
 
-export const DEFAULT_USAGE_FLUSH_INTERVAL_MS = 50;
-
-export function usageFlushIntervalFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.USAGE_FLUSH_INTERVAL_MS?.trim();
-  if (!raw) return DEFAULT_USAGE_FLUSH_INTERVAL_MS;
-  const n = Number(raw);
-  if (Number.isInteger(n) && n >= 0 && n <= 10_000) return n;
-  console.warn(`USAGE_FLUSH_INTERVAL_MS=${JSON.stringify(raw)} is not 0-10000; using ${DEFAULT_USAGE_FLUSH_INTERVAL_MS}`);
-  return DEFAULT_USAGE_FLUSH_INTERVAL_MS;
+/** USAGE_FLUSH_INTERVAL_MS (lib/config: 0–10000, default 50). */
+export function usageFlushIntervalFromEnv(env?: Record<string, string | undefined>): number {
+  return (env ? loadConfig(env) : config()).USAGE_FLUSH_INTERVAL_MS;
 }
 
 interface DayTally {

@@ -1,14 +1,17 @@
 import { z } from "zod";
+import { formatBytes } from "@/lib/http/body";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
+import { bodyLimit, type Operation, operations } from "@/lib/http/manifest";
 import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
-import { LanguageEntry, LanguagesQuery, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
-import { SttForm, SttResponse, TTS_AUDIO_HEADERS, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
+import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
+import { DEFAULT_RULES, parseRule } from "@/lib/ratelimit";
+import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
+import { SANDBOX_HEADER } from "@/lib/translate";
 import {
   BatchItem,
   BatchItemResult,
   BatchTranslateRequest,
   BatchTranslateResponse,
-  MAX_BATCH_ITEMS,
   TranslateRequest,
   TranslateResponse,
 } from "@/lib/translate/schemas";
@@ -33,17 +36,44 @@ export const RevokedKey = z
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-type Op = Record<string, unknown>;
-
 const RATE_HEADERS = {
   "X-RateLimit-Limit": { $ref: "#/components/headers/X-RateLimit-Limit" },
   "X-RateLimit-Remaining": { $ref: "#/components/headers/X-RateLimit-Remaining" },
   "X-RateLimit-Reset": { $ref: "#/components/headers/X-RateLimit-Reset" },
 };
 const REQUEST_ID = { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } };
+const SANDBOX_HEADERS = {
+  [SANDBOX_HEADER]: {
+    description: "`true` when a sandbox emulator served the request: the output is NOT a real translation",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+/**
+ * Every error an operation can answer: the wrapper's own (lib/http/route.ts apiRoute: authentication, body, rate
+ * limit, and 503 SERVICE_UNAVAILABLE once the database or the rate-limit store is involved) around the handler's.
+ */
+function operationErrors(operation: Operation): ErrorCode[] {
+  const usesStore = operation.auth === "api_key" || operation.rateLimit !== undefined;
+  const codes: ErrorCode[] = [
+    ...(operation.auth === "api_key" ? (["MISSING_API_KEY", "INVALID_API_KEY"] as const) : []),
+    ...(operation.body ? (["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR"] as const) : []),
+    ...(operation.multipart ? (["PAYLOAD_TOO_LARGE"] as const) : []),
+    ...operation.errors,
+    ...(operation.rateLimit ? (["RATE_LIMIT_EXCEEDED"] as const) : []),
+    "INTERNAL_ERROR",
+    ...(usesStore ? (["SERVICE_UNAVAILABLE"] as const) : []),
+  ];
+  return [...new Set(codes)];
+}
 
 /** Error responses of one operation, grouped by status, one named example per code. */
-function errorResponses(codes: ErrorCode[], authenticated: boolean): Record<string, unknown> {
+function errorResponses(operation: Operation): Record<string, unknown> {
+  const codes = operationErrors(operation);
+  const authenticated = operation.auth === "api_key";
+  const limit = bodyLimit(operation);
+  const when = (code: ErrorCode) =>
+    code === "PAYLOAD_TOO_LARGE" && limit !== undefined ? `The body is larger than ${formatBytes(limit)}` : ERROR_DOCS[code].when;
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_STATUS[code];
@@ -51,12 +81,12 @@ function errorResponses(codes: ErrorCode[], authenticated: boolean): Record<stri
   }
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-    const headers: Record<string, unknown> = { ...REQUEST_ID, ...(authenticated ? RATE_HEADERS : {}) };
+    const headers: Record<string, unknown> = { ...REQUEST_ID, ...(authenticated && operation.rateLimit ? RATE_HEADERS : {}) };
     if (status === 429 || list.includes("SERVICE_UNAVAILABLE") || list.includes("PROVIDER_ERROR"))
       headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
     if (status === 401) headers["WWW-Authenticate"] = { schema: { type: "string" }, example: 'Bearer realm="lugha"' };
     out[String(status)] = {
-      description: list.map((c) => `\`${c}\`: ${ERROR_DOCS[c].when}`).join(". "),
+      description: list.map((c) => `\`${c}\`: ${when(c)}`).join(". "),
       headers,
       content: {
         "application/json": {
@@ -69,256 +99,92 @@ function errorResponses(codes: ErrorCode[], authenticated: boolean): Record<stri
   return out;
 }
 
-const AUTH: ErrorCode[] = ["MISSING_API_KEY", "INVALID_API_KEY"];
-const JSON_BODY: ErrorCode[] = ["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR"];
-const ALWAYS: ErrorCode[] = ["INTERNAL_ERROR", "SERVICE_UNAVAILABLE"];
-
-function ok(description: string, schemaName: string, authenticated: boolean, extraHeaders: Record<string, unknown> = {}) {
-  return {
-    description,
-    headers: { ...REQUEST_ID, ...(authenticated ? RATE_HEADERS : {}), ...extraHeaders },
-    content: { "application/json": { schema: ref(schemaName) } },
+/** One operation of the manifest as an OpenAPI Operation Object. */
+function operationObject(operation: Operation): Record<string, unknown> {
+  const authenticated = operation.auth === "api_key";
+  const okContent: Record<string, unknown> = {
+    ...(operation.ok.schema ? { "application/json": { schema: ref(operation.ok.schema) } } : {}),
+    ...operation.ok.content,
   };
-}
-
-function jsonBody(schemaName: string, examples?: Record<string, { summary: string; value: unknown }>) {
+  const limit = bodyLimit(operation);
+  const notes = [
+    operation.rateLimit &&
+      (operation.rateLimit === "issuance"
+        ? ""
+        : `Rate limit: ${operation.rateLimit} bucket (${describeRule(DEFAULT_RULES[operation.rateLimit])} per key by default).`),
+    limit !== undefined && `Body limit: ${formatBytes(limit)}.`,
+  ].filter(Boolean);
+  const description = [operation.description, ...notes].filter(Boolean).join(" ");
   return {
-    required: true,
-    content: { "application/json": { schema: ref(schemaName), ...(examples ? { examples } : {}) } },
-  };
-}
-
-const SANDBOX_HEADER = {
-  "X-Lugha-Sandbox": {
-    description: "`true` when a sandbox emulator served the request: the output is NOT a real translation",
-    schema: { type: "string", enum: ["true"] },
-  },
-};
-
-const CACHE_HEADER = {
-  "X-Lugha-Cache": {
-    description:
-      '`hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off.',
-    schema: { type: "string", enum: ["hit", "miss", "bypass"] },
-  },
-};
-
-/** The request header that bypasses the cache, like the body's `"cache": false`. */
-const CACHE_CONTROL_PARAM = {
-  name: "Cache-Control",
-  in: "header",
-  required: false,
-  description: "`no-cache`: do not answer from the translation cache; the fresh result is still stored.",
-  schema: { type: "string" },
-  example: "no-cache",
-};
-
-function paths(): Record<string, Record<string, Op>> {
-  const languageParams = Object.entries(LanguagesQuery.shape).map(([name, schema]) => {
-    const s = toOpenApiSchema(schema as z.ZodType);
-    const { description, ...rest } = s;
-    return { name, in: "query", required: false, description, schema: rest };
-  });
-
-  return {
-    "/api/v1/translate": {
-      post: {
-        operationId: "translate",
-        tags: ["Translation"],
-        summary: "Translate one text",
-        description:
-          "With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).",
-        parameters: [CACHE_CONTROL_PARAM],
-        requestBody: jsonBody("TranslateRequest", {
-          luganda: {
-            summary: "English → Luganda (provider_a)",
-            value: { text: "Good morning, how are you?", target_lang: "lug", source_lang: "en" },
-          },
-          yoruba: { summary: "English → Yoruba (provider_b)", value: { text: "Thank you very much", target_lang: "yo", source_lang: "en" } },
-          swahili: {
-            summary: "Detect the source, forced provider_c",
-            value: { text: "Where is the market?", target_lang: "sw", provider: "provider_c" },
-          },
-        }),
-        responses: {
-          "200": ok("The translation", "TranslateResponse", true, { ...SANDBOX_HEADER, ...CACHE_HEADER }),
-          ...errorResponses(
-            [
-              ...AUTH,
-              ...JSON_BODY,
-              "UNSUPPORTED_LANGUAGE",
-              "UNSUPPORTED_LANGUAGE_PAIR",
-              "PROVIDER_UNSUPPORTED_PAIR",
-              "TEXT_TOO_LONG",
-              "SAME_LANGUAGE",
-              "RATE_LIMIT_EXCEEDED",
-              "PROVIDER_ERROR",
-              ...ALWAYS,
-            ],
-            true,
-          ),
-        },
-      },
-    },
-    "/api/v1/translate/batch": {
-      post: {
-        operationId: "translateBatch",
-        tags: ["Translation"],
-        summary: `Translate up to ${MAX_BATCH_ITEMS} texts`,
-        description:
-          "Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit (batch bucket, 10/min per key by default).",
-        parameters: [CACHE_CONTROL_PARAM],
-        requestBody: jsonBody("BatchTranslateRequest"),
-        responses: {
-          "200": ok("Batch summary with one result per item", "BatchTranslateResponse", true, { ...SANDBOX_HEADER, ...CACHE_HEADER }),
-          ...errorResponses([...AUTH, ...JSON_BODY, "BATCH_TOO_LARGE", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
-        },
-      },
-    },
-    "/api/v1/speech/stt": {
-      post: {
-        operationId: "speechToText",
-        tags: ["Speech"],
-        summary: "Speech-to-text",
-        description:
-          "Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default).",
-        requestBody: {
-          required: true,
-          content: {
-            "multipart/form-data": {
-              schema: {
-                ...ref("SttForm"),
-              },
-              encoding: { audio: { contentType: "audio/wav, audio/mpeg, audio/ogg, audio/flac, audio/webm, audio/mp4" } },
-            },
-          },
-        },
-        responses: {
-          "200": ok("The transcript", "SttResponse", true),
-          ...errorResponses(
-            [
-              ...AUTH,
-              "PAYLOAD_TOO_LARGE",
-              "UNSUPPORTED_MEDIA_TYPE",
-              "VALIDATION_ERROR",
-              "UNSUPPORTED_LANGUAGE",
-              "RATE_LIMIT_EXCEEDED",
-              "PROVIDER_ERROR",
-              ...ALWAYS,
-            ],
-            true,
-          ),
-        },
-      },
-    },
-    "/api/v1/speech/tts": {
-      post: {
-        operationId: "textToSpeech",
-        tags: ["Speech"],
-        summary: "Text-to-speech",
-        description:
-          "The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default).",
-        requestBody: jsonBody("TtsRequest"),
-        responses: {
-          "200": {
-            description:
-              "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
-            headers: {
-              ...REQUEST_ID,
-              ...RATE_HEADERS,
-              ...Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type")),
-            },
+    operationId: operation.operationId,
+    tags: operation.tags,
+    summary: operation.summary,
+    ...(description ? { description } : {}),
+    ...(authenticated ? {} : { security: [] }),
+    ...(operation.query || operation.headerParameters
+      ? {
+          parameters: [
+            ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) => {
+              const { description, ...rest } = toOpenApiSchema(schema as z.ZodType);
+              return { name, in: "query", required: false, description, schema: rest };
+            }),
+            ...(operation.headerParameters ?? []),
+          ],
+        }
+      : {}),
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: true,
             content: {
-              "application/json": { schema: ref("TtsResponse") },
-              "audio/wav": { schema: { type: "string", format: "binary" } },
+              "application/json": { schema: ref(operation.body.schema), ...(operation.body.examples ? { examples: operation.body.examples } : {}) },
             },
           },
-          ...errorResponses(
-            [...AUTH, ...JSON_BODY, "UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "RATE_LIMIT_EXCEEDED", "PROVIDER_ERROR", ...ALWAYS],
-            true,
-          ),
+        }
+      : {}),
+    ...(operation.multipart
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: ref(operation.multipart.schema),
+                ...(operation.multipart.encoding ? { encoding: operation.multipart.encoding } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      "200": {
+        description: operation.ok.description,
+        headers: {
+          ...REQUEST_ID,
+          ...(authenticated && operation.rateLimit ? RATE_HEADERS : {}),
+          ...operation.ok.headers,
+          ...(operation.sandbox ? SANDBOX_HEADERS : {}),
         },
+        content: okContent,
       },
-    },
-    "/api/v1/languages": {
-      get: {
-        operationId: "listLanguages",
-        tags: ["Languages"],
-        summary: "List languages",
-        description:
-          "Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304.",
-        parameters: languageParams,
-        responses: {
-          "200": ok("The languages", "LanguagesResponse", true, { ETag: { schema: { type: "string" } } }),
-          "304": { description: "Not modified (If-None-Match matched the ETag)" },
-          ...errorResponses([...AUTH, "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
-        },
-      },
-    },
-    "/api/v1/auth/keys": {
-      post: {
-        operationId: "issueKey",
-        tags: ["API keys"],
-        summary: "Issue an API key",
-        description:
-          "No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate).",
-        security: [],
-        requestBody: jsonBody("IssueKeyRequest", {
-          default: { summary: "Default lifetime (365 days)", value: { name: "my app" } },
-          short: { summary: "Expires in 30 days", value: { name: "ci pipeline", expires_in_days: 30 } },
-        }),
-        responses: {
-          "200": ok("The new key", "IssuedKey", false),
-          ...errorResponses([...JSON_BODY, "RATE_LIMIT_EXCEEDED", ...ALWAYS], false),
-        },
-      },
-    },
-    "/api/v1/auth/keys/me": {
-      get: {
-        operationId: "inspectKey",
-        tags: ["API keys"],
-        summary: "Inspect the calling key",
-        description: "`requests_total` counts every authenticated request made with the key, this one included.",
-        responses: {
-          "200": ok("Key metadata", "KeyDetails", true),
-          ...errorResponses([...AUTH, "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
-        },
-      },
-      delete: {
-        operationId: "revokeKey",
-        tags: ["API keys"],
-        summary: "Revoke the calling key",
-        description: "Every later request with the key is refused with 401 INVALID_API_KEY. Cannot be undone: issue a new key.",
-        responses: {
-          "200": ok("The key is revoked", "RevokedKey", true),
-          ...errorResponses([...AUTH, "RATE_LIMIT_EXCEEDED", ...ALWAYS], true),
-        },
-      },
-    },
-    "/health": {
-      get: {
-        operationId: "health",
-        tags: ["Service"],
-        summary: "Health check",
-        description:
-          "No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.",
-        security: [],
-        responses: {
-          "200": { description: "ok or degraded", content: { "application/json": { schema: ref("HealthResponse") } } },
-          "503": { description: "down", content: { "application/json": { schema: ref("HealthResponse") } } },
-        },
-      },
-    },
-    "/api/v1/openapi.json": {
-      get: {
-        operationId: "openapi",
-        tags: ["Service"],
-        summary: "This OpenAPI document",
-        security: [],
-        responses: { "200": { description: "OpenAPI 3.0.3", content: { "application/json": { schema: { type: "object" } } } } },
-      },
+      ...errorResponses(operation),
+      ...operation.otherResponses,
     },
   };
+}
+
+/** "60/60s" → "60/min". */
+function describeRule(rule: string): string {
+  const parsed = parseRule(rule)!;
+  return parsed.windowMs === 60_000 ? `${parsed.limit}/min` : rule;
+}
+
+function paths(): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const { method, path, operation } of operations()) {
+    out[path] ??= {};
+    out[path][method] = operationObject(operation);
+  }
+  return out;
 }
 
 function schemas(): Record<string, SchemaObject> {

@@ -38,7 +38,7 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; message: string; erro
     message: "This endpoint does not accept that method. Allowed: POST, OPTIONS.",
   },
   PAYLOAD_TOO_LARGE: {
-    when: "The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio)",
+    when: "The body is larger than the endpoint accepts (each endpoint's 413 states its limit)",
     message: "Request body exceeds the limit of 64 kB.",
   },
   UNSUPPORTED_MEDIA_TYPE: {

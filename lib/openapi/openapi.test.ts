@@ -1,12 +1,15 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { formatBytes } from "@/lib/http/body";
 import { ERROR_STATUS } from "@/lib/http/errors";
+import { bodyLimit, operations } from "@/lib/http/manifest";
 import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
 import { LanguagesResponse } from "@/lib/languages/schemas";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import { BatchTranslateRequest, BatchTranslateResponse, TranslateRequest, TranslateResponse } from "@/lib/translate/schemas";
 import { openApiDocument, SPEC_ENDPOINTS } from "./document";
+import { ResponseContract } from "./response-contract";
 
 type Doc = {
   openapi: string;
@@ -129,5 +132,61 @@ describe("OpenAPI document", () => {
   it("states the key-name rules zod checks in code", () => {
     const name = doc().components.schemas.IssueKeyRequest.properties!.name as { minLength: number; maxLength: number };
     expect(name).toMatchObject({ minLength: 1, maxLength: 100 });
+  });
+});
+
+describe("responses checked against the document (ResponseContract, as the API tests do)", () => {
+  const contract = new ResponseContract(openApiDocument() as never);
+  const json = (method: string, path: string, status: number, body: unknown) =>
+    contract.check({ method, path, status, contentType: "application/json; charset=utf-8", text: JSON.stringify(body) });
+
+  it("accepts a batch whose failed item has null provider and error_code (nullable enums list null)", () => {
+    const example = doc().components.schemas.BatchTranslateResponse.example as { results: { provider: unknown; error_code: unknown }[] };
+    expect(example.results.some((r) => r.provider === null && r.error_code !== null)).toBe(true);
+    expect(json("POST", "/api/v1/translate/batch", 200, example)).toEqual({ result: "validated" });
+    const enums = doc().components.schemas.BatchItemResult.properties as Record<string, { enum?: unknown[]; nullable?: boolean }>;
+    expect(enums.provider).toMatchObject({ nullable: true, enum: expect.arrayContaining([null, "provider_a"]) });
+    expect(enums.error_code).toMatchObject({ nullable: true, enum: expect.arrayContaining([null, "PROVIDER_ERROR"]) });
+  });
+
+  it("refuses a body that breaks the schema, an undocumented status and an error code the operation does not answer", () => {
+    const example = doc().components.schemas.BatchTranslateResponse.example as { results: object[] };
+    const broken = { ...example, results: [{ ...example.results[0], provider: "provider_z" }] };
+    expect(json("POST", "/api/v1/translate/batch", 200, broken).result).toBe("mismatch");
+    expect(json("POST", "/api/v1/translate", 418, {}).result).toBe("mismatch");
+    const envelope = (code: string) => ({ detail: { code, message: "m", request_id: "req_1" } });
+    expect(json("POST", "/api/v1/auth/keys", 401, envelope("MISSING_API_KEY")).result).toBe("mismatch");
+    expect(json("POST", "/api/v1/translate", 401, envelope("MISSING_API_KEY"))).toEqual({ result: "validated" });
+    expect(json("POST", "/api/v1/translate", 422, envelope("BATCH_TOO_LARGE")).result).toBe("mismatch");
+  });
+
+  it("expects 405 METHOD_NOT_ALLOWED for an undeclared method and 404 NOT_FOUND for an unknown path", () => {
+    const envelope = (code: string) => ({ detail: { code, message: "m", request_id: "req_1" } });
+    expect(json("TRACE", "/api/v1/translate", 405, envelope("METHOD_NOT_ALLOWED"))).toEqual({ result: "validated" });
+    expect(json("GET", "/api/v1/translate", 500, envelope("INTERNAL_ERROR")).result).toBe("mismatch");
+    expect(json("GET", "/api/v1/nothing", 404, envelope("NOT_FOUND"))).toEqual({ result: "validated" });
+    expect(json("GET", "/dashboard", 200, "<html>")).toEqual({ result: "out_of_scope" });
+  });
+});
+
+describe("the document is assembled from the route manifest", () => {
+  it("has exactly the manifest's operations, with the errors the wrapper answers for each", () => {
+    const d = doc();
+    const documented = Object.entries(d.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`));
+    expect(documented.sort()).toEqual(
+      operations()
+        .map(({ method, path }) => `${method} ${path}`)
+        .sort(),
+    );
+    for (const { method, path, operation } of operations()) {
+      const responses = d.paths[path][method].responses;
+      const name = `${method} ${path}`;
+      expect("401" in responses, name).toBe(operation.auth === "api_key");
+      expect("413" in responses, name).toBe(Boolean(operation.body || operation.multipart));
+      expect("429" in responses, name).toBe(Boolean(operation.rateLimit));
+      expect("500" in responses, name).toBe(true);
+      const limit = bodyLimit(operation);
+      if (limit !== undefined) expect(JSON.stringify(responses["413"]), name).toContain(formatBytes(limit));
+    }
   });
 });

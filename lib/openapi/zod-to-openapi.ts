@@ -7,6 +7,8 @@ import { z } from "zod";
  *  - the ±Number.MAX_SAFE_INTEGER bounds zod puts on every .int() are dropped (noise, not a rule of the API)
  *  - `$schema`/`id` keys, empty `definitions` and `contentEncoding`/`contentMediaType` (z.file(); 3.0 uses
  *    `format: binary`, which zod also emits) are removed
+ *  - a nullable enum lists `null` among its values: OpenAPI 3.0.3 says `nullable: true` does not widen `enum`, so
+ *    without it a null (a failed batch item's `provider`) fails validation against the document
  *  - responses do not get `additionalProperties: false` (zod's output mode adds it): new fields are additive, and a
  *    client generated from this document must not break when one appears
  * Shared schemas are registered under a name and referenced as #/components/schemas/<name>.
@@ -54,6 +56,10 @@ function clean(node: unknown, io: "input" | "output" = "input"): unknown {
     }
     if (k === "examples" && Array.isArray(v)) {
       if (v.length > 0 && !("example" in (node as object))) out.example = v[0];
+      continue;
+    }
+    if (k === "enum" && Array.isArray(v) && (node as { nullable?: unknown }).nullable === true && !v.includes(null)) {
+      out[k] = [...v, null];
       continue;
     }
     if (k === "example" || k === "default" || k === "enum" || k === "required") {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { ConfigError, loadConfig } from "@/lib/config";
 import { createRateLimiter, parseRule, rateLimiterConfig, rateLimiterStatus, ruleFor } from "./index";
 
 afterEach(() => vi.restoreAllMocks());
@@ -19,23 +20,17 @@ describe("parseRule", () => {
 });
 
 describe("ruleFor", () => {
-  test("defaults: the published per-minute limits; RATE_LIMIT_<BUCKET> overrides, a malformed value is ignored", () => {
-    for (const b of ["TRANSLATE", "BATCH", "STT", "TTS", "DEFAULT"]) vi.stubEnv(`RATE_LIMIT_${b}`, undefined);
-    vi.stubEnv("RATE_LIMIT_ISSUANCE", "30/10m");
-    vi.stubEnv("RATE_LIMIT_AUTH_FAILURES", undefined);
-    vi.stubEnv("RATE_LIMIT_DEFAULT", "lots");
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    try {
-      expect(ruleFor("translate")).toEqual({ limit: 60, windowMs: 60_000 });
-      expect(ruleFor("batch")).toEqual({ limit: 10, windowMs: 60_000 });
-      expect(ruleFor("stt")).toEqual({ limit: 20, windowMs: 60_000 });
-      expect(ruleFor("tts")).toEqual({ limit: 20, windowMs: 60_000 });
-      expect(ruleFor("default")).toEqual({ limit: 120, windowMs: 60_000 });
-      expect(ruleFor("issuance")).toEqual({ limit: 30, windowMs: 600_000 });
-      expect(ruleFor("auth_failures")).toEqual({ limit: 30, windowMs: 60_000 });
-    } finally {
-      vi.unstubAllEnvs();
-    }
+  test("defaults: the published per-minute limits; RATE_LIMIT_<BUCKET> overrides; a malformed value stops start-up", () => {
+    // The test process sets none of them.
+    expect(ruleFor("translate")).toEqual({ limit: 60, windowMs: 60_000 });
+    expect(ruleFor("batch")).toEqual({ limit: 10, windowMs: 60_000 });
+    expect(ruleFor("stt")).toEqual({ limit: 20, windowMs: 60_000 });
+    expect(ruleFor("tts")).toEqual({ limit: 20, windowMs: 60_000 });
+    expect(ruleFor("default")).toEqual({ limit: 120, windowMs: 60_000 });
+    expect(ruleFor("issuance")).toEqual({ limit: 100, windowMs: 3_600_000 });
+    expect(ruleFor("auth_failures")).toEqual({ limit: 30, windowMs: 60_000 });
+    expect(loadConfig({ RATE_LIMIT_ISSUANCE: "30/10m" }).RATE_LIMIT_ISSUANCE).toEqual({ limit: 30, windowMs: 600_000 });
+    expect(() => loadConfig({ RATE_LIMIT_DEFAULT: "lots" })).toThrow(/RATE_LIMIT_DEFAULT must be "N\/W"/);
   });
 });
 
@@ -48,35 +43,36 @@ describe("rateLimiterConfig: store selection and settings", () => {
     expect(rateLimiterConfig({}).backend).toBe("memory");
   });
 
-  test("half an Upstash configuration is not used, and says so", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect(rateLimiterConfig({ UPSTASH_REDIS_REST_URL: upstash.UPSTASH_REDIS_REST_URL, REDIS_URL: "redis://r" }).backend).toBe("redis");
-    expect(warn).toHaveBeenCalledOnce();
+  test("half an Upstash configuration stops start-up, naming the missing variable", () => {
+    expect(() => rateLimiterConfig({ UPSTASH_REDIS_REST_URL: upstash.UPSTASH_REDIS_REST_URL, REDIS_URL: "redis://r" })).toThrow(
+      /UPSTASH_REDIS_REST_TOKEN must be set together/,
+    );
   });
 
   test("defaults: 300 ms timeout, fail open", () => {
     expect(rateLimiterConfig({})).toEqual({ backend: "memory", timeoutMs: 300, failMode: "open" });
   });
 
-  test("settings are read, and malformed ones fall back to the defaults with a warning", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+  test("settings are read, and malformed ones stop start-up, both named in one error", () => {
     expect(rateLimiterConfig({ RATE_LIMIT_TIMEOUT_MS: "150", RATE_LIMIT_FAIL_MODE: "Closed" })).toMatchObject({ timeoutMs: 150, failMode: "closed" });
-    expect(rateLimiterConfig({ RATE_LIMIT_TIMEOUT_MS: "0", RATE_LIMIT_FAIL_MODE: "sometimes" })).toMatchObject({ timeoutMs: 300, failMode: "open" });
-    expect(warn).toHaveBeenCalledTimes(2);
+    const err = (() => {
+      try {
+        rateLimiterConfig({ RATE_LIMIT_TIMEOUT_MS: "0", RATE_LIMIT_FAIL_MODE: "sometimes" });
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err?.problems).toEqual(["RATE_LIMIT_TIMEOUT_MS must be at least 1", "RATE_LIMIT_FAIL_MODE must be one of open, closed"]);
   });
 });
 
 describe("createRateLimiter", () => {
-  test("an unusable Upstash URL behaves like a store that is down: the fail mode decides, /health says why", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    const env = { UPSTASH_REDIS_REST_URL: "not a url", UPSTASH_REDIS_REST_TOKEN: "t" };
-    const open = createRateLimiter(env);
-    expect(open.name).toBe("upstash");
-    expect((await open.check("translate", "k", { limit: 1, windowMs: 1_000 })).allowed).toBe(true);
-    expect(await open.health()).toMatchObject({ ok: false });
-    const closed = createRateLimiter({ ...env, RATE_LIMIT_FAIL_MODE: "closed" });
-    await expect(closed.check("translate", "k", { limit: 1, windowMs: 1_000 })).rejects.toMatchObject({ name: "RateLimiterUnavailableError" });
+  test("an unusable Upstash or Redis URL stops start-up instead of running on a store that can never answer", () => {
+    expect(() => createRateLimiter({ UPSTASH_REDIS_REST_URL: "not a url", UPSTASH_REDIS_REST_TOKEN: "t" })).toThrow(
+      /UPSTASH_REDIS_REST_URL must be a URL/,
+    );
+    expect(() => createRateLimiter({ REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL must be a URL \(redis:\/\/ or rediss:\/\//);
   });
 
   test("rateLimiterStatus reports the process-wide store", async () => {

@@ -5,7 +5,7 @@ import defaultModelMap from "@/lib/languages/hf-models.json";
 import { resolveModelMap } from "@/lib/languages/models";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
-import { batchCached, bypassRequested, cacheHeader, type TranslationCaching, translationUsage } from "./cache";
+import { batchCached, bypassRequested, cacheStatus, type TranslationCaching, translationUsage } from "./cache";
 import { type TranslateDeps, type TranslateInput, type TranslateOptions, translateText } from "./service";
 
 /**
@@ -346,10 +346,10 @@ describe("request and response helpers", () => {
 
   it("X-Lugha-Cache is hit, miss or bypass, and absent when the cache is off", () => {
     const on = setup().caching;
-    expect(cacheHeader(on, false, true)).toEqual({ "X-Lugha-Cache": "hit" });
-    expect(cacheHeader(on, false, false)).toEqual({ "X-Lugha-Cache": "miss" });
-    expect(cacheHeader(on, true, false)).toEqual({ "X-Lugha-Cache": "bypass" });
-    expect(cacheHeader(setup({ TRANSLATION_CACHE: "off" }).caching, true, false)).toEqual({});
+    expect(cacheStatus(on, false, true)).toBe("hit");
+    expect(cacheStatus(on, false, false)).toBe("miss");
+    expect(cacheStatus(on, true, false)).toBe("bypass");
+    expect(cacheStatus(setup({ TRANSLATION_CACHE: "off" }).caching, true, false)).toBeUndefined();
   });
 
   it("usage of a single translation: characters when sent upstream, a cache hit otherwise", async () => {

@@ -3,7 +3,7 @@ import { type CacheValue, getTranslationCache, SingleFlight, type TranslationCac
 import { ApiError } from "@/lib/http/errors";
 import type { TranslationRoute } from "@/lib/providers/descriptor";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
-import type { BatchTranslateResponse, TranslateResponse } from "./schemas";
+import { type BatchTranslateResponse, CACHE_HEADER, type TranslateResponse } from "./schemas";
 
 /*
  * The translation cache and request coalescing around the translate chain (README, "Cache and coalescing").
@@ -20,8 +20,6 @@ import type { BatchTranslateResponse, TranslateResponse } from "./schemas";
  *  - Coalescing: requests with the same key in flight share one chain run. Callers that joined a run made no upstream
  *    call of their own and are answered as hits. A request that bypasses the cache neither reads it nor joins a run.
  */
-
-export const CACHE_HEADER = "X-Lugha-Cache";
 
 /** The process-wide cache and the calls in flight; both on globalThis (see lib/cache/index.ts for why). */
 export interface TranslationCaching {
@@ -124,9 +122,14 @@ export async function throughCache<V extends CacheValue, F extends Fresh<V>>(
 }
 
 /** The value of X-Lugha-Cache for a request; undefined (no header) when TRANSLATION_CACHE=off. */
-export function cacheHeader(caching: TranslationCaching | undefined, bypass: boolean, cached: boolean): Record<string, string> {
-  if (!caching?.cache.enabled) return {};
-  return { [CACHE_HEADER]: bypass ? "bypass" : cached ? "hit" : "miss" };
+export function cacheStatus(caching: TranslationCaching | undefined, bypass: boolean, cached: boolean): "hit" | "miss" | "bypass" | undefined {
+  if (!caching?.cache.enabled) return undefined;
+  return bypass ? "bypass" : cached ? "hit" : "miss";
+}
+
+/** Sets X-Lugha-Cache on a response's headers (nothing when the cache is off). */
+export function setCacheHeader(headers: Headers, status: ReturnType<typeof cacheStatus>): void {
+  if (status) headers.set(CACHE_HEADER, status);
 }
 
 /** A batch is a hit when every item that succeeded was answered from the cache (and at least one did). */

@@ -3,7 +3,7 @@ import { translationCaching } from "./cache";
 import { deadlineFromEnv, type TranslateDeps } from "./service";
 
 export { batchConcurrencyFromEnv, batchDeadlineFromEnv, concurrencyGate, Semaphore, translateBatch } from "./batch";
-export { batchCached, bypassRequested, CACHE_HEADER, cacheHeader, translationUsage } from "./cache";
+export { batchCached, bypassRequested, cacheStatus, setCacheHeader, translationUsage } from "./cache";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
 export {
   DEFAULT_TRANSLATE_DEADLINE_MS,

@@ -48,6 +48,28 @@ const UseCache = z
     "false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true.",
   );
 
+/** Says whether a translation was answered from the cache: hit, miss or bypass (./cache.ts). */
+export const CACHE_HEADER = "X-Lugha-Cache";
+
+/** X-Lugha-Cache on the 200 answers of translate and batch (OpenAPI header objects). */
+export const CACHE_RESPONSE_HEADERS = {
+  [CACHE_HEADER]: {
+    description:
+      '`hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off.',
+    schema: { type: "string", enum: ["hit", "miss", "bypass"] },
+  },
+};
+
+/** The request header that bypasses the cache, like the body's `"cache": false` (an OpenAPI header parameter). */
+export const CACHE_CONTROL_PARAMETER = {
+  name: "Cache-Control",
+  in: "header",
+  required: false,
+  description: "`no-cache`: do not answer from the translation cache; the fresh result is still stored.",
+  schema: { type: "string" },
+  example: "no-cache",
+};
+
 const Text = z
   .string(required("a string"))
   .describe(

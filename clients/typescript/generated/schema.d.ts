@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Translate one text
-         * @description With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default).
+         * @description With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default). Body limit: 64 kB.
          */
         post: operations["translate"];
         delete?: never;
@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Translate up to 50 texts
-         * @description Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit (batch bucket, 10/min per key by default).
+         * @description Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit. Rate limit: batch bucket (10/min per key by default). Body limit: 4 MB.
          */
         post: operations["translateBatch"];
         delete?: never;
@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Speech-to-text
-         * @description Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default).
+         * @description Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default). Body limit: 10 MB.
          */
         post: operations["speechToText"];
         delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Text-to-speech
-         * @description The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default).
+         * @description The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default). Body limit: 64 kB.
          */
         post: operations["textToSpeech"];
         delete?: never;
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * List languages
-         * @description Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304.
+         * @description Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304. Rate limit: default bucket (120/min per key by default).
          */
         get: operations["listLanguages"];
         put?: never;
@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an API key
-         * @description No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate).
+         * @description No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate). Body limit: 16 kB.
          */
         post: operations["issueKey"];
         delete?: never;
@@ -130,14 +130,14 @@ export interface paths {
         };
         /**
          * Inspect the calling key
-         * @description `requests_total` counts every authenticated request made with the key, this one included.
+         * @description `requests_total` counts every authenticated request made with the key, this one included. Rate limit: default bucket (120/min per key by default).
          */
         get: operations["inspectKey"];
         put?: never;
         post?: never;
         /**
          * Revoke the calling key
-         * @description Every later request with the key is refused with 401 INVALID_API_KEY. Cannot be undone: issue a new key.
+         * @description Every later request with the key is refused with 401 INVALID_API_KEY. Cannot be undone: issue a new key. Rate limit: default bucket (120/min per key by default).
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -964,7 +964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio) */
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 kB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1110,7 +1110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio) */
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 4 MB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1212,6 +1212,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1233,7 +1235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio) */
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 10 MB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1353,8 +1355,8 @@ export interface operations {
                     "X-Lugha-Fallback-Used"?: boolean;
                     /** @description providers_tried, comma-separated */
                     "X-Lugha-Providers-Tried"?: string;
-                    /** @description true when a sandbox emulator served (absent otherwise); on JSON responses too */
-                    "X-Lugha-Sandbox"?: string;
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1390,7 +1392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio) */
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 kB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1613,7 +1615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than the endpoint accepts (16 kB for key issuance, 64 kB for translate and TTS, 4 MB for batch, 10 MB for audio) */
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 16 kB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1849,10 +1851,21 @@ export interface operations {
             /** @description ok or degraded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description down */
@@ -1878,10 +1891,21 @@ export interface operations {
             /** @description OpenAPI 3.0.3 */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

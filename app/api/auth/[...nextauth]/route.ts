@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { refuseBeforeNextAuth, withoutEndedSession } from "@/lib/auth/endpoints";
 import { authOptions } from "@/lib/auth/options";
 import { MissingAuthSecretError } from "@/lib/auth/secret";
 import { withBodyLimit } from "@/lib/http/limit-request";
+import { requestIdFor } from "@/lib/http/request-id";
 import { errorResponse } from "@/lib/http/route";
 
 /**
@@ -26,7 +26,7 @@ async function handler(incoming: NextRequest, context: Context): Promise<Respons
       (body) => new NextRequest(incoming.url, { method: incoming.method, headers: incoming.headers, body }),
     );
   } catch (err) {
-    return errorResponse(err, `req_${randomBytes(12).toString("hex")}`);
+    return errorResponse(err, requestIdFor(incoming.headers.get("x-request-id")));
   }
   let options: ReturnType<typeof authOptions>;
   try {

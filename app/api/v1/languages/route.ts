@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { validate } from "@/lib/http/body";
-import { methodNotAllowed } from "@/lib/http/methods";
-import { apiRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/http/route";
 import { listLanguages } from "@/lib/languages/listing";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 
@@ -10,10 +9,8 @@ import { LanguagesQuery } from "@/lib/languages/schemas";
  * models and formats, TTS voices. Filters: capability, provider, source (see lib/languages/listing.ts).
  * Cacheable per caller: ETag + Cache-Control private; If-None-Match → 304.
  */
-export const GET = apiRoute({
-  auth: "api_key",
-  rateLimit: "default",
-  handler: async ({ req }) => {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/languages", {
+  GET: async ({ req }) => {
     const params = new URL(req.url).searchParams;
     const query = validate(
       LanguagesQuery,
@@ -51,7 +48,3 @@ function rendered(query: LanguagesQuery): { body: Uint8Array<ArrayBuffer>; etag:
   }
   return hit;
 }
-
-const notAllowed = methodNotAllowed("GET");
-
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

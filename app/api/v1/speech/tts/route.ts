@@ -1,8 +1,5 @@
-import { methodNotAllowed } from "@/lib/http/methods";
-import { apiRoute } from "@/lib/http/route";
+import { RawReply, serveRoute } from "@/lib/http/route";
 import { defaultSpeechDeps, prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
-import { TtsRequest } from "@/lib/speech/schemas";
-import { SANDBOX_HEADER } from "@/lib/translate";
 
 /**
  * POST /api/v1/speech/tts — text-to-speech. JSON {text, language, voice?, provider?}.
@@ -10,18 +7,13 @@ import { SANDBOX_HEADER } from "@/lib/translate";
  * Content-Type (and the metadata in X-Lugha-* headers) when Accept prefers audio/*. 422 for request problems
  * (VALIDATION_ERROR, TEXT_TOO_LONG, UNSUPPORTED_LANGUAGE, UNSUPPORTED_VOICE), 503 PROVIDER_ERROR when no provider spoke.
  */
-export const POST = apiRoute({
-  auth: "api_key",
-  rateLimit: "tts",
-  body: TtsRequest,
-  maxBodyBytes: 64 * 1024,
-  handler: async ({ req, body, startedAt }) => {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/speech/tts", {
+  POST: async ({ req, body, startedAt }) => {
     const { response: meta, audio } = await synthesizeSpeech(body, defaultSpeechDeps(), { startedAt });
-    const headers: Record<string, string> = { Vary: "Accept", ...(meta.sandbox ? { [SANDBOX_HEADER]: "true" } : {}) };
     if (prefersRawAudio(req.headers.get("accept"))) {
-      return new Response(audio as Uint8Array<ArrayBuffer>, {
+      const response = new Response(audio as Uint8Array<ArrayBuffer>, {
         headers: {
-          ...headers,
+          Vary: "Accept",
           "Content-Type": meta.content_type,
           "Content-Length": String(audio.byteLength),
           "Content-Disposition": `inline; filename="speech.${meta.content_type === "audio/mpeg" ? "mp3" : meta.content_type.split("/")[1]}"`,
@@ -36,11 +28,11 @@ export const POST = apiRoute({
           "X-Lugha-Providers-Tried": meta.providers_tried.join(","),
         },
       });
+      return new RawReply(response, meta.sandbox);
     }
-    return Response.json({ audio_base64: Buffer.from(audio).toString("base64"), ...meta }, { headers });
+    return new RawReply(
+      Response.json({ audio_base64: Buffer.from(audio).toString("base64"), ...meta }, { headers: { Vary: "Accept" } }),
+      meta.sandbox,
+    );
   },
 });
-
-const notAllowed = methodNotAllowed("POST");
-
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,16 +1,12 @@
-import { methodNotAllowed } from "@/lib/http/methods";
-import { apiRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/http/route";
 import { revokeKey } from "@/lib/keys/store";
 import { type RateLimitBucket, ruleFor } from "@/lib/ratelimit";
 
 const PER_KEY_BUCKETS: RateLimitBucket[] = ["translate", "batch", "stt", "tts", "default"];
 
-/** GET /api/v1/auth/keys/me — the calling key's metadata. requests_total includes this request. */
-export const GET = apiRoute({
-  auth: "api_key",
-  rateLimit: "default",
-  exactUsage: true,
-  handler: async ({ key }) => ({
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/auth/keys/me", {
+  /** The calling key's metadata. requests_total includes this request. */
+  GET: async ({ key }) => ({
     name: key.name,
     created_at: key.createdAt.toISOString(),
     expires_at: key.expiresAt.toISOString(),
@@ -24,19 +20,9 @@ export const GET = apiRoute({
       }),
     ),
   }),
-});
-
-/** DELETE /api/v1/auth/keys/me — revoke the calling key. Every later request with it gets 401 INVALID_API_KEY. */
-export const DELETE = apiRoute({
-  auth: "api_key",
-  rateLimit: "default",
-  exactUsage: true,
-  handler: async ({ key }) => {
+  /** Revoke the calling key. Every later request with it gets 401 INVALID_API_KEY. */
+  DELETE: async ({ key }) => {
     await revokeKey(key.id);
     return { revoked: true, name: key.name, display_prefix: key.displayPrefix };
   },
 });
-
-const notAllowed = methodNotAllowed("GET", "DELETE");
-
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };

@@ -1,0 +1,270 @@
+import type { z } from "zod";
+import { IssueKeyRequest } from "@/lib/keys/schemas";
+import { LanguagesQuery } from "@/lib/languages/schemas";
+import type { RateLimitBucket } from "@/lib/ratelimit/types";
+import { maxUploadBytes } from "@/lib/speech/limits";
+import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
+import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
+import type { ErrorCode } from "./errors";
+
+/**
+ * Every route of the API, declared once. The wrapper (lib/http/route.ts serveRoute) reads an operation's entry to
+ * authenticate, rate-limit, read and validate the body, set the sandbox header, record usage and answer 405 with
+ * `Allow` for every other method; lib/openapi/document.ts builds the operation's OpenAPI entry from the same entry,
+ * adding the errors the wrapper itself can answer (authentication, rate limit, body) and their headers. The common
+ * route tests (e2e/api/routes.test.ts) run over this list.
+ */
+export type Auth = "api_key" | "none";
+export type Method = "get" | "post" | "delete";
+
+export interface Operation<TBody = unknown, A extends Auth = Auth> {
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  auth: A;
+  /** Budget this route spends: per key for authenticated routes, per client IP for `issuance`. */
+  rateLimit?: RateLimitBucket;
+  /** A JSON body, read under `maxBodyBytes` and validated before the handler runs; `schema` names its component. */
+  body?: { zod: z.ZodType<TBody>; schema: string; examples?: Record<string, { summary: string; value: unknown }> };
+  /** Query parameters (all optional), documented; the handler validates them. */
+  query?: z.ZodObject;
+  /** Request headers the handler reads, as OpenAPI header parameters (documentation only). */
+  headerParameters?: Record<string, unknown>[];
+  /** A multipart upload the handler reads itself, under `maxBodyBytes` (ctx.maxBodyBytes). */
+  multipart?: { schema: string; encoding?: Record<string, unknown> };
+  /** Byte cap on the request body; a function when the operator configures it. */
+  maxBodyBytes?: number | (() => number);
+  /** The errors the handler itself can answer; the wrapper's own (auth, rate limit, body, 500/503) are added. */
+  errors: ErrorCode[];
+  /** The 200 answer. `schema` names a component; `content` adds media types besides JSON. */
+  ok: { description: string; schema?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };
+  /** Other documented answers, e.g. 304 or health's 503. */
+  otherResponses?: Record<string, unknown>;
+  /** The result carries `sandbox`: the wrapper sets X-Lugha-Sandbox: true when it is true. */
+  sandbox?: boolean;
+  /**
+   * The result is a translation or a batch: the wrapper records its usage against the key (the dashboard's counts:
+   * characters sent upstream and cache hits).
+   */
+  recordsTranslationUsage?: boolean;
+  /**
+   * The handler reports requests_total / last_used_at (GET and DELETE /keys/me): authenticate against the database
+   * and count in the same statement, so the figure includes this request exactly.
+   */
+  exactUsage?: boolean;
+}
+
+/** Keeps the body type and auth of an operation for the handler's context. */
+function op<TBody = undefined, A extends Auth = "api_key">(o: Operation<TBody, A>): Operation<TBody, A> {
+  return o;
+}
+
+const DEFAULT_JSON_BODY_BYTES = 64 * 1024;
+
+export const ROUTES = {
+  "/api/v1/translate": {
+    post: op({
+      operationId: "translate",
+      tags: ["Translation"],
+      summary: "Translate one text",
+      description:
+        "With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted.",
+      auth: "api_key",
+      rateLimit: "translate",
+      body: {
+        zod: TranslateRequest,
+        schema: "TranslateRequest",
+        examples: {
+          luganda: {
+            summary: "English → Luganda (provider_a)",
+            value: { text: "Good morning, how are you?", target_lang: "lug", source_lang: "en" },
+          },
+          yoruba: { summary: "English → Yoruba (provider_b)", value: { text: "Thank you very much", target_lang: "yo", source_lang: "en" } },
+          swahili: {
+            summary: "Detect the source, forced provider_c",
+            value: { text: "Where is the market?", target_lang: "sw", provider: "provider_c" },
+          },
+        },
+      },
+      maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
+      errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "PROVIDER_UNSUPPORTED_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "PROVIDER_ERROR"],
+      ok: { description: "The translation", schema: "TranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      headerParameters: [CACHE_CONTROL_PARAMETER],
+      sandbox: true,
+      recordsTranslationUsage: true,
+    }),
+  },
+  "/api/v1/translate/batch": {
+    post: op({
+      operationId: "translateBatch",
+      tags: ["Translation"],
+      summary: `Translate up to ${MAX_BATCH_ITEMS} texts`,
+      description:
+        "Items run concurrently and each succeeds or fails on its own: a failed item has a non-null `error` and `error_code` and null translation fields, and the request as a whole is still 200 — check `failed`. Results are in request order. A batch is one request for the rate limit.",
+      auth: "api_key",
+      rateLimit: "batch",
+      // The envelope only: the items are validated by the handler, after the BATCH_TOO_LARGE check.
+      body: { zod: BatchEnvelope, schema: "BatchTranslateRequest" },
+      // 50 items × 5,000 characters, each up to 12 bytes when JSON-escaped (an emoji as \uXXXX\uXXXX), fits.
+      maxBodyBytes: 4 * 1024 * 1024,
+      errors: ["BATCH_TOO_LARGE"],
+      ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      headerParameters: [CACHE_CONTROL_PARAMETER],
+      sandbox: true,
+      recordsTranslationUsage: true,
+    }),
+  },
+  "/api/v1/speech/stt": {
+    post: op({
+      operationId: "speechToText",
+      tags: ["Speech"],
+      summary: "Speech-to-text",
+      description:
+        "Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails.",
+      auth: "api_key",
+      rateLimit: "stt",
+      multipart: {
+        schema: "SttForm",
+        encoding: { audio: { contentType: "audio/wav, audio/mpeg, audio/ogg, audio/flac, audio/webm, audio/mp4" } },
+      },
+      maxBodyBytes: () => maxUploadBytes(),
+      errors: ["UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "PROVIDER_ERROR"],
+      ok: { description: "The transcript", schema: "SttResponse" },
+      sandbox: true,
+    }),
+  },
+  "/api/v1/speech/tts": {
+    post: op({
+      operationId: "textToSpeech",
+      tags: ["Speech"],
+      summary: "Text-to-speech",
+      description:
+        "The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`).",
+      auth: "api_key",
+      rateLimit: "tts",
+      body: { zod: TtsRequest, schema: "TtsRequest" },
+      maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
+      errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "PROVIDER_ERROR"],
+      ok: {
+        description: "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
+        schema: "TtsResponse",
+        headers: Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type" && name !== "X-Lugha-Sandbox")),
+        content: { "audio/wav": { schema: { type: "string", format: "binary" } } },
+      },
+      sandbox: true,
+    }),
+  },
+  "/api/v1/languages": {
+    get: op({
+      operationId: "listLanguages",
+      tags: ["Languages"],
+      summary: "List languages",
+      description:
+        "Every language at least one provider serves, with the translation pairs (provider, model and the quality_score translate reports), and STT/TTS support with providers and voices. Filters combine. Cacheable: ETag, `Cache-Control: private, max-age=300`, `If-None-Match` → 304.",
+      auth: "api_key",
+      rateLimit: "default",
+      query: LanguagesQuery,
+      errors: ["VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE"],
+      ok: { description: "The languages", schema: "LanguagesResponse", headers: { ETag: { schema: { type: "string" } } } },
+      otherResponses: { "304": { description: "Not modified (If-None-Match matched the ETag)" } },
+    }),
+  },
+  "/api/v1/auth/keys": {
+    post: op({
+      operationId: "issueKey",
+      tags: ["API keys"],
+      summary: "Issue an API key",
+      description:
+        "No authentication. The key (`svc_` + 40 hex characters) is in this response and nowhere else, ever: store it now. Only a hash is kept. Throttled per client address (a generous burst, a low sustained rate).",
+      auth: "none",
+      rateLimit: "issuance",
+      body: {
+        zod: IssueKeyRequest,
+        schema: "IssueKeyRequest",
+        examples: {
+          default: { summary: "Default lifetime (365 days)", value: { name: "my app" } },
+          short: { summary: "Expires in 30 days", value: { name: "ci pipeline", expires_in_days: 30 } },
+        },
+      },
+      maxBodyBytes: 16 * 1024,
+      errors: [],
+      ok: { description: "The new key", schema: "IssuedKey" },
+    }),
+  },
+  "/api/v1/auth/keys/me": {
+    get: op({
+      operationId: "inspectKey",
+      tags: ["API keys"],
+      summary: "Inspect the calling key",
+      description: "`requests_total` counts every authenticated request made with the key, this one included.",
+      auth: "api_key",
+      rateLimit: "default",
+      exactUsage: true,
+      errors: [],
+      ok: { description: "Key metadata", schema: "KeyDetails" },
+    }),
+    delete: op({
+      operationId: "revokeKey",
+      tags: ["API keys"],
+      summary: "Revoke the calling key",
+      description: "Every later request with the key is refused with 401 INVALID_API_KEY. Cannot be undone: issue a new key.",
+      auth: "api_key",
+      rateLimit: "default",
+      exactUsage: true,
+      errors: [],
+      ok: { description: "The key is revoked", schema: "RevokedKey" },
+    }),
+  },
+  "/health": {
+    get: op({
+      operationId: "health",
+      tags: ["Service"],
+      summary: "Health check",
+      description:
+        "No authentication. 200 while the service can serve (`ok` or `degraded`), 503 `down` when it cannot (database unreachable). Shows whether providers run live or in the sandbox.",
+      auth: "none",
+      errors: [],
+      ok: { description: "ok or degraded", schema: "HealthResponse" },
+      otherResponses: {
+        "503": { description: "down", content: { "application/json": { schema: { $ref: "#/components/schemas/HealthResponse" } } } },
+      },
+    }),
+  },
+  "/api/v1/openapi.json": {
+    get: op({
+      operationId: "openapi",
+      tags: ["Service"],
+      summary: "This OpenAPI document",
+      auth: "none",
+      errors: [],
+      ok: { description: "OpenAPI 3.0.3", content: { "application/json": { schema: { type: "object" } } } },
+    }),
+  },
+};
+
+export type RoutePath = keyof typeof ROUTES;
+
+/** The methods a path answers, as the Allow header lists them: its own, HEAD with GET, and OPTIONS. */
+export function allowedMethods(path: RoutePath): string[] {
+  const own = Object.keys(ROUTES[path]).map((m) => m.toUpperCase());
+  return [...own, ...(own.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
+}
+
+/** The byte cap of an operation's body (the configured one when it is configurable). */
+export function bodyLimit(operation: Pick<Operation, "maxBodyBytes">): number | undefined {
+  const limit = operation.maxBodyBytes;
+  return typeof limit === "function" ? limit() : limit;
+}
+
+/** Every (method, path, operation) of the manifest, for the document and the common route tests. */
+export function operations(): { method: Method; path: RoutePath; operation: Operation }[] {
+  return Object.entries(ROUTES).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ method: method as Method, path: path as RoutePath, operation: operation as Operation })),
+  );
+}
+
+/** The manifest path a request path names, if any (exact match: the API has no path parameters). */
+export function routeFor(pathname: string): RoutePath | undefined {
+  return Object.hasOwn(ROUTES, pathname) ? (pathname as RoutePath) : undefined;
+}
