@@ -5,12 +5,14 @@ import { KeyIssuer } from "@/components/KeyIssuer";
 import { requestOrigin } from "@/components/origin";
 import { ProviderBadge } from "@/components/ProviderBadge";
 import { authConfigured } from "@/lib/auth/secret";
+import { catalogueSubjects, getAvailability } from "@/lib/availability/live";
 import { listLanguages } from "@/lib/languages/listing";
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const origin = await requestOrigin();
-  const languages = listLanguages();
+  // What would serve each pair now: routes known to be unavailable are left out (lib/availability).
+  const languages = listLanguages({}, undefined, undefined, await getAvailability().view(catalogueSubjects()));
   const quickStart = `# 1. Get a key (or use the form above)
 curl -X POST ${origin}/api/v1/auth/keys \\
   -H "Content-Type: application/json" \\

@@ -44,8 +44,14 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
           </thead>
           <tbody className="divide-y divide-slate-200">
             {data.languages.map((lang) => {
-              const groups = new Map<string, string[]>();
-              for (const t of lang.translation.targets) groups.set(t.provider, [...(groups.get(t.provider) ?? []), t.code]);
+              // One group per provider, model and quality band: what would serve each pair now.
+              const groups = new Map<string, { provider: string; model: string; band: string; codes: string[] }>();
+              for (const t of lang.translation.targets) {
+                const key = `${t.provider}|${t.model}|${t.quality_band}`;
+                const group = groups.get(key) ?? { provider: t.provider, model: t.model, band: t.quality_band, codes: [] };
+                group.codes.push(t.code);
+                groups.set(key, group);
+              }
               return (
                 <tr key={lang.code} className="align-top">
                   <th scope="row" className="px-3 py-2 font-normal">
@@ -62,9 +68,12 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
                       <span className="text-slate-700">target only</span>
                     ) : (
                       <ul className="space-y-1">
-                        {[...groups.entries()].map(([provider, codes]) => (
-                          <li key={provider} className="flex flex-wrap items-baseline gap-x-2">
+                        {[...groups.entries()].map(([key, { provider, model, band, codes }]) => (
+                          <li key={key} className="flex flex-wrap items-baseline gap-x-2">
                             <ProviderBadge provider={provider} />
+                            <span className="text-xs text-slate-700">
+                              <code className="font-mono">{model}</code> · {band}
+                            </span>
                             {codes.length <= 8 ? (
                               <CodeList codes={codes} names={names} />
                             ) : (

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { availabilityReport } from "@/lib/availability/live";
 import { getTranslationCache } from "@/lib/cache";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
@@ -38,7 +39,8 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
  * provider's mode and circuit — what the portal's banner and a deploy check need. The operator (Authorization: Bearer
  * HEALTH_OPERATOR_TOKEN) also gets what helps an attacker map the deployment: uptime, the database engine and its
  * latency, the rate limiter's backend, fail mode and detail, the translation cache's backend, scope and state,
- * provider base URLs and whether each is configured.
+ * provider base URLs and whether each is configured, and `availability`: the models and pairs marked unavailable,
+ * why, and when each is re-checked.
  */
 export async function healthReport(req?: Request, env: Record<string, string | undefined> = process.env): Promise<HealthReport> {
   const full = await fullHealthReport();
@@ -100,6 +102,8 @@ async function fullHealthReport(): Promise<HealthReport> {
   checks.rate_limiter = { status: limiter.ok ? "ok" : "degraded", ...limiter };
   checks.providers = providersCheck();
   checks.cache = await cacheCheck();
+  // Operator-only (publicView drops it); an unavailable route is filtered out of routing, not a fault of this instance.
+  checks.availability = { status: "ok", ...availabilityReport() };
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
   return {
     status: !db.ok ? "down" : degraded ? "degraded" : "ok",

@@ -38,7 +38,7 @@ describe("GET /health", () => {
     expectEnvelope(await call(app.url, "GET", "/health/deep"), 404, "NOT_FOUND");
   });
 
-  it("operator view (Authorization: Bearer HEALTH_OPERATOR_TOKEN): uptime, engine, limiter settings, base URLs", async () => {
+  it("operator view (Authorization: Bearer HEALTH_OPERATOR_TOKEN): uptime, engine, limiter settings, base URLs, availability", async () => {
     const app = await startApp({ env: { KHAYA_API_URL: "http://127.0.0.1:9/internal-khaya", PROVIDER_MODE: "auto" } });
     const res = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
     expect(res.status).toBe(200);
@@ -52,6 +52,8 @@ describe("GET /health", () => {
       base_url: "http://127.0.0.1:9/internal-khaya",
       configured: true,
     });
+    // Operator-only (the public view above has no such check): what availability took out of routing, and why.
+    expect(res.body.checks.availability).toEqual({ status: "ok", store: "memory", unavailable_count: 0, unavailable: [] });
   });
 
   it("a token shorter than 16 characters is ignored: everyone gets the public view", async () => {

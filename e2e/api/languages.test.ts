@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { normalizeLanguageCode } from "@/lib/languages/registry";
 import type { LanguageEntry } from "@/lib/languages/schemas";
+import { SUNBIRD_TRANSLATE_LANGUAGES } from "@/lib/providers/codes";
 import { makeWav } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
@@ -32,6 +34,7 @@ describe("GET /api/v1/languages", () => {
       provider: "provider_b",
       model: "khaya-v1",
       quality_score: 0.9,
+      quality_band: "excellent",
     });
     expect(yo.stt.providers).toContainEqual({ provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] });
     expect(yo.tts.providers.find((p: { provider: string }) => p.provider === "provider_b").voices[0]).toEqual({
@@ -74,23 +77,44 @@ describe("GET /api/v1/languages", () => {
         l.code,
       ).toBe(true);
     }
-    const fromAch = await list("?source=ach");
-    expect(fromAch.body.languages.map((l: { code: string }) => l.code).sort()).toEqual(["en", "lgg", "lug", "nyn", "teo"]);
-    expect(fromAch.body.languages[0].from_source).toMatchObject({ source: "ach", provider: "provider_a" });
+    // Acholi reaches Sunflower's 31 other languages through provider_a: rule (a)'s set at 0.92, the rest at 0.80.
+    const fromAch = (await list("?source=ach")).body.languages as LanguageEntry[];
+    const sunflower = Object.keys(SUNBIRD_TRANSLATE_LANGUAGES).map((iso3) => normalizeLanguageCode(iso3)!);
+    expect(fromAch.map((l) => l.code).sort()).toEqual(sunflower.filter((c) => c !== "ach").sort());
+    expect(fromAch.find((l) => l.code === "lug")?.from_source).toEqual({
+      source: "ach",
+      provider: "provider_a",
+      model: "sunflower",
+      quality_score: 0.92,
+      quality_band: "excellent",
+    });
+    expect(fromAch.find((l) => l.code === "cgg")?.from_source).toEqual({
+      source: "ach",
+      provider: "provider_a",
+      model: "sunflower",
+      quality_score: 0.8,
+      quality_band: "good",
+    });
     const tr = await list("?capability=translation");
     expect(tr.body.total).toBeGreaterThan(40);
   });
 
-  it("capability=stt / tts list exactly the languages with speech; Lusoga and Lumasaba are speech-only", async () => {
+  it("capability=stt / tts list exactly the languages with speech; Krio, Dagaare and Nzema are speech-only, Lusoga and Lumasaba now translated", async () => {
     const stt = (await list("?capability=stt")).body.languages as LanguageEntry[];
     expect(stt.every((l) => l.stt.supported && l.stt.providers.length > 0)).toBe(true);
     const codes = stt.map((l) => l.code);
-    expect(codes).toEqual(expect.arrayContaining(["lug", "en", "tw", "sw", "ln", "xog", "myx"]));
+    expect(codes).toEqual(expect.arrayContaining(["lug", "en", "tw", "sw", "ln", "xog", "myx", "ttj", "kri", "dga", "nzi"]));
     expect(codes).not.toContain("zu");
-    for (const code of ["xog", "myx"]) {
+    for (const code of ["xog", "myx", "ttj"]) {
+      expect(stt.find((l) => l.code === code)).toMatchObject({
+        translation: { supported: true },
+        stt: { providers: [{ provider: "provider_a" }] },
+      });
+    }
+    for (const code of ["kri", "dga", "nzi"]) {
       expect(stt.find((l) => l.code === code)).toMatchObject({
         translation: { supported: false, targets: [], sources: [] },
-        stt: { providers: [{ provider: "provider_a" }] },
+        stt: { providers: [{ provider: "provider_b" }] },
       });
     }
     const tts = (await list("?capability=tts")).body.languages as LanguageEntry[];
@@ -101,15 +125,22 @@ describe("GET /api/v1/languages", () => {
     expect(bTts.every((l) => l.tts.providers.length === 1 && l.tts.providers[0].provider === "provider_b")).toBe(true);
   });
 
-  it("translate knows the speech-only languages but no provider translates them: 422 UNSUPPORTED_LANGUAGE_PAIR", async () => {
+  it("translate knows the speech-only languages but no provider translates them: 422 UNSUPPORTED_LANGUAGE_PAIR; Lusoga it translates", async () => {
     for (const json of [
-      { text: "Good morning", source_lang: "en", target_lang: "xog" },
-      { text: "Good morning", source_lang: "myx", target_lang: "en" },
-      { text: "Good morning", source_lang: "en", target_lang: "Lusoga", provider: "provider_a" },
+      { text: "Good morning", source_lang: "en", target_lang: "kri" },
+      { text: "Good morning", source_lang: "dga", target_lang: "en" },
+      { text: "Good morning", source_lang: "en", target_lang: "naija", provider: "provider_a" },
     ]) {
       const res = await call(app.url, "POST", "/api/v1/translate", { key, json });
       expect(expectEnvelope(res, 422, "UNSUPPORTED_LANGUAGE_PAIR").errors?.[0].loc, JSON.stringify(json)).toEqual(["body", "target_lang"]);
     }
+    // Lusoga is translated now: provider_a's Sunflower, as the last (and here only) candidate.
+    const lusoga = await call(app.url, "POST", "/api/v1/translate", {
+      key,
+      json: { text: "Good morning", source_lang: "en", target_lang: "Lusoga" },
+    });
+    expect(lusoga.status).toBe(200);
+    expect(lusoga.body).toMatchObject({ provider: "provider_a", model_used: "provider_a/sunflower", quality_score: 0.8, target_lang: "Lusoga" });
   });
 
   it("what it lists for speech, STT and TTS serve with the listed provider, model and voice (sample over HTTP)", async () => {

@@ -127,6 +127,9 @@ export const ConfigSchema = z.object({
   BATCH_DEADLINE_MS: int(undefined, 100),
   BATCH_CONCURRENCY_PER_PROVIDER: int(undefined, 1, 256),
   HF_MODEL_MAP: text(),
+  HF_HUB_URL: url(HTTP),
+  AVAILABILITY_TTL_SECONDS: int(undefined, 1, 604_800),
+  AVAILABILITY_SYNC_SECONDS: int(undefined, 1, 604_800),
   HF_ASR_MODEL: z.preprocess(
     blank,
     z

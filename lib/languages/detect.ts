@@ -52,14 +52,16 @@ const KNOWN = new Set(LANGUAGES.map((l) => l.code));
 let sourcesCache: { pairs: PairEntry[]; codes: string[] } | undefined;
 
 /**
- * The default candidates: registry languages translate can take as a source (at least one pair starts there). The
- * registry also knows languages only speech serves (Lusoga, Lumasaba); detecting one of those would only turn a
- * translate request into UNSUPPORTED_LANGUAGE_PAIR.
+ * The default candidates: registry languages translate can take as a source through a route other than Sunflower's
+ * extension. The registry also knows languages only speech serves (Krio, Dagaare, ...); detecting one of those would
+ * only turn a translate request into UNSUPPORTED_LANGUAGE_PAIR. The languages only Sunflower's extension translates
+ * (Alur, Rukiga, Lusoga, ...) have no franc model and no word list, so they could win only on the neutral score by a
+ * tie-break: they are never guessed, and their callers pass source_lang (README "Languages").
  */
 export function detectionCandidates(): string[] {
   const pairs = allPairs(hfModels());
   if (sourcesCache?.pairs !== pairs) {
-    const sources = new Set(pairs.map((p) => p.source));
+    const sources = new Set(pairs.filter((p) => p.options.some((o) => o.routes.some((r) => r.tier !== "sunflower-extended"))).map((p) => p.source));
     sourcesCache = { pairs, codes: LANGUAGES.map((l) => l.code).filter((c) => sources.has(c)) };
   }
   return sourcesCache.codes;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/http/errors";
 import { createProviders, HuggingFaceClient, KhayaClient, loadProvidersConfig, SunbirdClient } from "@/lib/providers";
+import { SUNBIRD_TRANSLATE_LANGUAGES } from "@/lib/providers/codes";
 import { QUALITY } from "@/lib/providers/descriptor";
 import { KHAYA_SPEAKERS } from "@/lib/providers/khaya";
 import { KHAYA_ROUTED_LANGUAGES as PROVIDER_B_LANGUAGES } from "@/lib/providers/khaya.descriptor";
@@ -19,7 +20,12 @@ import { LANGUAGES, normalizeLanguageCode } from "./registry";
 import { type LanguageEntry, LanguagesResponse, SpeechAudioFormat } from "./schemas";
 import { speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions } from "./speech";
 
-const SPEECH_ONLY = ["myx", "xog"];
+/** Languages only speech serves: Khaya's ASR/TTS and Sunbird's Orpheus voices, which no translation model here knows. */
+const SPEECH_ONLY = ["ada", "atw", "bwu", "dga", "ff", "gjn", "kri", "maw", "men", "nzi", "pcm", "tem", "wlx", "xon", "xsm"];
+/** Sunflower's languages beyond routing rule (a)'s set: provider_a translates their pairs as the last candidate. */
+const SUNFLOWER_EXTENDED = Object.keys(SUNBIRD_TRANSLATE_LANGUAGES)
+  .map((iso3) => normalizeLanguageCode(iso3)!)
+  .filter((code) => !PROVIDER_A_LANGUAGES.includes(code));
 
 afterEach(() => {
   delete process.env.HF_MODEL_MAP;
@@ -52,7 +58,7 @@ describe("registry", () => {
     }
   });
 
-  it("every language is served by at least one pair or by speech (no dead entries); only xog and myx by speech alone", () => {
+  it("every language is served by at least one pair or by speech (no dead entries); only Khaya's and Orpheus's speech-only languages by speech alone", () => {
     const translated = new Set(allPairs().flatMap((p) => [p.source, p.target]));
     const speech = new Set(speechLanguageCodes());
     for (const l of LANGUAGES) expect(translated.has(l.code) || speech.has(l.code), l.code).toBe(true);
@@ -63,6 +69,18 @@ describe("registry", () => {
     ).toEqual(SPEECH_ONLY);
     expect(LANGUAGES.find((l) => l.code === "xog")).toMatchObject({ name: "Lusoga", nativeName: "Olusoga", region: "East Africa" });
     expect(LANGUAGES.find((l) => l.code === "myx")).toMatchObject({ name: "Lumasaba", nativeName: "Lumasaaba", region: "East Africa" });
+    expect(LANGUAGES.find((l) => l.code === "kri")).toMatchObject({ name: "Krio", nativeName: "Krio", region: "West Africa" });
+  });
+
+  it("registers all 32 Sunflower languages (26 beyond rule (a)'s set), each translated in some pair", () => {
+    expect(Object.keys(SUNBIRD_TRANSLATE_LANGUAGES)).toHaveLength(32);
+    expect(SUNFLOWER_EXTENDED).toHaveLength(26);
+    const translated = new Set(allPairs().flatMap((p) => [p.source, p.target]));
+    for (const code of SUNFLOWER_EXTENDED) {
+      const lang = LANGUAGES.find((l) => l.code === code);
+      expect(lang?.name && lang.nativeName && lang.region, code).toBeTruthy();
+      expect(translated.has(code), code).toBe(true);
+    }
   });
 
   it("the speech-only languages are known to translate but served by no pair: 422 UNSUPPORTED_LANGUAGE_PAIR, never UNSUPPORTED_LANGUAGE", async () => {
@@ -85,31 +103,48 @@ describe("registry", () => {
           expect(err).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_PAIR", status: 422 });
         }
       }
-      const byName = await translateText({ text: "Good morning", source_lang: "en", target_lang: code === "xog" ? "Lusoga" : "lugisu" }, deps).catch(
-        (e: unknown) => e,
-      );
-      expect(byName).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_PAIR" });
+    }
+    for (const name of ["Krio", "naija", "Dagaare"]) {
+      const byName = await translateText({ text: "Good morning", source_lang: "en", target_lang: name }, deps).catch((e: unknown) => e);
+      expect(byName, name).toMatchObject({ code: "UNSUPPORTED_LANGUAGE_PAIR" });
     }
   });
 
-  it("source detection only answers languages translate takes as a source (never a speech-only one)", () => {
+  it("source detection only answers languages translate takes as a source (never a speech-only one), and none only Sunflower's extension translates", () => {
     const sources = new Set(allPairs().map((p) => p.source));
+    // Only Sunflower's extension translates them; the detector has no franc model and no word list for them, so
+    // source_lang is required. Swahili and Kinyarwanda (also Sunflower languages) stay: other routes serve them.
+    const onlyExtended = SUNFLOWER_EXTENDED.filter((c) => !["sw", "rw"].includes(c));
+    expect(onlyExtended).toHaveLength(24);
+    for (const code of onlyExtended) expect(LANGUAGES.find((l) => l.code === code)?.franc, code).toBeUndefined();
     expect(detectionCandidates().sort()).toEqual(
       LANGUAGES.map((l) => l.code)
-        .filter((c) => sources.has(c))
+        .filter((c) => sources.has(c) && !onlyExtended.includes(c))
         .sort(),
     );
-    for (const code of SPEECH_ONLY) expect(detectionCandidates()).not.toContain(code);
-    for (const text of ["Abaana bagenda ku ssomero buli lunaku", "Hello", "zzz qqq xxx vvv www"])
-      expect(SPEECH_ONLY).not.toContain(detectLanguage(text).code);
+    expect(detectionCandidates()).toEqual(expect.arrayContaining(["sw", "rw", "lug", "ach"]));
+    for (const code of [...SPEECH_ONLY, ...onlyExtended]) expect(detectionCandidates()).not.toContain(code);
+    for (const text of ["Abaana bagenda ku ssomero buli lunaku", "Hello", "zzz qqq xxx vvv www", "Oli otya? Ndi bulungi, webale nnyo"])
+      expect([...SPEECH_ONLY, ...onlyExtended]).not.toContain(detectLanguage(text).code);
   });
 });
 
 describe("pair tables", () => {
-  it("provider_a serves exactly every ordered pair within {en, lug, ach, teo, nyn, lgg}", () => {
+  it("provider_a serves every ordered pair within {en, lug, ach, teo, nyn, lgg} first (0.92), and every other Sunflower pair last (0.80)", () => {
     const a = allPairs().filter((p) => p.options.some((o) => o.provider === "provider_a"));
-    expect(a).toHaveLength(30);
-    for (const p of a) expect(PROVIDER_A_LANGUAGES.includes(p.source) && PROVIDER_A_LANGUAGES.includes(p.target)).toBe(true);
+    expect(a).toHaveLength(32 * 31);
+    const first = a.filter((p) => p.options[0].provider === "provider_a" && p.options[0].routes[0].tier === "specialised-a");
+    expect(first).toHaveLength(30);
+    for (const p of first) expect(PROVIDER_A_LANGUAGES.includes(p.source) && PROVIDER_A_LANGUAGES.includes(p.target)).toBe(true);
+    const extended = a.filter((p) => !first.includes(p));
+    expect(extended).toHaveLength(32 * 31 - 30);
+    for (const p of extended) {
+      const last = p.options.at(-1)!;
+      expect(last, `${p.source}>${p.target}`).toMatchObject({ provider: "provider_a", model: "sunflower", quality: QUALITY["sunflower-extended"] });
+      expect(last.routes.map((r) => r.tier)).toEqual(["sunflower-extended"]);
+      expect(SUNFLOWER_EXTENDED.includes(p.source) || SUNFLOWER_EXTENDED.includes(p.target), `${p.source}>${p.target}`).toBe(true);
+    }
+    expect(QUALITY["sunflower-extended"]).toBe(0.8);
   });
 
   it("provider_b serves exactly en ↔ its 11 languages", () => {
@@ -121,7 +156,11 @@ describe("pair tables", () => {
   it("lists providers in the auto order a → b → c", () => {
     expect(pairOptions("en", "lug").map((o) => o.provider)).toEqual(["provider_a", "provider_c"]);
     expect(pairOptions("en", "yo").map((o) => o.provider)).toEqual(["provider_b", "provider_c"]);
-    expect(pairOptions("en", "sw").map((o) => o.provider)).toEqual(["provider_c"]);
+    // Rule (c) pairs keep provider_c first; Sunflower languages add provider_a after it, and alone where nobody else serves.
+    expect(pairOptions("en", "sw").map((o) => o.provider)).toEqual(["provider_c", "provider_a"]);
+    expect(pairOptions("en", "tw").map((o) => o.provider)).toEqual(["provider_b", "provider_c"]);
+    expect(pairOptions("en", "alz").map((o) => o.provider)).toEqual(["provider_a"]);
+    expect(pairOptions("xog", "cgg").map((o) => o.provider)).toEqual(["provider_a"]);
   });
 
   it("claims only pairs a model can produce: no NLLB for languages NLLB lacks", () => {
@@ -199,6 +238,14 @@ describe("GET /languages listing", () => {
       provider: "provider_a",
       model: "sunflower",
       quality_score: QUALITY["specialised-a"],
+      quality_band: "excellent",
+    });
+    expect(lug.translation.targets.find((t) => t.code === "xog")).toEqual({
+      code: "xog",
+      provider: "provider_a",
+      model: "sunflower",
+      quality_score: QUALITY["sunflower-extended"],
+      quality_band: "good",
     });
     // Khaya-only languages are listed
     for (const code of ["ee", "gaa", "fat", "dag", "ki", "gur", "mer", "kus"])
@@ -238,8 +285,15 @@ describe("GET /languages listing", () => {
 
   it("filters by source (aliases accepted) and tells how each target is served", () => {
     const r = listLanguages({ source: "ACH" });
-    expect(r.languages.map((l) => l.code).sort()).toEqual(["en", "lgg", "lug", "nyn", "teo"]);
+    // Acholi reaches the rest of rule (a)'s set at 0.92 and the other Sunflower languages at 0.80, all through provider_a.
+    const core = ["en", "lgg", "lug", "nyn", "teo"];
+    const sunflower = Object.keys(SUNBIRD_TRANSLATE_LANGUAGES).map((iso3) => normalizeLanguageCode(iso3)!);
+    expect(r.languages.map((l) => l.code).sort()).toEqual(sunflower.filter((c) => c !== "ach").sort());
     expect(r.languages.every((l) => l.from_source?.source === "ach" && l.from_source.provider === "provider_a")).toBe(true);
+    for (const l of r.languages)
+      expect(l.from_source, l.code).toMatchObject(
+        core.includes(l.code) ? { quality_score: 0.92, quality_band: "excellent" } : { quality_score: 0.8, quality_band: "good" },
+      );
     expect(() => listLanguages({ source: "xx" })).toThrow(ApiError);
   });
 
@@ -261,19 +315,25 @@ describe("GET /languages listing", () => {
     }
   });
 
-  it("capability=stt lists Luganda with provider_a (model and formats), and the speech-only Lusoga and Lumasaba", () => {
+  it("capability=stt lists Luganda with provider_a (model and formats), Lusoga, Lumasaba and Rutooro (translated by provider_a), and Khaya's speech-only languages", () => {
     const stt = listLanguages({ capability: "stt" });
     const lug = stt.languages.find((l) => l.code === "lug")!;
     expect(lug.stt).toEqual({
       supported: true,
       providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }],
     });
-    for (const code of SPEECH_ONLY) {
+    for (const code of ["xog", "myx", "ttj"]) {
+      const l = stt.languages.find((x) => x.code === code)!;
+      expect(l, code).toBeDefined();
+      expect(l.stt.providers.map((p) => p.provider)).toEqual(["provider_a"]);
+      expect(l.translation.supported).toBe(true);
+      expect(l.translation.targets.every((t) => t.provider === "provider_a" && t.quality_band === "good")).toBe(true);
+    }
+    for (const code of ["kri", "dga", "nzi"]) {
       const l = stt.languages.find((x) => x.code === code)!;
       expect(l, code).toBeDefined();
       expect(l.translation).toEqual({ supported: false, targets: [], sources: [] });
-      expect(l.stt.providers.map((p) => p.provider)).toEqual(["provider_a"]);
-      expect(l.tts).toEqual({ supported: false, providers: [] });
+      expect(l.stt.providers.map((p) => p.provider)).toEqual(["provider_b"]);
     }
     expect(stt.languages.find((l) => l.code === "tw")!.stt.providers).toEqual([
       { provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] },

@@ -1,3 +1,4 @@
+import { ALL_AVAILABLE, type AvailabilityView, modelSubject } from "@/lib/availability";
 import { ApiError } from "@/lib/http/errors";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
@@ -5,7 +6,7 @@ import type { ProviderId } from "@/lib/providers/types";
 import { hfModels, type ResolvedHfModels } from "./models";
 import { allPairs, type PairOption } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
-import type { LanguageEntry, LanguagesQuery, LanguagesResponse } from "./schemas";
+import { type LanguageEntry, type LanguagesQuery, type LanguagesResponse, qualityBand } from "./schemas";
 import { speechCapabilities } from "./speech";
 
 /**
@@ -20,6 +21,9 @@ import { speechCapabilities } from "./speech";
  *    only X's.
  *  - Filters: capability (translation|stt|tts), provider (only languages that provider serves in some way: a pair, STT
  *    or TTS), source (only languages reachable from that source; adds from_source). Filters combine (AND).
+ *  - Live availability (lib/availability): routes and speech models known to be unavailable now are left out, so
+ *    every pair, model and voice listed is one that would be tried; a pair whose every route is unavailable is not
+ *    listed. Each target carries its quality band (the contract's interpretation of quality_score).
  *  - A language nobody serves (no pair, no STT, no TTS) is not listed.
  *  - Order: by English name.
  */
@@ -27,6 +31,7 @@ export function listLanguages(
   query: LanguagesQuery = {},
   models: ResolvedHfModels = hfModels(),
   providers: readonly ProviderDescriptor[] = PROVIDERS,
+  availability: AvailabilityView = ALL_AVAILABLE,
 ): LanguagesResponse {
   let source: string | undefined;
   if (query.source !== undefined) {
@@ -46,13 +51,17 @@ export function listLanguages(
 
   const targets = new Map<string, LanguageEntry["translation"]["targets"]>();
   const sources = new Map<string, string[]>();
-  for (const pair of allPairs(models, providers)) {
+  for (const pair of allPairs(models, providers, availability)) {
     const option = pick(pair.options);
     if (!option) continue;
     if (!targets.has(pair.source)) targets.set(pair.source, []);
-    targets
-      .get(pair.source)!
-      .push({ code: pair.target, provider: option.provider as ProviderId, model: option.model, quality_score: option.quality });
+    targets.get(pair.source)!.push({
+      code: pair.target,
+      provider: option.provider as ProviderId,
+      model: option.model,
+      quality_score: option.quality,
+      quality_band: qualityBand(option.quality),
+    });
     if (!sources.has(pair.target)) sources.set(pair.target, []);
     sources.get(pair.target)!.push(pair.source);
   }
@@ -63,8 +72,12 @@ export function listLanguages(
     const s = sources.get(lang.code) ?? [];
     const translationSupported = t.length > 0 || s.length > 0;
     const speech = speechCapabilities(lang.code, providers);
-    const stt = speech.stt.filter((p) => !provider || p.provider === provider);
-    const tts = speech.tts.filter((p) => !provider || p.provider === provider);
+    const served = (p: ProviderId, model: string) => availability.isAvailable(modelSubject(p, model));
+    const stt = speech.stt.filter((p) => (!provider || p.provider === provider) && served(p.provider, p.model));
+    const tts = speech.tts
+      .filter((p) => !provider || p.provider === provider)
+      .map((p) => ({ ...p, voices: p.voices.filter((v) => served(p.provider, v.model)) }))
+      .filter((p) => p.voices.length > 0);
     const entry: LanguageEntry = {
       code: lang.code,
       name: lang.name,
@@ -82,7 +95,7 @@ export function listLanguages(
     if (source !== undefined) {
       const via = targets.get(source)?.find((x) => x.code === lang.code);
       if (!via) continue;
-      entry.from_source = { source, provider: via.provider, model: via.model, quality_score: via.quality_score };
+      entry.from_source = { source, provider: via.provider, model: via.model, quality_score: via.quality_score, quality_band: via.quality_band };
     }
     if (!translationSupported && stt.length === 0 && tts.length === 0) continue; // served by nobody: not listed
     entries.push(entry);

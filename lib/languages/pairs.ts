@@ -1,4 +1,12 @@
-import { type ProviderDescriptor, QUALITY, type RouteContext, type TranslationRoute } from "@/lib/providers/descriptor";
+import { ALL_AVAILABLE, type AvailabilityView, modelSubject, pairSubject } from "@/lib/availability";
+import {
+  type InputLimit,
+  type ProviderDescriptor,
+  QUALITY,
+  type RouteContext,
+  type RouteSpec,
+  type TranslationRoute,
+} from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
 import { hfModels, hfRoutesFor, type ResolvedHfModels } from "./models";
@@ -21,19 +29,31 @@ export interface PairOption {
   routes: TranslationRoute[];
 }
 
-/** The providers able to serve source → target, in routing order. Empty when nobody serves the pair. */
+/**
+ * The providers able to serve source → target, in routing order: each provider's routes in descriptor order, then the
+ * last-resort routes (provider_a's Sunflower pairs beyond rule (a)) of providers that had none. Routes `availability`
+ * knows to be unavailable (lib/availability) are left out. Empty when nobody serves the pair.
+ */
 export function pairOptions(
   source: string,
   target: string,
   models: ResolvedHfModels = hfModels(),
   providers: readonly ProviderDescriptor[] = PROVIDERS,
+  availability: AvailabilityView = ALL_AVAILABLE,
 ): PairOption[] {
   if (source === target) return [];
   const ctx: RouteContext = { modelMapRoutes: (s, t) => hfRoutesFor(s, t, models) };
   const options: PairOption[] = [];
-  for (const { id, translation } of providers) {
-    const routes = (translation?.routes(source, target, ctx) ?? []).map((route) => ({ provider: id, limit: translation!.limit, ...route }));
+  const add = (id: ProviderId, limit: InputLimit, specs: RouteSpec[]) => {
+    const routes = specs
+      .map((route) => ({ provider: id, limit, ...route }))
+      .filter((r) => availability.isAvailable(modelSubject(id, r.model)) && availability.isAvailable(pairSubject(id, source, target)));
     if (routes.length > 0) options.push({ provider: id, quality: QUALITY[routes[0].tier], model: routes[0].model, routes });
+  };
+  for (const { id, translation } of providers) if (translation) add(id, translation.limit, translation.routes(source, target, ctx));
+  for (const { id, translation } of providers) {
+    if (!translation?.lastResort || options.some((o) => o.provider === id)) continue;
+    if (translation.routes(source, target, ctx).length === 0) add(id, translation.limit, translation.lastResort(source, target));
   }
   return options;
 }
@@ -44,20 +64,32 @@ export interface PairEntry {
   options: PairOption[];
 }
 
-let pairCache: { models: ResolvedHfModels; providers: readonly ProviderDescriptor[]; pairs: PairEntry[] } | undefined;
+let pairCache: { models: ResolvedHfModels; providers: readonly ProviderDescriptor[]; version: string; pairs: PairEntry[] } | undefined;
 
-/** Every ordered pair somebody serves, with its options (cached per resolved model map and provider list). */
-export function allPairs(models: ResolvedHfModels = hfModels(), providers: readonly ProviderDescriptor[] = PROVIDERS): PairEntry[] {
-  if (pairCache?.models === models && pairCache.providers === providers) return pairCache.pairs;
+/** Every ordered pair somebody serves now, with its options (cached per model map, provider list and availability). */
+export function allPairs(
+  models: ResolvedHfModels = hfModels(),
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+  availability: AvailabilityView = ALL_AVAILABLE,
+): PairEntry[] {
+  if (pairCache?.models === models && pairCache.providers === providers && pairCache.version === availability.version) return pairCache.pairs;
   const pairs: PairEntry[] = [];
   for (const s of LANGUAGES) {
     for (const t of LANGUAGES) {
-      const options = pairOptions(s.code, t.code, models, providers);
+      const options = pairOptions(s.code, t.code, models, providers, availability);
       if (options.length > 0) pairs.push({ source: s.code, target: t.code, options });
     }
   }
-  pairCache = { models, providers, pairs };
+  pairCache = { models, providers, version: availability.version, pairs };
   return pairs;
+}
+
+/** Every availability subject the pair tables route to (each provider's models), for checking them ahead of routing. */
+export function translationSubjects(models: ResolvedHfModels = hfModels(), providers: readonly ProviderDescriptor[] = PROVIDERS): string[] {
+  const subjects = new Set<string>();
+  for (const pair of allPairs(models, providers))
+    for (const o of pair.options) for (const r of o.routes) subjects.add(modelSubject(r.provider, r.model));
+  return [...subjects];
 }
 
 /** Whether `provider` can serve the pair. */

@@ -90,11 +90,49 @@ export const LANGUAGES: readonly Language[] = [
   L("fr", "French", "Français", "Global", ["fra", "fre"], "fra"),
   L("pt", "Portuguese", "Português", "Global", ["por"], "por"),
   L("ar", "Arabic", "العربية", "North Africa", ["ara", "arb"], "arb"),
-  // Speech only: Sunbird transcribes them (its STT `language` enum). No provider here translates them — Sunbird's
-  // Sunflower model does upstream, but provider_a's translate set is exactly routing rule (a)'s {en, lug, ach, teo,
-  // nyn, lgg} — so translate answers UNSUPPORTED_LANGUAGE_PAIR for them and /languages reports translation unsupported.
+  // Sunbird's Sunflower languages beyond routing rule (a)'s set: provider_a serves their pairs as the last candidate
+  // (the "sunflower-extended" tier, see lib/providers/sunbird.descriptor.ts). Lusoga, Lumasaba and Rutooro are also
+  // transcribed by Sunbird's STT.
   L("xog", "Lusoga", "Olusoga", "East Africa", ["soga", "lusoga"]),
   L("myx", "Lumasaba", "Lumasaaba", "East Africa", ["masaba", "lumasaba", "lugisu"]),
+  L("alz", "Alur", "Dho-Alur", "East Africa", ["alur"]),
+  L("luc", "Aringa", "Aringati", "East Africa", ["aringa"]),
+  L("bfa", "Bari", "Kutuk na Bari", "East Africa", ["bari"]),
+  L("adh", "Jopadhola", "Dhopadhola", "East Africa", ["jopadhola", "dhopadhola"]),
+  L("keo", "Kakwa", "Kutuk na Kakwa", "East Africa", ["kakwa"]),
+  L("kdj", "Karamojong", "Ngakarimojong", "East Africa", ["karamojong"]),
+  L("kdi", "Kumam", "Ikokolemu", "East Africa", ["kumam"]),
+  L("kpz", "Kupsabiny", "Kupsapiiny", "East Africa", ["kupsabiny", "sebei"]),
+  L("rwm", "Kwamba", "Lubwamba", "East Africa", ["kwamba", "amba"]),
+  L("laj", "Lango", "Lëblaŋo", "East Africa", ["lango"]),
+  L("tlj", "Lubwisi", "Lubwisi", "East Africa", ["lubwisi", "talinga"]),
+  L("rub", "Lugungu", "Rugungu", "East Africa", ["lugungu", "gungu"]),
+  L("gwr", "Lugwere", "Olugwere", "East Africa", ["lugwere", "gwere"]),
+  L("nuj", "Lunyole", "Olunyole", "East Africa", ["lunyole", "nyole"]),
+  L("mhi", "Ma'di", "Ma'di ti", "East Africa", ["madi"]),
+  L("pok", "Pokot", "Pökoot", "East Africa", ["pokot"]),
+  L("cgg", "Rukiga", "Orukiga", "East Africa", ["rukiga", "chiga"]),
+  L("koo", "Rukonjo", "Orukonzo", "East Africa", ["rukonjo", "konzo"]),
+  L("nyo", "Runyoro", "Orunyoro", "East Africa", ["runyoro", "nyoro"]),
+  L("ruc", "Ruruuli", "Oruruuli", "East Africa", ["ruruuli", "ruuli"]),
+  L("ttj", "Rutooro", "Orutooro", "East Africa", ["rutooro", "tooro"]),
+  L("lsm", "Samia", "Olusamia", "East Africa", ["samia"]),
+  // Speech only: Khaya (ASR and/or TTS) or Sunbird TTS; no provider here translates them.
+  L("ff", "Fula", "Fulfulde", "West Africa", ["ful", "fulah"]),
+  L("atw", "Akuapem Twi", "Akuapem Twi", "West Africa", ["akuapem"]),
+  L("bwu", "Buli", "Buli", "West Africa", ["buli"]),
+  L("dga", "Dagaare", "Dagaare", "West Africa", ["dagaare"]),
+  L("ada", "Dangme", "Dangme", "West Africa", ["dangme", "adangme"]),
+  L("gjn", "Gonja", "Ngbanyito", "West Africa", ["gonja"]),
+  L("xsm", "Kasem", "Kasɩm", "West Africa", ["kasem"]),
+  L("kri", "Krio", "Krio", "West Africa", ["krio"]),
+  L("maw", "Mampruli", "Mampruli", "West Africa", ["mampruli"]),
+  L("men", "Mende", "Mɛnde", "West Africa", ["mende"]),
+  L("pcm", "Nigerian Pidgin", "Naijá", "West Africa", ["naija", "pidgin"]),
+  L("nzi", "Nzema", "Nzema", "West Africa", ["nzema"]),
+  L("tem", "Timne", "Themne", "West Africa", ["temne", "timne"]),
+  L("wlx", "Wali", "Waale", "West Africa", ["wali"]),
+  L("xon", "Konkomba", "Likpakpaanl", "West Africa", ["konkomba"]),
 ];
 
 const BY_CODE = new Map<string, Language>();

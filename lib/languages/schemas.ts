@@ -23,11 +23,19 @@ export const LanguagesQuery = z
   .describe("GET /api/v1/languages query parameters");
 export type LanguagesQuery = z.infer<typeof LanguagesQuery>;
 
+export const QUALITY_BANDS = ["excellent", "good", "decent", "acceptable", "poor"] as const;
+
+/** The contract's interpretation of a quality_score: ≥0.90 excellent, ≥0.80 good, ≥0.70 decent, ≥0.60 acceptable. */
+export function qualityBand(score: number): (typeof QUALITY_BANDS)[number] {
+  return score >= 0.9 ? "excellent" : score >= 0.8 ? "good" : score >= 0.7 ? "decent" : score >= 0.6 ? "acceptable" : "poor";
+}
+
 export const TranslationTarget = z.object({
   code: z.string(),
-  provider: ProviderName.describe("Provider that serves the pair (with provider=auto: the first choice)"),
+  provider: ProviderName.describe("Provider that serves the pair now (with provider=auto: the first choice)"),
   model: z.string().describe("Model that serves it, as in model_used after the provider prefix"),
   quality_score: z.number().describe("quality_score translate reports when this provider/model serves the pair"),
+  quality_band: z.enum(QUALITY_BANDS).describe("What quality_score means: excellent ≥0.90, good ≥0.80, decent ≥0.70, acceptable ≥0.60"),
 });
 
 /** Upload formats (lib/speech/audio.ts AUDIO_FORMATS; spelled out so this module stays free of the audio parsers). */
@@ -100,7 +108,7 @@ export const LanguagesResponse = z
             aliases: ["lg"],
             translation: {
               supported: true,
-              targets: [{ code: "en", provider: "provider_a", model: "sunflower", quality_score: 0.92 }],
+              targets: [{ code: "en", provider: "provider_a", model: "sunflower", quality_score: 0.92, quality_band: "excellent" }],
               sources: ["en"],
             },
             stt: { supported: true, providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }] },
@@ -113,6 +121,12 @@ export const LanguagesResponse = z
                     { id: "248", name: "Luganda (female)", gender: "female", model: "spark-tts", default: true },
                     { id: "salt_lug_0001", name: "Luganda 1 (Orpheus)", model: "orpheus-3b-tts", default: false },
                     { id: "waxal_lug_0002", name: "Luganda 2 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0003", name: "Luganda 3 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0004", name: "Luganda 4 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0005", name: "Luganda 5 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0006", name: "Luganda 6 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0007", name: "Luganda 7 (Orpheus)", model: "orpheus-3b-tts", default: false },
+                    { id: "waxal_lug_0008", name: "Luganda 8 (Orpheus)", model: "orpheus-3b-tts", default: false },
                   ],
                 },
                 {

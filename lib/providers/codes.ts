@@ -29,6 +29,7 @@ const CANONICAL_TO_ISO3: Readonly<Record<string, string>> = {
   ny: "nya",
   om: "orm",
   ti: "tir",
+  ff: "ful",
 };
 
 export function toIso3(code: string): string {
@@ -72,8 +73,12 @@ export const SUNBIRD_TRANSLATE_LANGUAGES: Readonly<Record<string, string>> = {
   swa: "Swahili",
 };
 
-/** Sunbird speech-to-text `language` enum (SttbLanguage). */
-export const SUNBIRD_STT_LANGUAGES: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn", "swa", "kin", "xog", "myx"];
+/**
+ * Sunbird speech-to-text languages: the `language` enum (SttbLanguage) plus Rutooro (ttj), which Sunbird's tutorial
+ * lists and its published STT list (11 languages) includes. Should the live enum still refuse ttj, Rutooro STT answers
+ * 503 (no other provider transcribes it): speech planning does not consult lib/availability yet.
+ */
+export const SUNBIRD_STT_LANGUAGES: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn", "swa", "kin", "xog", "myx", "ttj"];
 
 /** Sunbird spark-tts speakers: id → ISO 639-3 (app/models/enums.py SpeakerID). 248 (Luganda) is the default. */
 export const SUNBIRD_SPARK_VOICES: Readonly<Record<string, string>> = {
@@ -85,27 +90,44 @@ export const SUNBIRD_SPARK_VOICES: Readonly<Record<string, string>> = {
   "248": "lug",
 };
 
-/** Sunbird Orpheus voice catalog by ISO 639-3 (tutorial.md; the live catalog is authoritative). */
+/**
+ * Sunbird Orpheus (orpheus-3b-tts) voice catalog by ISO 639-3: the named voices Sunbird's tutorial publishes; the
+ * first of each language is its default. Sunbird lists 20 Orpheus languages; Lugbara, Sesotho and Setswana have no
+ * voices in the catalog, so nothing is claimed for them. The live catalog (GET /tasks/voice/speakers) is authoritative.
+ */
 export const SUNBIRD_ORPHEUS_VOICES: Readonly<Record<string, readonly string[]>> = {
-  ach: ["salt_ach_0001", "waxal_ach_0001"],
+  ach: ["salt_ach_0001", "waxal_ach_0001", "waxal_ach_0005", "waxal_ach_0006", "waxal_ach_0008"],
   afr: ["slr32_afr_0009"],
   eng: ["salt_eng_0001", "salt_eng_0002", "salt_eng_0003"],
   ewe: ["slr129_ewe_0001"],
-  hau: ["waxal_hau_0004"],
-  ibo: ["waxal_ibo_0003"],
-  kik: ["waxal_kik_0003"],
+  ful: ["waxal_ful_0003", "waxal_ful_0004", "waxal_ful_0006"],
+  hau: ["waxal_hau_0004", "waxal_hau_0006", "waxal_hau_0007", "waxal_hau_0008"],
+  ibo: ["waxal_ibo_0003", "waxal_ibo_0005", "waxal_ibo_0008"],
+  kik: ["waxal_kik_0003", "waxal_kik_0004"],
   kin: ["bateesa_kin_0001"],
   lin: ["slr129_lin_0001"],
-  lug: ["salt_lug_0001", "waxal_lug_0002"],
-  luo: ["waxal_luo_0001"],
-  nyn: ["salt_nyn_0001"],
+  lug: [
+    "salt_lug_0001",
+    "waxal_lug_0002",
+    "waxal_lug_0003",
+    "waxal_lug_0004",
+    "waxal_lug_0005",
+    "waxal_lug_0006",
+    "waxal_lug_0007",
+    "waxal_lug_0008",
+  ],
+  luo: ["waxal_luo_0001", "waxal_luo_0002", "waxal_luo_0003", "waxal_luo_0004"],
+  nyn: ["salt_nyn_0001", "waxal_nyn_0003", "waxal_nyn_0004", "waxal_nyn_0007", "waxal_nyn_0008"],
   swa: ["waxal_swa_0006", "waxal_swa_0007"],
   teo: ["salt_teo_0001"],
   xho: ["slr32_xho_0012"],
-  yor: ["waxal_yor_0002"],
+  yor: ["waxal_yor_0002", "waxal_yor_0006", "waxal_yor_0008"],
 };
 
-/** Khaya translation: canonical code → v1 pair code; every pair has English on one side. */
+/**
+ * Khaya translation: canonical code → language name; every pair has English on one side. The wire code is the
+ * language's ISO 639-3 code (`eng-twi`, see KhayaClient.pairCode): two-letter codes are legacy upstream.
+ */
 export const KHAYA_TRANSLATE_LANGUAGES: Readonly<Record<string, string>> = {
   tw: "Twi",
   ee: "Ewe",
@@ -120,7 +142,10 @@ export const KHAYA_TRANSLATE_LANGUAGES: Readonly<Record<string, string>> = {
   kus: "Kusaal",
 };
 
-/** Khaya ASR v3 catalog (ISO 639-3 plus a few dialect ids). */
+/**
+ * Khaya ASR v3 catalog: 34 ids, ISO 639-3 plus two Konkomba dialect ids. The dialect ids name no language of the
+ * registry on their own, so the catalogue does not claim Konkomba speech-to-text.
+ */
 export const KHAYA_ASR_LANGUAGES: readonly string[] = [
   "eng",
   "fra",
@@ -153,10 +178,12 @@ export const KHAYA_ASR_LANGUAGES: readonly string[] = [
   "twi",
   "wlx",
   "wol",
+  "xon_likoonli",
+  "xon_likpakpaanl",
   "yor",
 ];
 
-/** Khaya TTS v1 catalog. */
+/** Khaya TTS v1 catalog (32 codes; `lxn` is a Konkomba variant id the registry does not name, so it is not claimed). */
 export const KHAYA_TTS_LANGUAGES: readonly string[] = [
   "atw",
   "twi",

@@ -31,7 +31,12 @@ const CASES: Case[] = [
     expected: "[sandbox:sunbird eng→lug] Hello",
     retryAfterVariant: "quota",
   },
-  { kind: "khaya", make: (o) => new KhayaClient(o), request: { text: "Hello", source: "en", target: "tw" }, expected: "[sandbox:khaya en-tw] Hello" },
+  {
+    kind: "khaya",
+    make: (o) => new KhayaClient(o),
+    request: { text: "Hello", source: "en", target: "tw" },
+    expected: "[sandbox:khaya eng-twi] Hello",
+  },
   {
     kind: "hf",
     make: (o) => new HuggingFaceClient(o),

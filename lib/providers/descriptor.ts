@@ -26,6 +26,11 @@ export const QUALITY = {
   "specialised-b": 0.9,
   /** A model trained for exactly this pair (Helsinki-NLP opus-mt). */
   dedicated: 0.85,
+  /**
+   * Sunbird's Sunflower on a pair outside rule (a)'s set (e.g. Lusoga ↔ Rukiga, English → Alur): a model built for
+   * these languages, but without the evaluated quality of the core set, so the "good" band, not the 0.92 of rule (a).
+   */
+  "sunflower-extended": 0.8,
   /** A general many-to-many model (NLLB-200). */
   general: 0.75,
   /** A multilingual fallback model (opus-mt-en-mul / opus-mt-mul-en). */
@@ -91,6 +96,11 @@ export interface ProviderDescriptor {
     limit: InputLimit;
     /** The routes for source → target (canonical codes), best first; empty when the provider does not translate the pair. */
     routes(source: string, target: string, ctx: RouteContext): RouteSpec[];
+    /**
+     * Routes tried after every provider's `routes`, only for pairs this provider's `routes` does not serve: the pairs it
+     * can translate beyond the routing rules' sets (provider_a's Sunflower languages). Absent: none.
+     */
+    lastResort?(source: string, target: string): RouteSpec[];
   };
   stt?: {
     languages: readonly string[];

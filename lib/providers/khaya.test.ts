@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ClientOptions } from "./client";
-import { KhayaClient } from "./khaya";
-import { type EmulatorServer, startEmulatorServer } from "./sandbox";
+import { toIso3 } from "./codes";
+import { KhayaClient, resetDeprecationLog } from "./khaya";
+import { type EmulatorServer, makeWav, startEmulatorServer } from "./sandbox";
 import { fakeFetch, providerError, within } from "./test-support";
 
 const KEY = "0123456789abcdef0123456789abcdef";
@@ -20,19 +21,19 @@ const translate = (c: KhayaClient, source: string, target: string, text = "Hello
 describe("Khaya translate: wire", () => {
   it("POSTs /v1/translate with the APIM subscription key and {in, lang}", async () => {
     await expect(translate(client(), "en", "tw", "Good morning")).resolves.toEqual({
-      translatedText: "[sandbox:khaya en-tw] Good morning",
+      translatedText: "[sandbox:khaya eng-twi] Good morning",
       model: "khaya-v1",
     });
     const [req] = server.stats.recent;
     expect(req.path).toBe("/v1/translate");
     expect(req.headers["ocp-apim-subscription-key"]).toBe(KEY);
     expect(req.headers.authorization).toBeUndefined();
-    expect(JSON.parse(req.bodyText ?? "")).toEqual({ in: "Good morning", lang: "en-tw" });
+    expect(JSON.parse(req.bodyText ?? "")).toEqual({ in: "Good morning", lang: "eng-twi" });
   });
 
   it.each(["tw", "ee", "gaa", "fat", "yo", "dag", "ki", "gur", "luo", "mer", "kus"])("serves en↔%s both ways", async (code) => {
-    await expect(translate(client(), "en", code)).resolves.toMatchObject({ translatedText: `[sandbox:khaya en-${code}] Hello` });
-    await expect(translate(client(), code, "en")).resolves.toMatchObject({ translatedText: `[sandbox:khaya ${code}-en] Hello` });
+    await expect(translate(client(), "en", code)).resolves.toMatchObject({ translatedText: `[sandbox:khaya eng-${toIso3(code)}] Hello` });
+    await expect(translate(client(), code, "en")).resolves.toMatchObject({ translatedText: `[sandbox:khaya ${toIso3(code)}-eng] Hello` });
   });
 
   it("JSON-decodes the string body: quotes, backslashes and \\u escapes survive", async () => {
@@ -45,7 +46,7 @@ describe("Khaya translate: wire", () => {
     // The wire body is ASCII-escaped like Python's json.dumps; stripping quotes would leave \u0190 and \" in the text.
     expect(raw).toContain("\\u0190");
     expect(raw).toContain('\\"');
-    await expect(translate(client(), "en", "tw", tricky)).resolves.toMatchObject({ translatedText: `[sandbox:khaya en-tw] ${tricky}` });
+    await expect(translate(client(), "en", "tw", tricky)).resolves.toMatchObject({ translatedText: `[sandbox:khaya eng-twi] ${tricky}` });
   });
 
   it("refuses text over 1000 characters instead of truncating it, without calling Khaya", async () => {
@@ -53,7 +54,7 @@ describe("Khaya translate: wire", () => {
     expect(err).toMatchObject({ kind: "rejected", upstreamCode: "TEXT_TOO_LONG" });
     expect(server.stats.requests).toBe(0);
     const full = "b".repeat(1_000);
-    await expect(translate(client(), "en", "tw", full)).resolves.toMatchObject({ translatedText: `[sandbox:khaya en-tw] ${full}` });
+    await expect(translate(client(), "en", "tw", full)).resolves.toMatchObject({ translatedText: `[sandbox:khaya eng-twi] ${full}` });
   });
 
   it.each([
@@ -116,5 +117,37 @@ describe("Khaya translate: error shapes", () => {
   it.each([[42], [{ translatedText: "x" }], [""]])("a 200 JSON body that is not a non-empty string (%o) is malformed", async (body) => {
     const c = new KhayaClient({ baseUrl: "http://khaya.test", fetch: fakeFetch(() => Response.json(body)).fetch });
     expect((await providerError(translate(c, "en", "tw"))).kind).toBe("malformed");
+  });
+});
+
+describe("Khaya: ISO 639-3 codes and deprecation warnings", () => {
+  it("a deprecation warning in an answer is logged once per code, not once per request", async () => {
+    const warned = await startEmulatorServer("khaya", { credential: KEY, khayaDeprecatedCodes: ["twi", "ewe"] });
+    const c = new KhayaClient({ baseUrl: warned.url, credential: KEY });
+    const audio = makeWav({ durationSeconds: 0.5, seed: 1 });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      resetDeprecationLog();
+      for (let i = 0; i < 5; i++) await c.transcribe({ audio, contentType: "audio/wav", language: "tw", deadline: within(3_000) });
+      await c.transcribe({ audio, contentType: "audio/wav", language: "ee", deadline: within(3_000) });
+      await c.transcribe({ audio, contentType: "audio/wav", language: "ee", deadline: within(3_000) });
+      const lines = warn.mock.calls.map((args) => String(args[0])).filter((line) => line.includes("deprecated"));
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toContain('"twi"');
+      expect(lines[1]).toContain('"ewe"');
+      // Every request went out with the ISO 639-3 code.
+      expect(warned.stats.recent.map((r) => new URL(r.path, "http://x").searchParams.get("language"))).toEqual([
+        "twi",
+        "twi",
+        "twi",
+        "twi",
+        "twi",
+        "ewe",
+        "ewe",
+      ]);
+    } finally {
+      warn.mockRestore();
+      await warned.close();
+    }
   });
 });

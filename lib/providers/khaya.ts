@@ -27,12 +27,15 @@ export class KhayaClient extends BaseClient implements ProviderClient {
     super("provider_b", opts);
   }
 
-  /** The v1 pair code ("en-tw"); Khaya pairs always have English on one side. */
+  /**
+   * The pair code in ISO 639-3 ("eng-twi"): the form every Khaya API version accepts; two-letter codes are legacy
+   * upstream and draw deprecation warnings. Khaya pairs always have English on one side.
+   */
   static pairCode(source: string, target: string): string | undefined {
     const s = source.trim().toLowerCase();
     const t = target.trim().toLowerCase();
-    if (s === "en" && KHAYA_TRANSLATE_LANGUAGES[t]) return `en-${t}`;
-    if (t === "en" && KHAYA_TRANSLATE_LANGUAGES[s]) return `${s}-en`;
+    if (s === "en" && KHAYA_TRANSLATE_LANGUAGES[t]) return `eng-${toIso3(t)}`;
+    if (t === "en" && KHAYA_TRANSLATE_LANGUAGES[s]) return `${toIso3(s)}-eng`;
     return undefined;
   }
 
@@ -81,6 +84,7 @@ export class KhayaClient extends BaseClient implements ProviderClient {
         const body = await this.readJson(res, signal);
         const transcript = typeof body === "string" ? body : isRecord(body) ? body.text : undefined;
         if (typeof transcript !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+        if (isRecord(body)) noteDeprecations(language, body.warnings);
         return { transcript, model: KHAYA_STT_MODEL };
       },
     });
@@ -136,6 +140,27 @@ export class KhayaClient extends BaseClient implements ProviderClient {
     }
     return errorForStatus(this.id, status, retryAfterMs, code);
   }
+}
+
+/** The codes whose deprecation warning was already logged by this process: logged once per code, not per request. */
+const warnedCodes = new Set<string>();
+
+/**
+ * Logs Khaya's deprecation warnings (e.g. "Language code 'tw' is a legacy code. Please update to 'twi' ...") once per
+ * code we sent. The upstream text is not logged: it is reduced to its length, so nothing from an upstream body reaches
+ * the logs verbatim beyond our own wording.
+ */
+export function noteDeprecations(code: string, warnings: unknown): void {
+  if (!Array.isArray(warnings) || warnings.length === 0 || warnedCodes.has(code)) return;
+  const deprecations = warnings.filter((w): w is string => typeof w === "string" && /legacy|deprecat/i.test(w));
+  if (deprecations.length === 0) return;
+  warnedCodes.add(code);
+  console.warn(`[provider_b] Khaya reports language code "${code}" as deprecated (${deprecations.length} warning(s)); update lib/providers/codes.ts`);
+}
+
+/** Forget which deprecation warnings were logged (tests). */
+export function resetDeprecationLog(): void {
+  warnedCodes.clear();
 }
 
 /** Our wording for Khaya's documented validation codes (its own messages are not passed on). */

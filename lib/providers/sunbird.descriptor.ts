@@ -1,14 +1,21 @@
-import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES } from "./codes";
-import { type ProviderDescriptor, type VoiceSpec, withinSet } from "./descriptor";
+import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
+import { type ProviderDescriptor, type RouteSpec, type VoiceSpec, withinSet } from "./descriptor";
 import { sunbirdBehaviour } from "./sandbox/sunbird";
 import { SUNBIRD_MAX_TEXT_CHARS, SUNBIRD_STT_MODEL, SUNBIRD_TRANSLATE_MODEL, SunbirdClient } from "./sunbird";
 
 /**
- * The languages provider_a translates between (every ordered pair of them): the Ugandan set of the first routing rule.
- * Sunflower knows ~32 languages upstream; only this set is routed to it, so forcing provider_a for anything else is
- * PROVIDER_UNSUPPORTED_PAIR.
+ * The languages provider_a translates between first (every ordered pair of them): the Ugandan set of routing rule (a).
  */
 export const SUNBIRD_ROUTED_LANGUAGES: readonly string[] = ["en", "lug", "ach", "teo", "nyn", "lgg"];
+
+/**
+ * Any pair of Sunflower's 32 languages outside rule (a)'s set: provider_a as the last candidate, after provider_b and
+ * provider_c (see `lastResort`).
+ */
+function sunflowerPair(source: string, target: string): RouteSpec[] {
+  const known = (code: string) => SUNBIRD_TRANSLATE_LANGUAGES[toIso3(code)] !== undefined;
+  return source !== target && known(source) && known(target) ? [{ model: SUNBIRD_TRANSLATE_MODEL, tier: "sunflower-extended" }] : [];
+}
 
 const SPARK_LABELS: Readonly<Record<string, { name: string; gender: "female" | "male" }>> = {
   "241": { name: "Acholi (female)", gender: "female" },
@@ -46,6 +53,7 @@ export const sunbird: ProviderDescriptor = {
   translation: {
     limit: { unit: "characters", max: SUNBIRD_MAX_TEXT_CHARS },
     routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a" }),
+    lastResort: sunflowerPair,
   },
   stt: { languages: SUNBIRD_STT_LANGUAGES, formats: ["wav", "mp3", "ogg", "m4a", "webm"], model: () => SUNBIRD_STT_MODEL },
   tts: { voices: sunbirdVoices },

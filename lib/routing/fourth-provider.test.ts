@@ -160,6 +160,7 @@ describe("a fourth provider, from its descriptor alone", () => {
       provider: FOURTH,
       model: "fourth-mt",
       quality_score: 0.85,
+      quality_band: "good",
     });
     const own = listLanguages({ provider: FOURTH as never }, hfModels(), catalogue);
     expect(own.languages.map((l) => l.code).sort()).toEqual(["ach", "en", "lug", "yo"]);

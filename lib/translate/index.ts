@@ -1,3 +1,4 @@
+import { getAvailability } from "@/lib/availability/live";
 import { getProviders } from "@/lib/providers";
 import { translationCaching } from "./cache";
 import { deadlineFromEnv, type TranslateDeps } from "./service";
@@ -21,7 +22,7 @@ export {
  * deadline, and the process-wide translation cache with the runs in flight.
  */
 export function defaultTranslateDeps(): TranslateDeps {
-  return { providers: getProviders(), deadlineMs: deadlineFromEnv(), caching: translationCaching() };
+  return { providers: getProviders(), deadlineMs: deadlineFromEnv(), availability: getAvailability(), caching: translationCaching() };
 }
 
 /** Header that marks a response served (partly) by a sandbox emulator. */

@@ -214,9 +214,18 @@ describe("forced provider", () => {
     expect(e.code).toBe("PROVIDER_UNSUPPORTED_PAIR");
     expect(e.status).toBe(422);
     expect(e.message).toContain("provider_a");
-    const e2 = await apiError(run({ text: "Good morning", source_lang: "en", target_lang: "sw", provider: "provider_a" }));
+    // Twi: not one of Sunflower's languages, so provider_a cannot serve en → tw even as the last candidate.
+    const e2 = await apiError(run({ text: "Good morning", source_lang: "en", target_lang: "tw", provider: "provider_a" }));
     expect(e2.code).toBe("PROVIDER_UNSUPPORTED_PAIR");
     expect(Object.values(clients).every((c) => c.calls.length === 0)).toBe(true);
+  });
+
+  it("forcing provider_a on a Sunflower pair outside rule (a)'s set serves it at the sunflower-extended quality; auto keeps provider_c first", async () => {
+    const { run } = setup();
+    const forced = await run({ text: "Good morning", source_lang: "en", target_lang: "sw", provider: "provider_a" });
+    expect(forced).toMatchObject({ provider: "provider_a", model_used: "provider_a/sunflower", quality_score: 0.8 });
+    const auto = await run({ text: "Good morning", source_lang: "en", target_lang: "sw" });
+    expect(auto).toMatchObject({ provider: "provider_c", fallback_used: false });
   });
 
   it("serves with the forced provider even when auto would pick another", async () => {

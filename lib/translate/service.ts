@@ -1,3 +1,5 @@
+import type { Availability, AvailabilityView } from "@/lib/availability";
+import { unavailableSubject } from "@/lib/availability/subjects";
 import { ApiError } from "@/lib/http/errors";
 import { type Detection, detectLanguage } from "@/lib/languages/detect";
 import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
@@ -54,6 +56,10 @@ export interface TranslateDeps {
   gate?: ProviderGate;
   /** The translation cache and the runs in flight; used for requests that name their caller. */
   caching?: TranslationCaching;
+  /** Live availability (lib/availability): unavailable routes are not planned, and refusals that prove a route unavailable are recorded. */
+  availability?: Availability;
+  /** The availability view prepare() routes with (set by translateText from `availability`). */
+  view?: AvailabilityView;
 }
 
 export interface TranslateOptions {
@@ -107,7 +113,7 @@ interface Prepared {
 /** Validates and plans; throws ApiError (422) for anything wrong with the request. Exported for tests and the batch. */
 export function prepare(
   input: TranslateInput,
-  deps: Pick<TranslateDeps, "models" | "catalogue" | "detect">,
+  deps: Pick<TranslateDeps, "models" | "catalogue" | "detect" | "view">,
   loc: (string | number)[] = ["body"],
 ): Prepared {
   const models = deps.models ?? hfModels();
@@ -149,7 +155,7 @@ export function prepare(
     );
   }
 
-  const options = pairOptions(source, target, models, deps.catalogue);
+  const options = pairOptions(source, target, models, deps.catalogue, deps.view);
   if (options.length === 0) {
     throw new ApiError(
       "UNSUPPORTED_LANGUAGE_PAIR",
@@ -207,6 +213,7 @@ interface Served {
 /** Translates one text. Throws ApiError: 422 for request problems, 503 PROVIDER_ERROR when no provider served it. */
 export async function translateText(input: TranslateInput, deps: TranslateDeps, options: TranslateOptions = {}): Promise<TranslateOutcome> {
   const startedAt = options.startedAt ?? performance.now();
+  if (deps.availability && !deps.view) deps = { ...deps, view: await deps.availability.view() };
   const plan = prepare(input, deps, options.loc);
   const deadline = options.deadline ?? Date.now() + deps.deadlineMs;
   const { caching } = deps;
@@ -240,7 +247,13 @@ async function serve(plan: Prepared, deps: TranslateDeps, deadline: number): Pro
     attempt: async (callDeadline) => {
       const client = deps.providers[route.provider];
       const request = { text: plan.text, source: plan.source, target: plan.target, deadline: callDeadline, ...(route.hf && { hf: route.hf }) };
-      return { result: await gate(route.provider, callDeadline, () => client.translate(request)), client };
+      try {
+        return { result: await gate(route.provider, callDeadline, () => client.translate(request)), client };
+      } catch (err) {
+        const finding = deps.availability && unavailableSubject(err, { ...route, source: plan.source, target: plan.target });
+        if (finding) await deps.availability!.markUnavailable(finding.subject, finding.reason);
+        throw err;
+      }
     },
   }));
   const outcome = await runChain(chain, deadline);

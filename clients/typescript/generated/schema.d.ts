@@ -534,7 +534,8 @@ export interface components {
          *                 "code": "en",
          *                 "provider": "provider_a",
          *                 "model": "sunflower",
-         *                 "quality_score": 0.92
+         *                 "quality_score": 0.92,
+         *                 "quality_band": "excellent"
          *               }
          *             ],
          *             "sources": [
@@ -581,6 +582,42 @@ export interface components {
          *                     "name": "Luganda 2 (Orpheus)",
          *                     "model": "orpheus-3b-tts",
          *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0003",
+         *                     "name": "Luganda 3 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0004",
+         *                     "name": "Luganda 4 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0005",
+         *                     "name": "Luganda 5 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0006",
+         *                     "name": "Luganda 6 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0007",
+         *                     "name": "Luganda 7 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
+         *                   },
+         *                   {
+         *                     "id": "waxal_lug_0008",
+         *                     "name": "Luganda 8 (Orpheus)",
+         *                     "model": "orpheus-3b-tts",
+         *                     "default": false
          *                   }
          *                 ]
          *               },
@@ -625,7 +662,7 @@ export interface components {
             /** @description Present with ?source=: how source → this language is served */
             from_source?: {
                 /**
-                 * @description Provider that serves the pair (with provider=auto: the first choice)
+                 * @description Provider that serves the pair now (with provider=auto: the first choice)
                  * @enum {string}
                  */
                 provider: "provider_a" | "provider_b" | "provider_c";
@@ -633,6 +670,11 @@ export interface components {
                 model: string;
                 /** @description quality_score translate reports when this provider/model serves the pair */
                 quality_score: number;
+                /**
+                 * @description What quality_score means: excellent ≥0.90, good ≥0.80, decent ≥0.70, acceptable ≥0.60
+                 * @enum {string}
+                 */
+                quality_band: "excellent" | "good" | "decent" | "acceptable" | "poor";
                 source: string;
             };
             /** @description Speech-to-text (POST /api/v1/speech/stt) */
@@ -679,7 +721,7 @@ export interface components {
         TranslationTarget: {
             code: string;
             /**
-             * @description Provider that serves the pair (with provider=auto: the first choice)
+             * @description Provider that serves the pair now (with provider=auto: the first choice)
              * @enum {string}
              */
             provider: "provider_a" | "provider_b" | "provider_c";
@@ -687,6 +729,11 @@ export interface components {
             model: string;
             /** @description quality_score translate reports when this provider/model serves the pair */
             quality_score: number;
+            /**
+             * @description What quality_score means: excellent ≥0.90, good ≥0.80, decent ≥0.70, acceptable ≥0.60
+             * @enum {string}
+             */
+            quality_band: "excellent" | "good" | "decent" | "acceptable" | "poor";
         };
         /**
          * @description Speech-to-text result
@@ -926,10 +973,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
-                    "X-Lugha-Sandbox"?: "true";
                     /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
                     "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1072,10 +1119,10 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
-                    "X-Lugha-Sandbox"?: "true";
                     /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
                     "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -191,9 +191,13 @@ describe("emulator speech routes", () => {
     const emulator = createEmulator("sunbird");
     const send = (form: FormData) => emulator.handler(new Request("http://sunbird.test/tasks/audio/transcriptions", { method: "POST", body: form }));
     const bad = new FormData();
-    bad.set("language", "ttj");
+    bad.set("language", "alz"); // Alur: Sunflower translates it, Sunbird's STT does not take it
     bad.set("audio", new Blob([wav], { type: "audio/wav" }), "a.wav");
     expect((await send(bad)).status).toBe(422);
+    const rutooro = new FormData();
+    rutooro.set("language", "ttj"); // the eleventh STT language
+    rutooro.set("audio", new Blob([wav], { type: "audio/wav" }), "a.wav");
+    expect((await send(rutooro)).status).toBe(200);
     const noAudio = new FormData();
     noAudio.set("language", "lug");
     expect(await (await send(noAudio)).json()).toMatchObject({ error_code: "BAD_REQUEST" });

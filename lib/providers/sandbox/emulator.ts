@@ -1,5 +1,6 @@
 import { codePointLength } from "../../text";
 import { defaultControls, type EmulatorControls, type EmulatorStats, emptyStats, emulatorControlsSchema, type RecordedRequest } from "./controls";
+import type { HfDeployment } from "./hf";
 import { htmlPage, json } from "./respond";
 
 export type EmulatorKind = "sunbird" | "khaya" | "hf";
@@ -20,8 +21,16 @@ export interface EmulatorOptions {
   signedUrlTtlMs?: number;
   /** Khaya: whether /v2/translate refuses two-letter codes, as the official skills doc says (default true). */
   khayaV2RejectsLegacyCodes?: boolean;
-  /** HF: model ids answered with 404 "Not Found", i.e. not deployed on hf-inference. */
+  /** Khaya: ASR codes answered with a deprecation warning although they are ISO 639-3 (as two-letter codes always are). */
+  khayaDeprecatedCodes?: readonly string[];
+  /** HF: model ids answered with 404 "Not Found", i.e. not deployed on hf-inference (the Hub lists no provider). */
   hfNotDeployed?: readonly string[];
+  /** HF: model ids answered with 400 "Model … is not supported by provider hf-inference" (the Hub lists no provider). */
+  hfNotSupported?: readonly string[];
+  /** HF: "all" (default) deploys every model; "reference" declares undeployed what public reports say (see ./hf.ts). */
+  hfProfile?: "all" | "reference";
+  /** HF: a deployment a test keeps and changes while the emulator runs (takes precedence over the three above). */
+  hfDeployment?: HfDeployment;
 }
 
 /** What one upstream contributes; the shared machinery adds latency, fault injection, stats and the control routes. */

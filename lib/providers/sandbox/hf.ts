@@ -5,12 +5,67 @@ import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respon
 import { makeWav, parseWav, speechDurationSeconds } from "./wav";
 
 const MODELS_PREFIX = "/hf-inference/models/";
+/** The Hub's model information route (huggingface.co/api/models/{id}), served by the same emulator. */
+const HUB_PREFIX = "/api/models/";
 type Task = "translation" | "asr" | "tts";
 
-/** Emulates router.huggingface.co/hf-inference. */
+/**
+ * Which models hf-inference serves. Mutable: a test can declare a model undeployed (or deployed again) at any time,
+ * and the next request — inference or Hub model information — sees it.
+ */
+export interface HfDeployment {
+  /** Answered with 404 "Not Found" (the pair model is absent). */
+  notDeployed: Set<string>;
+  /** Answered with 400 "Model … is not supported by provider hf-inference" (on the Hub, but no inference provider). */
+  notSupported: Set<string>;
+}
+
+/**
+ * What public reports say hf-inference does not serve (third-party observations, mid-2026): NLLB-200 answers 400 "not
+ * supported"; these opus-mt pair models answer 404.
+ */
+export const HF_REFERENCE_UNDEPLOYED = {
+  notSupported: ["facebook/nllb-200-distilled-600M"],
+  notDeployed: [
+    "Helsinki-NLP/opus-mt-en-ha",
+    "Helsinki-NLP/opus-mt-ha-en",
+    "Helsinki-NLP/opus-mt-en-ig",
+    "Helsinki-NLP/opus-mt-ig-en",
+    "Helsinki-NLP/opus-mt-en-yo",
+    "Helsinki-NLP/opus-mt-en-rw",
+    "Helsinki-NLP/opus-mt-rw-en",
+    "Helsinki-NLP/opus-mt-en-am",
+    "Helsinki-NLP/opus-mt-en-zu",
+    "Helsinki-NLP/opus-mt-zu-en",
+    "Helsinki-NLP/opus-mt-sw-en",
+  ],
+} as const;
+
+/** A deployment: everything deployed ("all", the default), or the reference profile above, plus explicit lists. */
+export function hfDeployment(opts: Pick<EmulatorOptions, "hfProfile" | "hfNotDeployed" | "hfNotSupported"> = {}): HfDeployment {
+  const reference = opts.hfProfile === "reference";
+  return {
+    notDeployed: new Set([...(reference ? HF_REFERENCE_UNDEPLOYED.notDeployed : []), ...(opts.hfNotDeployed ?? [])]),
+    notSupported: new Set([...(reference ? HF_REFERENCE_UNDEPLOYED.notSupported : []), ...(opts.hfNotSupported ?? [])]),
+  };
+}
+
+/** Emulates router.huggingface.co/hf-inference, and the Hub's model information (huggingface.co/api/models). */
 export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
-  const notDeployed = new Set(opts.hfNotDeployed ?? []);
+  const deployment = opts.hfDeployment ?? hfDeployment(opts);
   let requestCounter = 0;
+
+  /**
+   * GET /api/models/{id}?expand[]=inferenceProviderMapping: the Hub knows every well-formed id of a task the emulator
+   * serves except the absent (404) ones; hf-inference is mapped ("live") unless the model is declared not supported.
+   */
+  const modelInfo = (url: URL): Response => {
+    const model = decodeURIComponent(url.pathname.slice(HUB_PREFIX.length));
+    const task = taskOf(model);
+    if (!/^[\w.-]+\/[\w.-]+$/.test(model) || !task || deployment.notDeployed.has(model)) return json(404, { error: "Repository not found" });
+    const mapping = deployment.notSupported.has(model) ? {} : { "hf-inference": { status: "live", providerId: model, task: HUB_TASKS[task] } };
+    return json(200, { _id: hex(hash32(model), 24), id: model, inferenceProviderMapping: mapping });
+  };
 
   const authFailure = (req: Request): Response | undefined => {
     if (opts.credential === undefined) return undefined;
@@ -71,6 +126,7 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
 
   return {
     async route(req, url) {
+      if (req.method === "GET" && url.pathname.startsWith(HUB_PREFIX)) return modelInfo(url);
       if (url.pathname.startsWith("/models/"))
         return text(410, "https://api-inference.huggingface.co is no longer supported. Please use https://router.huggingface.co instead.");
       if (req.method !== "POST" || !url.pathname.startsWith(MODELS_PREFIX)) return hfError(404, "Not Found");
@@ -78,7 +134,8 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
       const failure = authFailure(req);
       if (failure) return failure;
       const task = taskOf(model);
-      if (!/^[\w.-]+\/[\w.-]+$/.test(model) || notDeployed.has(model) || !task) return hfError(404, "Not Found");
+      if (!/^[\w.-]+\/[\w.-]+$/.test(model) || deployment.notDeployed.has(model) || !task) return hfError(404, "Not Found");
+      if (deployment.notSupported.has(model)) return hfError(400, `Model ${model} is not supported by provider hf-inference`);
       return handlers[task](req, model);
     },
 
@@ -109,6 +166,8 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     },
   };
 }
+
+const HUB_TASKS: Record<Task, string> = { translation: "translation", asr: "automatic-speech-recognition", tts: "text-to-speech" };
 
 function taskOf(model: string): Task | undefined {
   if (/opus-mt|nllb|m2m100|mbart|madlad|t5-/i.test(model)) return "translation";

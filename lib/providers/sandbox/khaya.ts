@@ -13,6 +13,7 @@ const MAX_TEXT = 1_000;
 /** Emulates translation-api.ghananlp.org behind Azure APIM. */
 export function khayaBehaviour(opts: EmulatorOptions): ProviderBehaviour {
   const v2RejectsLegacy = opts.khayaV2RejectsLegacyCodes ?? true;
+  const deprecated = new Set(opts.khayaDeprecatedCodes ?? []);
 
   /** APIM checks the subscription key before anything reaches the backend. */
   const authFailure = (req: Request, url: URL): Response | undefined => {
@@ -67,7 +68,7 @@ export function khayaBehaviour(opts: EmulatorOptions): ProviderBehaviour {
       const transcript = sandboxMark("khaya", language, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);
       if (version === 1) return jsonAscii(200, transcript);
       const warnings =
-        requested.length === 2
+        requested.length === 2 || deprecated.has(requested)
           ? [
               `Language code '${requested}' is a legacy code. Please update to '${language}' (ISO 639-3) when possible to ensure compatibility in the event of a full migration.`,
             ]

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import type { AvailabilityView } from "@/lib/availability";
+import { catalogueSubjects, getAvailability } from "@/lib/availability/live";
 import { validate } from "@/lib/http/body";
 import { serveRoute } from "@/lib/http/route";
 import { listLanguages } from "@/lib/languages/listing";
@@ -17,7 +19,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
       Object.fromEntries(["capability", "provider", "source"].filter((k) => params.has(k)).map((k) => [k, params.get(k)])),
       "query",
     );
-    const { body, etag } = rendered(query);
+    const view = await getAvailability().view(catalogueSubjects());
+    const { body, etag } = rendered(query, view);
     const headers = { "Content-Type": "application/json", ETag: etag, "Cache-Control": "private, max-age=300" };
     const ifNoneMatch = req.headers.get("if-none-match");
     if (ifNoneMatch?.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) {
@@ -28,7 +31,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
 });
 
 /*
- * The listing depends only on the query and on configuration fixed at start-up (the model map, HF_ASR_MODEL), so
+ * The listing depends only on the query, the availability view (its version is part of the key) and configuration
+ * fixed at start-up (the model map, HF_ASR_MODEL), so
  * each distinct query's body (~140 kB unfiltered) and ETag are computed once, not per request — building, serialising
  * and hashing it cost several ms of CPU a request (bench/results). Bounded: at most MEMO_MAX distinct queries are
  * kept, oldest out.
@@ -36,11 +40,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
 const MEMO_MAX = 64;
 const memo = new Map<string, { body: Uint8Array<ArrayBuffer>; etag: string }>();
 
-function rendered(query: LanguagesQuery): { body: Uint8Array<ArrayBuffer>; etag: string } {
-  const memoKey = `${query.capability ?? ""}|${query.provider ?? ""}|${query.source ?? ""}`;
+function rendered(query: LanguagesQuery, view: AvailabilityView): { body: Uint8Array<ArrayBuffer>; etag: string } {
+  const memoKey = `${query.capability ?? ""}|${query.provider ?? ""}|${query.source ?? ""}|${view.version}`;
   let hit = memo.get(memoKey);
   if (!hit) {
-    const body = JSON.stringify(listLanguages(query));
+    const body = JSON.stringify(listLanguages(query, undefined, undefined, view));
     // Kept as UTF-8 bytes: encoding the string again on every response was measurable too.
     hit = { body: new TextEncoder().encode(body), etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
     if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RedisServer, startRedis } from "@/e2e/support/redis";
+import { ApiError } from "@/lib/http/errors";
+import { listLanguages } from "@/lib/languages/listing";
+import { hfModels } from "@/lib/languages/models";
+import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
+import { PROVIDERS } from "@/lib/providers/descriptors";
+import { hubModelAvailability } from "@/lib/providers/hub";
+import { createEmulator, type Emulator, HF_REFERENCE_UNDEPLOYED, type HfDeployment, hfDeployment, inProcessFetch } from "@/lib/providers/sandbox";
+import type { ProviderClient, ProviderId } from "@/lib/providers/types";
+import { translateText } from "@/lib/translate/service";
+import { ALL_AVAILABLE, Availability, type AvailabilityChecker, modelSubject } from "./index";
+import { catalogueSubjects } from "./live";
+import { type AvailabilityStore, MemoryAvailabilityStore, RedisAvailabilityStore } from "./store";
+
+const HF = "model:provider_c:";
+const HUB_URL = "http://hf.sandbox.invalid";
+const TEXT = "Good morning to you all";
+const NLLB = "facebook/nllb-200-distilled-600M";
+
+/** The three emulators in process, the Hugging Face one with a deployment the test can change while it runs. */
+function sandbox(deployment: HfDeployment) {
+  const emulators: Record<ProviderId, Emulator> = {
+    provider_a: createEmulator("sunbird"),
+    provider_b: createEmulator("khaya"),
+    provider_c: createEmulator("hf", { hfDeployment: deployment }),
+  };
+  const client = (id: ProviderId, Cls: typeof SunbirdClient | typeof KhayaClient | typeof HuggingFaceClient, kind: string) =>
+    new Cls({
+      baseUrl: `http://${kind}.sandbox.invalid`,
+      mode: "sandbox",
+      fetch: inProcessFetch(emulators[id].handler),
+      circuit: { failureThreshold: 1_000_000, cooldownMs: 1 },
+    });
+  const providers: Record<ProviderId, ProviderClient> = {
+    provider_a: client("provider_a", SunbirdClient, "sunbird"),
+    provider_b: client("provider_b", KhayaClient, "khaya"),
+    provider_c: client("provider_c", HuggingFaceClient, "hf"),
+  };
+  /** The Hub's model information, from the Hugging Face emulator (the same route the live checker asks). */
+  const checker: AvailabilityChecker = (subject) =>
+    hubModelAvailability(subject.slice(HF.length), { baseUrl: HUB_URL, fetch: inProcessFetch(emulators.provider_c.handler) });
+  return { emulators, providers, checker };
+}
+
+function availability(store: AvailabilityStore, checker: AvailabilityChecker, now: () => number, ttlMs = 3_600_000, syncMs = 60_000) {
+  return new Availability({ store, ttlMs, syncMs, timeoutMs: 500, now, checker, checkable: (s) => s.startsWith(HF) });
+}
+
+/** Every (source, target, provider, model) the listing offers under `view`. */
+function listed(view: Awaited<ReturnType<Availability["view"]>>) {
+  return listLanguages({}, hfModels(), PROVIDERS, view).languages.flatMap((l) =>
+    l.translation.targets.map((t) => ({ source: l.code, target: t.code, provider: t.provider, model: t.model })),
+  );
+}
+
+describe("the reference deployment (NLLB 400, the absent opus-mt pairs 404)", () => {
+  it("every pair /languages lists succeeds, with the listed provider and model; without availability, NLLB pairs fail", async () => {
+    const { emulators, providers, checker } = sandbox(hfDeployment({ hfProfile: "reference" }));
+    const clock = 1_000_000;
+    const live = availability(new MemoryAvailabilityStore(() => clock), checker, () => clock);
+    const subjects = catalogueSubjects();
+    const view = await live.view(subjects);
+    expect(view.isAvailable(modelSubject("provider_c", HF_REFERENCE_UNDEPLOYED.notSupported[0]))).toBe(false);
+    // The absent opus-mt models the model map routes to (it has no en-zu, for one) are known to be out.
+    const routedAbsent = HF_REFERENCE_UNDEPLOYED.notDeployed.filter((model) => subjects.includes(modelSubject("provider_c", model)));
+    expect(routedAbsent.length).toBeGreaterThan(5);
+    for (const model of routedAbsent) expect(view.isAvailable(modelSubject("provider_c", model)), model).toBe(false);
+    expect(view.isAvailable(modelSubject("provider_c", "Helsinki-NLP/opus-mt-en-sw"))).toBe(true);
+    // Learnt from the Hub alone: no model was called.
+    expect(emulators.provider_c.stats.translations.calls).toBe(0);
+
+    const pairs = listed(view);
+    expect(pairs.some((p) => p.model === HF_REFERENCE_UNDEPLOYED.notSupported[0])).toBe(false);
+    // Luganda still reaches Sunflower's 31 other languages, all through provider_a; Hausa, with NLLB and opus-mt-ha-en
+    // gone, only English through the multilingual model — listed as that, not as ~200 NLLB targets that would fail.
+    const fromLuganda = pairs.filter((p) => p.source === "lug");
+    expect(fromLuganda).toHaveLength(31);
+    expect(fromLuganda.every((p) => p.provider === "provider_a")).toBe(true);
+    expect(pairs.filter((p) => p.source === "ha")).toEqual([
+      { source: "ha", target: "en", provider: "provider_c", model: "Helsinki-NLP/opus-mt-mul-en" },
+    ]);
+    let served = 0;
+    for (const p of pairs) {
+      const r = await translateText(
+        { text: TEXT, source_lang: p.source, target_lang: p.target },
+        { providers, deadlineMs: 5_000, availability: live },
+      );
+      expect(`${r.provider} ${r.model_used} ${r.fallback_used}`, `${p.source}→${p.target}`).toBe(`${p.provider} ${p.provider}/${p.model} false`);
+      served++;
+    }
+    expect(served).toBe(pairs.length);
+    expect(served).toBeGreaterThan(1_000);
+
+    // What the listing said before this issue: NLLB pairs that nothing else serves answer 503.
+    const assumed = listed(ALL_AVAILABLE).filter((p) => p.model === HF_REFERENCE_UNDEPLOYED.notSupported[0]);
+    expect(assumed.length).toBeGreaterThan(100);
+    const failing = assumed.find((p) => p.source === "ha" && p.target === "yo")!;
+    expect(failing).toBeDefined();
+    const err = await translateText({ text: TEXT, source_lang: "ha", target_lang: "yo" }, { providers, deadlineMs: 5_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: "PROVIDER_ERROR", status: 503 });
+  }, 180_000);
+});
+
+describe("a model that starts answering 'not supported', two instances on one real Redis", () => {
+  let redis: RedisServer;
+  const stores: RedisAvailabilityStore[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    for (const s of stores) s.close();
+    await redis?.stop();
+  });
+  const redisStore = () => {
+    const s = new RedisAvailabilityStore({ url: redis.url, timeoutMs: 500 });
+    stores.push(s);
+    return s;
+  };
+
+  it("leaves routing and the listing of every instance within the sync interval, and comes back after the TTL once deployed again", async () => {
+    const deployment = hfDeployment();
+    const { emulators, providers, checker } = sandbox(deployment);
+    let clock = 5_000_000;
+    const now = () => clock;
+    const TTL = 3_600_000;
+    const SYNC = 60_000;
+    const one = availability(redisStore(), checker, now, TTL, SYNC);
+    const two = availability(redisStore(), checker, now, TTL, SYNC);
+    const subjects = catalogueSubjects();
+    const enSw = (view: Awaited<ReturnType<Availability["view"]>>) => listed(view).find((p) => p.source === "en" && p.target === "sw");
+    const opus = "Helsinki-NLP/opus-mt-en-sw";
+    const opusCalls = () => emulators.provider_c.stats.byPath[`/hf-inference/models/${opus}`] ?? 0;
+
+    expect(enSw(await one.view(subjects))).toMatchObject({ provider: "provider_c", model: opus });
+    expect(enSw(await two.view(subjects))).toMatchObject({ provider: "provider_c", model: opus });
+
+    // The model starts answering 400 "not supported": instance one learns it from that answer and goes on to the
+    // pair's next route (NLLB, provider_c's general model).
+    deployment.notSupported.add(opus);
+    const first = await translateText({ text: TEXT, source_lang: "en", target_lang: "sw" }, { providers, deadlineMs: 5_000, availability: one });
+    expect(first).toMatchObject({ provider: "provider_c", model_used: `provider_c/${NLLB}` });
+    expect(opusCalls()).toBe(1);
+    expect(enSw(await one.view(subjects))).toMatchObject({ provider: "provider_c", model: NLLB });
+    expect(one.report().map((r) => r.subject)).toEqual([modelSubject("provider_c", opus)]);
+
+    // Instance two still has its own copy until its sync interval passes; then it reads the shared record.
+    expect(enSw(await two.view(subjects))).toMatchObject({ provider: "provider_c", model: opus });
+    clock += SYNC;
+    expect(enSw(await two.view(subjects))).toMatchObject({ provider: "provider_c", model: NLLB });
+    const second = await translateText({ text: TEXT, source_lang: "en", target_lang: "sw" }, { providers, deadlineMs: 5_000, availability: two });
+    expect(second).toMatchObject({ model_used: `provider_c/${NLLB}`, fallback_used: false });
+    expect(opusCalls()).toBe(1); // instance two never called it
+
+    // After the TTL the subject is unknown again and is re-checked at the Hub: still not served, so still out.
+    clock += TTL;
+    expect(enSw(await two.view(subjects))).toMatchObject({ model: NLLB });
+    expect(two.report()[0]).toMatchObject({ subject: modelSubject("provider_c", opus), source: "hub" });
+
+    // Deployed again: after the next TTL both instances route to it again, without a model call to find out.
+    deployment.notSupported.delete(opus);
+    clock += TTL;
+    expect(enSw(await one.view(subjects))).toMatchObject({ provider: "provider_c", model: opus });
+    expect(enSw(await two.view(subjects))).toMatchObject({ provider: "provider_c", model: opus });
+    expect(opusCalls()).toBe(1);
+    const back = await translateText({ text: TEXT, source_lang: "en", target_lang: "sw" }, { providers, deadlineMs: 5_000, availability: two });
+    expect(back).toMatchObject({ provider: "provider_c", model_used: `provider_c/${opus}` });
+  }, 60_000);
+});
+
+describe("the Hub's model information", () => {
+  const answer = (status: number, body: unknown) => async () => new Response(JSON.stringify(body), { status });
+  const ask = (fetch: (url: string) => Promise<Response>, model = "Helsinki-NLP/opus-mt-en-sw") =>
+    hubModelAvailability(model, { baseUrl: "https://hub.test/", fetch });
+
+  it("asks for the inference provider mapping, with the token when there is one", async () => {
+    const seen: { url: string; auth: string | null }[] = [];
+    const fetch = async (url: string, init?: RequestInit) => {
+      seen.push({ url, auth: new Headers(init?.headers).get("authorization") });
+      return new Response(JSON.stringify({ inferenceProviderMapping: { "hf-inference": { status: "live" } } }));
+    };
+    expect(await hubModelAvailability("facebook/nllb-200-distilled-600M", { baseUrl: "https://hub.test/", token: "hf_x", fetch })).toMatchObject({
+      available: true,
+    });
+    expect(seen).toEqual([
+      { url: "https://hub.test/api/models/facebook/nllb-200-distilled-600M?expand[]=inferenceProviderMapping", auth: "Bearer hf_x" },
+    ]);
+  });
+
+  it("reads both mapping shapes: live hf-inference is available; absent, not live, or unknown model is not", async () => {
+    expect(await ask(answer(200, { inferenceProviderMapping: [{ provider: "hf-inference", status: "live" }] }))).toMatchObject({ available: true });
+    expect(await ask(answer(200, { inferenceProviderMapping: { together: { status: "live" } } }))).toMatchObject({ available: false });
+    expect(await ask(answer(200, { inferenceProviderMapping: [{ provider: "hf-inference", status: "staging" }] }))).toMatchObject({
+      available: false,
+      reason: "hf-inference deployment is not live (staging)",
+    });
+    expect(await ask(answer(200, { id: "x" }))).toMatchObject({ available: false });
+    expect(await ask(answer(404, { error: "Repository not found" }))).toMatchObject({ available: false });
+    expect(await ask(answer(200, {}), "../../etc/passwd")).toMatchObject({ available: false, reason: "invalid model id" });
+  });
+
+  it("no usable answer (5xx, not JSON, network failure) tells nothing: undefined, asked again later", async () => {
+    expect(await ask(answer(503, {}))).toBeUndefined();
+    expect(await ask(async () => new Response("<html>", { status: 200 }))).toBeUndefined();
+    expect(
+      await ask(async () => {
+        throw new TypeError("fetch failed");
+      }),
+    ).toBeUndefined();
+  });
+
+  it("the emulator's Hub route follows its deployment", async () => {
+    const deployment = hfDeployment({ hfProfile: "reference" });
+    const fetch = inProcessFetch(createEmulator("hf", { hfDeployment: deployment }).handler);
+    const hub = (model: string) => hubModelAvailability(model, { baseUrl: HUB_URL, fetch });
+    expect(await hub("facebook/nllb-200-distilled-600M")).toMatchObject({ available: false });
+    expect(await hub("Helsinki-NLP/opus-mt-en-ha")).toMatchObject({ available: false, reason: "model does not exist on the Hugging Face Hub" });
+    expect(await hub("Helsinki-NLP/opus-mt-en-sw")).toMatchObject({ available: true });
+    deployment.notSupported.delete("facebook/nllb-200-distilled-600M");
+    expect(await hub("facebook/nllb-200-distilled-600M")).toMatchObject({ available: true });
+  });
+});
