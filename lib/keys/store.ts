@@ -190,12 +190,15 @@ export async function authenticateAndCount(plainKey: string): Promise<Authentica
 }
 
 /**
- * Marks the key revoked; from then on it authenticates nothing — on this instance at once, on others within the key
- * cache's lifetime (KEY_CACHE_TTL_MS). Idempotent.
+ * Marks the key revoked and deletes its glossaries (in one transaction); from then on it authenticates nothing — on
+ * this instance at once, on others within the key cache's lifetime (KEY_CACHE_TTL_MS). Idempotent.
  */
 export async function revokeKey(id: string, now = new Date()): Promise<void> {
   const prisma = await getPrisma();
-  await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+  await prisma.$transaction([
+    prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } }),
+    prisma.glossary.deleteMany({ where: { keyId: id } }),
+  ]);
   hotPath().cache.revoke(id);
 }
 

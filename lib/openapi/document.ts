@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
 import { formatBytes } from "@/lib/http/body";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
 import { bodyLimit, type Operation, operations } from "@/lib/http/manifest";
@@ -121,15 +122,9 @@ function operationObject(operation: Operation): Record<string, unknown> {
     summary: operation.summary,
     ...(description ? { description } : {}),
     ...(authenticated ? {} : { security: [] }),
-    ...(operation.query || operation.headerParameters
+    ...(operation.params || operation.query || operation.headerParameters
       ? {
-          parameters: [
-            ...Object.entries(operation.query?.shape ?? {}).map(([name, schema]) => {
-              const { description, ...rest } = toOpenApiSchema(schema as z.ZodType);
-              return { name, in: "query", required: false, description, schema: rest };
-            }),
-            ...(operation.headerParameters ?? []),
-          ],
+          parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query"), ...(operation.headerParameters ?? [])],
         }
       : {}),
     ...(operation.body
@@ -156,7 +151,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
         }
       : {}),
     responses: {
-      "200": {
+      [String(operation.ok.status ?? 200)]: {
         description: operation.ok.description,
         headers: {
           ...REQUEST_ID,
@@ -170,6 +165,14 @@ function operationObject(operation: Operation): Record<string, unknown> {
       ...operation.otherResponses,
     },
   };
+}
+
+/** Path parameters (always required) or query parameters (all optional) of an operation. */
+function parameters(shape: z.ZodObject | undefined, location: "path" | "query"): Record<string, unknown>[] {
+  return Object.entries(shape?.shape ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = toOpenApiSchema(schema as z.ZodType);
+    return { name, in: location, required: location === "path", description, schema: rest };
+  });
 }
 
 /** "60/60s" → "60/min". */
@@ -188,7 +191,10 @@ function paths(): Record<string, Record<string, unknown>> {
 }
 
 function schemas(): Record<string, SchemaObject> {
-  const requests = toOpenApiSchemas({ TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm }, "input");
+  const requests = toOpenApiSchemas(
+    { TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm, CreateGlossaryRequest },
+    "input",
+  );
   const responses = toOpenApiSchemas(
     {
       TranslateResponse,
@@ -203,6 +209,9 @@ function schemas(): Record<string, SchemaObject> {
       SttResponse,
       TtsResponse,
       HealthResponse,
+      Glossary,
+      GlossaryList,
+      DeletedGlossary,
       ErrorBody,
       FieldError,
     },
@@ -366,6 +375,7 @@ export function openApiDocument(): Record<string, unknown> {
       { name: "Speech", description: "Speech-to-text and text-to-speech" },
       { name: "Languages", description: "What is supported, by whom" },
       { name: "API keys", description: "Issue, inspect and revoke keys" },
+      { name: "Glossaries", description: "Term lists owned by a key, for one language pair" },
       { name: "Service", description: "Health and this document" },
     ],
     paths: paths(),
