@@ -6,7 +6,7 @@ import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { maxUploadBytes } from "@/lib/speech/limits";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
-import { BatchEnvelope, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
+import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
 import type { ErrorCode } from "./errors";
 import { matchTemplate } from "./path-template";
 
@@ -37,6 +37,8 @@ export interface Operation<TBody = unknown, A extends Auth = Auth> {
    * gets them as strings (ctx.params) and validates them itself.
    */
   params?: z.ZodObject;
+  /** Request headers the handler reads, as OpenAPI header parameters (documentation only). */
+  headerParameters?: Record<string, unknown>[];
   /** A multipart upload the handler reads itself, under `maxBodyBytes` (ctx.maxBodyBytes). */
   multipart?: { schema: string; encoding?: Record<string, unknown> };
   /** Byte cap on the request body; a function when the operator configures it. */
@@ -52,8 +54,11 @@ export interface Operation<TBody = unknown, A extends Auth = Auth> {
   otherResponses?: Record<string, unknown>;
   /** The result carries `sandbox`: the wrapper sets X-Lugha-Sandbox: true when it is true. */
   sandbox?: boolean;
-  /** The result carries `characters_translated`: the wrapper records it against the key (the dashboard's count). */
-  recordsCharacters?: boolean;
+  /**
+   * The result is a translation or a batch: the wrapper records its usage against the key (the dashboard's counts:
+   * characters sent upstream and cache hits).
+   */
+  recordsTranslationUsage?: boolean;
   /**
    * The handler reports requests_total / last_used_at (GET and DELETE /keys/me): authenticate against the database
    * and count in the same statement, so the figure includes this request exactly.
@@ -99,9 +104,10 @@ export const ROUTES = {
       },
       maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
       errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "PROVIDER_UNSUPPORTED_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "PROVIDER_ERROR"],
-      ok: { description: "The translation", schema: "TranslateResponse" },
+      ok: { description: "The translation", schema: "TranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      headerParameters: [CACHE_CONTROL_PARAMETER],
       sandbox: true,
-      recordsCharacters: true,
+      recordsTranslationUsage: true,
     }),
   },
   "/api/v1/translate/batch": {
@@ -118,9 +124,10 @@ export const ROUTES = {
       // 50 items × 5,000 characters, each up to 12 bytes when JSON-escaped (an emoji as \uXXXX\uXXXX), fits.
       maxBodyBytes: 4 * 1024 * 1024,
       errors: ["BATCH_TOO_LARGE"],
-      ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse" },
+      ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      headerParameters: [CACHE_CONTROL_PARAMETER],
       sandbox: true,
-      recordsCharacters: true,
+      recordsTranslationUsage: true,
     }),
   },
   "/api/v1/detect": {

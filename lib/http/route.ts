@@ -1,9 +1,10 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordCharactersTranslated } from "@/lib/keys/store";
+import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordTranslationUsage } from "@/lib/keys/store";
 import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
-import { SANDBOX_HEADER } from "@/lib/translate";
+import { SANDBOX_HEADER, translationUsage } from "@/lib/translate";
+import type { BatchTranslateResponse, TranslateResponse } from "@/lib/translate/schemas";
 import { throttleFailedAuth } from "./auth-throttle";
 import { parseJsonBody } from "./body";
 import { clientIp } from "./client-ip";
@@ -33,6 +34,8 @@ export interface RouteContext<TBody> {
   startedAt: number;
   /** The route's body cap, for handlers that read the body themselves (multipart). */
   maxBodyBytes: number;
+  /** Headers the response will carry; a handler may add its own (X-Lugha-Cache). */
+  headers: Headers;
   /** The path parameters (`{id}` of the manifest path), decoded, as Next.js matched them; unvalidated. */
   params: Record<string, string>;
 }
@@ -53,7 +56,7 @@ export type RouteHandler<TBody, A extends Auth> = (
 
 type RouteOptions<TBody, A extends Auth> = Pick<
   Operation<TBody, A>,
-  "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsCharacters"
+  "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsTranslationUsage"
 > &
   Partial<Pick<Operation<TBody, A>, "ok">> & {
     /** JSON body schema; the body is read with a byte limit and validated before the handler runs. */
@@ -88,11 +91,11 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const maxBodyBytes = bodyLimit(options) ?? DEFAULT_MAX_BODY_BYTES;
       const body = options.body ? await parseJsonBody(req, options.body, maxBodyBytes) : undefined;
       const params = await pathParams(context);
-      const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, params };
+      const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, params, headers };
       const result = await options.handler(ctx as never);
       const response = toResponse(result, options.ok?.status ?? 200);
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
-      if (options.recordsCharacters && key) recordCharacters(key.id, result, requestId);
+      if (options.recordsTranslationUsage && key) recordUsage(key.id, result as TranslateResponse | BatchTranslateResponse, requestId);
       headers.forEach((value, name) => {
         if (!response.headers.has(name)) response.headers.set(name, value);
       });
@@ -167,12 +170,13 @@ function isSandboxed(result: HandlerResult): boolean {
   return !(result instanceof Response) && (result as { sandbox?: unknown }).sandbox === true;
 }
 
-/** The dashboard's character count; the response never waits for it, and a failure is logged, not surfaced. */
-function recordCharacters(keyId: string, result: HandlerResult, requestId: string) {
-  const characters = (result as { characters_translated?: unknown }).characters_translated;
-  if (typeof characters !== "number") return;
-  recordCharactersTranslated(keyId, characters).catch((err) =>
-    console.error(`[${requestId}] could not record translated characters: ${(err as Error).message}`),
+/**
+ * The dashboard's counts (characters sent upstream, cache hits); the response never waits for them, and a failure is
+ * logged, not surfaced.
+ */
+function recordUsage(keyId: string, result: TranslateResponse | BatchTranslateResponse, requestId: string) {
+  recordTranslationUsage(keyId, translationUsage(result)).catch((err) =>
+    console.error(`[${requestId}] could not record translation usage: ${(err as Error).message}`),
   );
 }
 

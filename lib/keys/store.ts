@@ -203,10 +203,10 @@ export async function revokeKey(id: string, now = new Date()): Promise<void> {
 }
 
 /**
- * Adds translated characters to today's usage row (the dashboard's second series). Tallied in memory and written
- * with the request counts after the response (never blocks it).
+ * Adds a translation's usage to today's row (the dashboard's series): the characters sent upstream and the requests
+ * answered from the cache. Tallied in memory and written with the request counts after the response (never blocks it).
  */
-export async function recordCharactersTranslated(keyId: string, characters: number): Promise<void> {
-  if (characters <= 0) return;
-  hotPath().usage.record(keyId, 0, characters);
+export async function recordTranslationUsage(keyId: string, usage: { characters: number; cacheHits: number }): Promise<void> {
+  if (usage.characters <= 0 && usage.cacheHits <= 0) return;
+  hotPath().usage.record(keyId, 0, usage.characters, usage.cacheHits);
 }

@@ -123,8 +123,10 @@ function operationObject(operation: Operation): Record<string, unknown> {
     summary: operation.summary,
     ...(description ? { description } : {}),
     ...(authenticated ? {} : { security: [] }),
-    ...(operation.params || operation.query
-      ? { parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query")] }
+    ...(operation.params || operation.query || operation.headerParameters
+      ? {
+          parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query"), ...(operation.headerParameters ?? [])],
+        }
       : {}),
     ...(operation.body
       ? {
@@ -287,6 +289,7 @@ function schemas(): Record<string, SchemaObject> {
         fallback_used: false,
         segments: 1,
         sandbox: false,
+        cached: false,
       },
       {
         id: "bad",
@@ -303,6 +306,7 @@ function schemas(): Record<string, SchemaObject> {
         fallback_used: null,
         segments: null,
         sandbox: null,
+        cached: null,
       },
     ],
     total: 2,
@@ -348,6 +352,11 @@ ${(Object.keys(ERROR_STATUS) as ErrorCode[])
 Per key, sliding window: translate 60/min, batch 10/min, STT 20/min, TTS 20/min, everything else 120/min (defaults;
 the operator may change them — \`GET /api/v1/auth/keys/me\` shows the ones in force). Every authenticated response
 carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+
+### Cache
+Translations are cached per API key (7 days by default): an identical request is answered without an upstream call,
+with \`cached: true\` and \`X-Lugha-Cache: hit\`. Send \`Cache-Control: no-cache\` or \`"cache": false\` to ask the
+providers again. Identical requests in flight share one upstream call.
 
 ### Sandbox
 A server without provider credentials answers from offline emulators: the text is marked \`[sandbox:…]\`, the response

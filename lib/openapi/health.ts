@@ -16,6 +16,9 @@ export const HealthResponse = z
         upstream_budgets: Check.optional().describe(
           "operator view only: per provider, whether its calls draw on a request budget (metered: live providers), unlimited, and each window's limit, window_seconds, remaining and resets_at as this instance last saw them; always ok (a budget reached is load, not a fault)",
         ),
+        cache: Check.describe(
+          "translation cache: status; the operator view adds enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail",
+        ),
       })
       .catchall(z.unknown()),
   })
@@ -31,6 +34,7 @@ export const HealthResponse = z
           database: { status: "ok" },
           rate_limiter: { status: "ok" },
           providers: { status: "ok", sandbox: false, provider_a: { mode: "live", circuit: "closed" } },
+          cache: { status: "ok" },
         },
       },
     ],

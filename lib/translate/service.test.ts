@@ -475,6 +475,7 @@ describe("result fields", () => {
         "providers_tried",
         "segments",
         "sandbox",
+        "cached",
       ].sort(),
     );
     expect(Number.isInteger(r.latency_ms)).toBe(true);

@@ -274,6 +274,8 @@ export interface components {
              * @enum {string}
              */
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+            /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
+            cache?: boolean;
         };
         /**
          * @description POST /api/v1/translate/batch request
@@ -302,6 +304,8 @@ export interface components {
              * @enum {string}
              */
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+            /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
+            cache?: boolean;
         };
         BatchItem: {
             /** @description Your identifier for the item, echoed in its result; unique within the batch */
@@ -430,7 +434,8 @@ export interface components {
          *         "provider_a"
          *       ],
          *       "segments": 1,
-         *       "sandbox": false
+         *       "sandbox": false,
+         *       "cached": false
          *     }
          */
         TranslateResponse: {
@@ -468,6 +473,8 @@ export interface components {
             segments: number;
             /** @description True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
+            /** @description True when answered from the translation cache, or shared with an identical request in flight: no upstream call was made for this request, and provider, model_used and quality_score name what served the original call (also the header X-Lugha-Cache: hit) */
+            cached: boolean;
         };
         /**
          * @description Batch summary
@@ -487,7 +494,8 @@ export interface components {
          *           "characters_translated": 12,
          *           "fallback_used": false,
          *           "segments": 1,
-         *           "sandbox": false
+         *           "sandbox": false,
+         *           "cached": false
          *         },
          *         {
          *           "id": "bad",
@@ -503,7 +511,8 @@ export interface components {
          *           "characters_translated": null,
          *           "fallback_used": null,
          *           "segments": null,
-         *           "sandbox": null
+         *           "sandbox": null,
+         *           "cached": null
          *         }
          *       ],
          *       "total": 2,
@@ -554,6 +563,8 @@ export interface components {
             segments: number | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
+            /** @description True when the item was answered from the translation cache (no upstream call for it); null when the item failed */
+            cached: boolean | null;
         };
         /**
          * @description POST /api/v1/detect response
@@ -1052,6 +1063,9 @@ export interface components {
          *             "mode": "live",
          *             "circuit": "closed"
          *           }
+         *         },
+         *         "cache": {
+         *           "status": "ok"
          *         }
          *       }
          *     }
@@ -1089,6 +1103,13 @@ export interface components {
                 };
                 /** @description operator view only: per provider, whether its calls draw on a request budget (metered: live providers), unlimited, and each window's limit, window_seconds, remaining and resets_at as this instance last saw them; always ok (a budget reached is load, not a fault) */
                 upstream_budgets?: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @description translation cache: status; the operator view adds enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail */
+                cache: {
                     /** @enum {string} */
                     status: "ok" | "degraded" | "down";
                 } & {
@@ -1189,7 +1210,13 @@ export interface operations {
     translate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
+                 * @example no-cache
+                 */
+                "Cache-Control"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1206,6 +1233,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
+                    "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
@@ -1327,7 +1356,13 @@ export interface operations {
     translateBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
+                 * @example no-cache
+                 */
+                "Cache-Control"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1344,6 +1379,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
+                    "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
