@@ -1,11 +1,12 @@
 const API_CORS_HEADERS = [
   { key: "Access-Control-Allow-Origin", value: "*" },
   { key: "Access-Control-Allow-Methods", value: "GET, POST, DELETE, OPTIONS" },
-  { key: "Access-Control-Allow-Headers", value: "Authorization, Content-Type, Accept, X-Request-Id, If-None-Match" },
+  // Cache-Control: no-cache bypasses the translation cache, so a browser page can ask for a fresh translation.
+  { key: "Access-Control-Allow-Headers", value: "Authorization, Content-Type, Accept, X-Request-Id, If-None-Match, Cache-Control" },
   {
     key: "Access-Control-Expose-Headers",
     value: [
-      "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, WWW-Authenticate",
+      "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, WWW-Authenticate, X-Lugha-Cache",
       // TTS with Accept: audio/* returns the metadata in headers
       "X-Lugha-Sandbox, X-Lugha-Language, X-Lugha-Voice, X-Lugha-Model-Used, X-Lugha-Provider, X-Lugha-Requested-Provider",
       "X-Lugha-Providers-Tried, X-Lugha-Fallback-Used, X-Lugha-Latency-Ms, X-Lugha-Audio-Duration-Seconds",

@@ -92,7 +92,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
         <summary className="cursor-pointer font-medium text-brand-800 underline underline-offset-2">Show the numbers as a table</summary>
         <div className="relative mt-2 max-h-72 overflow-auto rounded-md border border-slate-200">
           <table className="min-w-full text-left">
-            <caption className="sr-only">Requests and characters translated per day (UTC)</caption>
+            <caption className="sr-only">Requests, characters translated upstream and cache hits per day (UTC)</caption>
             <thead className="sticky top-0 bg-slate-100">
               <tr>
                 <th scope="col" className="px-3 py-1.5">
@@ -104,6 +104,9 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
                 <th scope="col" className="px-3 py-1.5 text-right">
                   Characters translated
                 </th>
+                <th scope="col" className="px-3 py-1.5 text-right">
+                  Cache hits
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -114,6 +117,7 @@ export function UsageChart({ days }: { days: UsageDay[] }) {
                   </th>
                   <td className="px-3 py-1 text-right tabular-nums">{d.requests.toLocaleString("en-US")}</td>
                   <td className="px-3 py-1 text-right tabular-nums">{d.charactersTranslated.toLocaleString("en-US")}</td>
+                  <td className="px-3 py-1 text-right tabular-nums">{d.cacheHits.toLocaleString("en-US")}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { availabilityReport } from "@/lib/availability/live";
+import { getTranslationCache } from "@/lib/cache";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
 import { rateLimiterStatus } from "@/lib/ratelimit";
@@ -37,8 +38,9 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
  * What /health shows to whom (README "Health"). Anyone: status, version, each check's status, `sandbox`, and each
  * provider's mode and circuit — what the portal's banner and a deploy check need. The operator (Authorization: Bearer
  * HEALTH_OPERATOR_TOKEN) also gets what helps an attacker map the deployment: uptime, the database engine and its
- * latency, the rate limiter's backend, fail mode and detail, provider base URLs and whether each is configured, and
- * `availability`: the models and pairs marked unavailable, why, and when each is re-checked.
+ * latency, the rate limiter's backend, fail mode and detail, the translation cache's backend, scope and state,
+ * provider base URLs and whether each is configured, and `availability`: the models and pairs marked unavailable,
+ * why, and when each is re-checked.
  */
 export async function healthReport(req?: Request, env: Record<string, string | undefined> = process.env): Promise<HealthReport> {
   const full = await fullHealthReport();
@@ -66,7 +68,7 @@ export function isOperator(req: Request, env: Record<string, string | undefined>
 }
 
 function publicView(full: HealthReport): HealthReport {
-  const { database, rate_limiter, providers } = full.checks as Record<string, Record<string, unknown>>;
+  const { database, rate_limiter, providers, cache } = full.checks as Record<string, Record<string, unknown>>;
   const publicProviders: Record<string, unknown> = { status: providers.status, sandbox: providers.sandbox };
   for (const [id, value] of Object.entries(providers)) {
     if (id === "status" || id === "sandbox") continue;
@@ -76,7 +78,12 @@ function publicView(full: HealthReport): HealthReport {
   return {
     status: full.status,
     version: full.version,
-    checks: { database: { status: database.status }, rate_limiter: { status: rate_limiter.status }, providers: publicProviders },
+    checks: {
+      database: { status: database.status },
+      rate_limiter: { status: rate_limiter.status },
+      providers: publicProviders,
+      cache: { status: cache.status },
+    },
   };
 }
 
@@ -94,6 +101,7 @@ async function fullHealthReport(): Promise<HealthReport> {
   const limiter = await rateLimiterStatus();
   checks.rate_limiter = { status: limiter.ok ? "ok" : "degraded", ...limiter };
   checks.providers = providersCheck();
+  checks.cache = await cacheCheck();
   // Operator-only (publicView drops it); an unavailable route is filtered out of routing, not a fault of this instance.
   checks.availability = { status: "ok", ...availabilityReport() };
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
@@ -118,6 +126,15 @@ function providersCheck(): CheckResult {
     sandbox: list.some((p) => p.mode === "sandbox"),
     ...providers,
   };
+}
+
+/**
+ * The translation cache: "degraded" while its store fails (requests are then served uncached, never refused). Off is
+ * not a fault.
+ */
+async function cacheCheck(): Promise<CheckResult> {
+  const cache = await getTranslationCache().status();
+  return { status: cache.enabled && (!cache.ok || cache.degraded) ? "degraded" : "ok", ...cache };
 }
 
 /** The configured engine; "misconfigured" when DATABASE_URL is unusable here (e.g. unset on Vercel). Never throws. */

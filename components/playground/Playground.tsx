@@ -198,6 +198,7 @@ const FIELD_LABELS: Record<string, string> = {
   fallback_used: "An earlier provider failed and a later one served",
   providers_tried: "Providers called, in order",
   sandbox: "Offline emulator (not a real translation)",
+  cached: "Answered from the cache (no provider called for this request)",
 };
 
 function formatValue(field: string, value: unknown, names: Map<string, string>): React.ReactNode {

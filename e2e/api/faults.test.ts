@@ -31,8 +31,9 @@ async function emulators(): Promise<[EmulatorServer, EmulatorServer, EmulatorSer
   return Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
 }
 
+/** Every request reaches the upstream: the translation cache (cache.test.ts) would answer repeated requests itself. */
 function liveEnv([a, b, c]: EmulatorServer[], extra: Record<string, string> = {}): Record<string, string> {
-  return { PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url, ...extra };
+  return { PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url, TRANSLATION_CACHE: "off", ...extra };
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ res: T; ms: number }> {

@@ -22,6 +22,7 @@ describe("GET /health", () => {
           provider_b: { mode: "live", circuit: "closed" },
           provider_c: { mode: "sandbox", circuit: "closed" },
         },
+        cache: { status: "ok" },
       },
     });
     expect(res.text).not.toMatch(/127\.0\.0\.1|internal-khaya|pglite|postgres|memory|fail_mode|uptime/);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedMethods, bodyLimit, operations, ROUTES, type RoutePath } from "@/lib/http/manifest";
+import { fillTemplate } from "@/lib/http/path-template";
 import { call, expectEnvelope, mintKey, rawCall } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 
@@ -7,7 +8,8 @@ import { type RunningApp, startApp, stopAllApps } from "../support/app";
  * The tests every route gets, run over the route manifest (lib/http/manifest.ts): a route added there is covered here
  * without a line of its own. Per operation: authentication, the error envelope, the caller's request id kept, the
  * body limit; per path: 405 with Allow for every other method (TRACE and unknown methods included, over node:http
- * since fetch refuses to send them), and the CORS preflight.
+ * since fetch refuses to send them), and the CORS preflight. A path parameter (`{id}`) is sent as a well-formed UUID that
+ * names nothing, so every check below happens before the handler would look it up.
  */
 let app: RunningApp;
 let key: string;
@@ -19,10 +21,12 @@ beforeAll(async () => {
 afterAll(stopAllApps);
 
 const OTHER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
+const SAMPLE_ID = "5f0c2a8e-1d2b-4c3d-8e9f-0a1b2c3d4e5f";
 const paths = Object.keys(ROUTES) as RoutePath[];
 
-describe.each(operations().map((o) => ({ ...o, name: `${o.method.toUpperCase()} ${o.path}` })))("$name", ({ method, path, operation }) => {
+describe.each(operations().map((o) => ({ ...o, name: `${o.method.toUpperCase()} ${o.path}` })))("$name", ({ method, path: template, operation }) => {
   const M = method.toUpperCase();
+  const path = fillTemplate(template, SAMPLE_ID);
 
   if (operation.auth === "api_key") {
     it("refuses a request without a key (401 MISSING_API_KEY) and with an unknown key (401 INVALID_API_KEY), both with WWW-Authenticate", async () => {
@@ -68,8 +72,9 @@ describe.each(operations().map((o) => ({ ...o, name: `${o.method.toUpperCase()} 
   }
 });
 
-describe.each(paths)("%s", (path) => {
-  const allow = allowedMethods(path);
+describe.each(paths)("%s", (template) => {
+  const allow = allowedMethods(template);
+  const path = fillTemplate(template, SAMPLE_ID);
   const answered = new Set(allow);
 
   it("answers every other method with 405 METHOD_NOT_ALLOWED and Allow, TRACE and unknown methods included", async () => {

@@ -53,6 +53,8 @@ describe("secrets never leave: responses and logs", () => {
         KHAYA_API_URL: ups[1].url,
         HF_API_URL: ups[2].url,
         TRANSLATE_DEADLINE_MS: "3000",
+        // Every request reaches the upstream, so each error path below really runs (a cache hit would skip it).
+        TRANSLATION_CACHE: "off",
       },
     });
   });

@@ -162,7 +162,15 @@ describe("live clients against loopback emulators (fallback over HTTP)", () => {
     emulators = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
     const [a, b, c] = emulators;
     live = await startApp({
-      env: { PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url, TRANSLATE_DEADLINE_MS: "5000" },
+      // The same request is sent while the upstreams fail in turn: each must reach them (cache.test.ts tests the cache).
+      env: {
+        PROVIDER_MODE: "live",
+        SUNBIRD_API_URL: a.url,
+        KHAYA_API_URL: b.url,
+        HF_API_URL: c.url,
+        TRANSLATE_DEADLINE_MS: "5000",
+        TRANSLATION_CACHE: "off",
+      },
     });
     liveKey = await mintKey(live.url, "live tests");
   });

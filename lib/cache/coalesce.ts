@@ -28,6 +28,11 @@ export class SingleFlight<T> {
     return { value: await (signal ? abortable(flight, signal) : flight), shared };
   }
 
+  /** A call for `key` is in flight: run() would join it. */
+  has(key: string): boolean {
+    return this.flights.has(key);
+  }
+
   /** Keys with a call in flight. */
   get size(): number {
     return this.flights.size;

@@ -1,5 +1,8 @@
 import { getHeapStatistics } from "node:v8";
+import { parseBytes } from "./bytes";
 import type { CacheStore } from "./types";
+
+export { parseBytes } from "./bytes";
 
 type Env = Record<string, string | undefined>;
 
@@ -28,15 +31,6 @@ const DEFAULT_TIMEOUT_MS = 200;
  */
 export function defaultMaxBytes(heapLimit = getHeapStatistics().heap_size_limit): number {
   return Math.min(DEFAULT_MAX_BYTES, Math.floor(heapLimit / 8));
-}
-
-/** "67108864", "64MB", "64 MiB", "512k": bytes. Undefined for anything else. */
-export function parseBytes(text: string): number | undefined {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:([kmg])i?)?b?\s*$/i.exec(text);
-  if (!m) return undefined;
-  const unit = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(m[2] ?? "").toLowerCase() as "" | "k" | "m" | "g"];
-  const bytes = Math.floor(Number(m[1]) * unit);
-  return Number.isSafeInteger(bytes) && bytes >= 1 ? bytes : undefined;
 }
 
 /** Reads the cache settings; a malformed value is reported and replaced by its default rather than crashing. */

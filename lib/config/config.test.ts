@@ -72,6 +72,36 @@ describe("loadConfig", () => {
   });
 });
 
+describe("translation cache variables", () => {
+  it("accepts the documented forms and refuses malformed ones, each named", () => {
+    expect(
+      problemsOf({
+        TRANSLATION_CACHE: "OFF",
+        TRANSLATION_CACHE_SCOPE: "Global",
+        TRANSLATION_CACHE_TTL_SECONDS: "60",
+        TRANSLATION_CACHE_MAX_BYTES: "64MB",
+        TRANSLATION_CACHE_TIMEOUT_MS: "50",
+      }),
+    ).toEqual([]);
+    const problems = problemsOf({
+      TRANSLATION_CACHE: "maybe",
+      TRANSLATION_CACHE_SCOPE: "team",
+      TRANSLATION_CACHE_TTL_SECONDS: "0",
+      TRANSLATION_CACHE_MAX_BYTES: "lots",
+      TRANSLATION_CACHE_TIMEOUT_MS: "60001",
+    });
+    expect(problems.map((p) => p.split(" ")[0]).sort()).toEqual(
+      [
+        "TRANSLATION_CACHE",
+        "TRANSLATION_CACHE_SCOPE",
+        "TRANSLATION_CACHE_TTL_SECONDS",
+        "TRANSLATION_CACHE_MAX_BYTES",
+        "TRANSLATION_CACHE_TIMEOUT_MS",
+      ].sort(),
+    );
+  });
+});
+
 describe("NEXTAUTH_SECRET in production", () => {
   const deployed: Record<string, string>[] = [
     { NODE_ENV: "production", VERCEL: "1" },

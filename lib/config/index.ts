@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseBytes } from "@/lib/cache/bytes";
 import { DEFAULT_RULES, parseRule } from "@/lib/ratelimit/rules";
 import type { RateLimitBucket, RateLimitRule } from "@/lib/ratelimit/types";
 
@@ -150,6 +151,19 @@ export const ConfigSchema = z.object({
   TRUST_PROXY: bool(),
   KEY_CACHE_TTL_MS: int(5_000, 0, 300_000),
   USAGE_FLUSH_INTERVAL_MS: int(50, 0, 10_000),
+
+  // The translation cache (read by lib/cache/config.ts; validated here, defaults kept there).
+  TRANSLATION_CACHE: oneOf(["on", "off"], "on"),
+  TRANSLATION_CACHE_SCOPE: oneOf(["key", "global"], "key"),
+  TRANSLATION_CACHE_TTL_SECONDS: int(undefined, 1, 365 * 24 * 3600),
+  TRANSLATION_CACHE_MAX_BYTES: z.preprocess(
+    blank,
+    z
+      .string()
+      .refine((v) => parseBytes(v) !== undefined, 'must be a size in bytes ("67108864", "64MB", "512k")')
+      .optional(),
+  ),
+  TRANSLATION_CACHE_TIMEOUT_MS: int(undefined, 1, 60_000),
 });
 
 /** Rules over several variables; on the raw values, so they are reported even when another variable is malformed. */

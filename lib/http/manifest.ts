@@ -1,11 +1,13 @@
-import type { z } from "zod";
+import { z } from "zod";
+import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { maxUploadBytes } from "@/lib/speech/limits";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
-import { BatchEnvelope, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
+import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
 import type { ErrorCode } from "./errors";
+import { matchTemplate } from "./path-template";
 
 /**
  * Every route of the API, declared once. The wrapper (lib/http/route.ts serveRoute) reads an operation's entry to
@@ -29,20 +31,33 @@ export interface Operation<TBody = unknown, A extends Auth = Auth> {
   body?: { zod: z.ZodType<TBody>; schema: string; examples?: Record<string, { summary: string; value: unknown }> };
   /** Query parameters (all optional), documented; the handler validates them. */
   query?: z.ZodObject;
+  /**
+   * Path parameters, one per `{name}` segment of the path, documented (required, as OpenAPI has them); the handler
+   * gets them as strings (ctx.params) and validates them itself.
+   */
+  params?: z.ZodObject;
+  /** Request headers the handler reads, as OpenAPI header parameters (documentation only). */
+  headerParameters?: Record<string, unknown>[];
   /** A multipart upload the handler reads itself, under `maxBodyBytes` (ctx.maxBodyBytes). */
   multipart?: { schema: string; encoding?: Record<string, unknown> };
   /** Byte cap on the request body; a function when the operator configures it. */
   maxBodyBytes?: number | (() => number);
   /** The errors the handler itself can answer; the wrapper's own (auth, rate limit, body, 500/503) are added. */
   errors: ErrorCode[];
-  /** The 200 answer. `schema` names a component; `content` adds media types besides JSON. */
-  ok: { description: string; schema?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };
+  /**
+   * The success answer. `status` when it is not 200: the wrapper sends a handler's plain result with it (a Response the
+   * handler builds keeps its own). `schema` names a component; `content` adds media types besides JSON.
+   */
+  ok: { status?: 201; description: string; schema?: string; headers?: Record<string, unknown>; content?: Record<string, unknown> };
   /** Other documented answers, e.g. 304 or health's 503. */
   otherResponses?: Record<string, unknown>;
   /** The result carries `sandbox`: the wrapper sets X-Lugha-Sandbox: true when it is true. */
   sandbox?: boolean;
-  /** The result carries `characters_translated`: the wrapper records it against the key (the dashboard's count). */
-  recordsCharacters?: boolean;
+  /**
+   * The result is a translation or a batch: the wrapper records its usage against the key (the dashboard's counts:
+   * characters sent upstream and cache hits).
+   */
+  recordsTranslationUsage?: boolean;
   /**
    * The handler reports requests_total / last_used_at (GET and DELETE /keys/me): authenticate against the database
    * and count in the same statement, so the figure includes this request exactly.
@@ -56,6 +71,10 @@ function op<TBody = undefined, A extends Auth = "api_key">(o: Operation<TBody, A
 }
 
 const DEFAULT_JSON_BODY_BYTES = 64 * 1024;
+
+const GLOSSARY_ID = z.object({
+  id: z.string().meta({ description: "The glossary's id (also its version). Any other value is 404 NOT_FOUND.", format: "uuid" }),
+});
 
 export const ROUTES = {
   "/api/v1/translate": {
@@ -84,9 +103,10 @@ export const ROUTES = {
       },
       maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
       errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "PROVIDER_UNSUPPORTED_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "PROVIDER_ERROR"],
-      ok: { description: "The translation", schema: "TranslateResponse" },
+      ok: { description: "The translation", schema: "TranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      headerParameters: [CACHE_CONTROL_PARAMETER],
       sandbox: true,
-      recordsCharacters: true,
+      recordsTranslationUsage: true,
     }),
   },
   "/api/v1/translate/batch": {
@@ -103,9 +123,10 @@ export const ROUTES = {
       // 50 items × 5,000 characters, each up to 12 bytes when JSON-escaped (an emoji as \uXXXX\uXXXX), fits.
       maxBodyBytes: 4 * 1024 * 1024,
       errors: ["BATCH_TOO_LARGE"],
-      ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse" },
+      ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      headerParameters: [CACHE_CONTROL_PARAMETER],
       sandbox: true,
-      recordsCharacters: true,
+      recordsTranslationUsage: true,
     }),
   },
   "/api/v1/speech/stt": {
@@ -209,6 +230,77 @@ export const ROUTES = {
       ok: { description: "The key is revoked", schema: "RevokedKey" },
     }),
   },
+  "/api/v1/glossaries": {
+    post: op({
+      operationId: "createGlossary",
+      tags: ["Glossaries"],
+      summary: "Create a glossary",
+      description: `Source → target terms for one language pair, owned by the calling key (no other key can see or use it). Send the terms as \`entries\`, or as a \`csv\` or \`tsv\` string. Up to ${GLOSSARY_MAX_ENTRIES.toLocaleString("en-US")} entries; at most ${GLOSSARIES_PER_KEY} glossaries per key (a 422 VALIDATION_ERROR of type \`glossary_limit\` beyond). Immutable: to change one, create the new version and delete the old one. A bad entry is a 422 whose \`loc\` is ["body", "entries", <index>, "source"|"target"], or ["body", "csv"|"tsv", <line>].`,
+      auth: "api_key",
+      rateLimit: "default",
+      body: {
+        zod: CreateGlossaryRequest,
+        schema: "CreateGlossaryRequest",
+        examples: {
+          json: {
+            summary: "Entries as JSON",
+            value: {
+              name: "clinic terms",
+              source_lang: "en",
+              target_lang: "sw",
+              entries: [{ source: "blood pressure", target: "shinikizo la damu" }],
+            },
+          },
+          csv: {
+            summary: "Entries as CSV with a header row",
+            value: { source_lang: "en", target_lang: "lug", csv: 'source,target\r\nclinic,kiliniki\r\n"Dr. ""Okello"", MD","Dokita Okello"\r\n' },
+          },
+        },
+      },
+      maxBodyBytes: CREATE_GLOSSARY_MAX_BODY_BYTES,
+      errors: ["UNSUPPORTED_LANGUAGE", "SAME_LANGUAGE"],
+      ok: {
+        status: 201,
+        description: "The glossary as stored (terms trimmed and NFC-normalised, languages canonical)",
+        schema: "Glossary",
+        headers: { Location: { description: "/api/v1/glossaries/{id}", schema: { type: "string" } } },
+      },
+    }),
+    get: op({
+      operationId: "listGlossaries",
+      tags: ["Glossaries"],
+      summary: "List the calling key's glossaries",
+      description: "Newest first, without entries (GET /api/v1/glossaries/{id} has them).",
+      auth: "api_key",
+      rateLimit: "default",
+      errors: [],
+      ok: { description: "The key's glossaries", schema: "GlossaryList" },
+    }),
+  },
+  "/api/v1/glossaries/{id}": {
+    get: op({
+      operationId: "getGlossary",
+      tags: ["Glossaries"],
+      summary: "Get a glossary with its entries",
+      description: "404 NOT_FOUND unless the glossary belongs to the calling key.",
+      auth: "api_key",
+      rateLimit: "default",
+      params: GLOSSARY_ID,
+      errors: ["NOT_FOUND"],
+      ok: { description: "The glossary", schema: "Glossary" },
+    }),
+    delete: op({
+      operationId: "deleteGlossary",
+      tags: ["Glossaries"],
+      summary: "Delete a glossary",
+      description: "404 NOT_FOUND unless the glossary belongs to the calling key. Revoking a key deletes all of its glossaries.",
+      auth: "api_key",
+      rateLimit: "default",
+      params: GLOSSARY_ID,
+      errors: ["NOT_FOUND"],
+      ok: { description: "The glossary is deleted", schema: "DeletedGlossary" },
+    }),
+  },
   "/health": {
     get: op({
       operationId: "health",
@@ -257,7 +349,7 @@ export function operations(): { method: Method; path: RoutePath; operation: Oper
   );
 }
 
-/** The manifest path a request path names, if any (exact match: the API has no path parameters). */
+/** The manifest path a request path names, if any ("/api/v1/glossaries/<anything>" names "/api/v1/glossaries/{id}"). */
 export function routeFor(pathname: string): RoutePath | undefined {
-  return Object.hasOwn(ROUTES, pathname) ? (pathname as RoutePath) : undefined;
+  return matchTemplate(Object.keys(ROUTES) as RoutePath[], pathname);
 }

@@ -148,3 +148,37 @@ describe("apiRoute without authentication", () => {
     expect(JSON.stringify(body)).not.toContain("secret-value");
   });
 });
+
+describe("apiRoute: success status and path parameters", () => {
+  const created = apiRoute({
+    auth: "none",
+    ok: { status: 201, description: "created" },
+    handler: async ({ params }) => ({ id: params.id }),
+  });
+  const context = (params: Record<string, string>) => ({ params: Promise.resolve(params) });
+
+  it("answers a plain result with the declared success status, and hands the handler Next's path parameters", async () => {
+    const res = await created(new Request("http://x/api/things/abc", { method: "POST" }), context({ id: "abc" }));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ id: "abc" });
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("keeps the status of a Response the handler built", async () => {
+    const accepted = apiRoute({
+      auth: "none",
+      ok: { status: 201, description: "created" },
+      handler: async () => Response.json({}, { status: 200, headers: { Location: "/api/things/1" } }),
+    });
+    const res = await accepted(new Request("http://x/api/things", { method: "POST" }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("location")).toBe("/api/things/1");
+  });
+
+  it("gives a route without dynamic segments empty params, and a route without `ok.status` 200", async () => {
+    const plain = apiRoute({ auth: "none", handler: async ({ params }) => ({ params }) });
+    const res = await plain(new Request("http://x/api/plain"));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ params: {} });
+  });
+});

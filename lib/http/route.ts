@@ -1,9 +1,10 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordCharactersTranslated } from "@/lib/keys/store";
+import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordTranslationUsage } from "@/lib/keys/store";
 import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
-import { SANDBOX_HEADER } from "@/lib/translate";
+import { SANDBOX_HEADER, translationUsage } from "@/lib/translate";
+import type { BatchTranslateResponse, TranslateResponse } from "@/lib/translate/schemas";
 import { throttleFailedAuth } from "./auth-throttle";
 import { parseJsonBody } from "./body";
 import { clientIp } from "./client-ip";
@@ -33,6 +34,10 @@ export interface RouteContext<TBody> {
   startedAt: number;
   /** The route's body cap, for handlers that read the body themselves (multipart). */
   maxBodyBytes: number;
+  /** Headers the response will carry; a handler may add its own (X-Lugha-Cache). */
+  headers: Headers;
+  /** The path parameters (`{id}` of the manifest path), decoded, as Next.js matched them; unvalidated. */
+  params: Record<string, string>;
 }
 
 /** A response the handler built itself (raw audio), with what the wrapper needs to know about it. */
@@ -51,18 +56,26 @@ export type RouteHandler<TBody, A extends Auth> = (
 
 type RouteOptions<TBody, A extends Auth> = Pick<
   Operation<TBody, A>,
-  "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsCharacters"
-> & {
-  /** JSON body schema; the body is read with a byte limit and validated before the handler runs. */
-  body?: z.ZodType<TBody>;
-  handler: RouteHandler<TBody, A>;
-};
+  "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsTranslationUsage"
+> &
+  Partial<Pick<Operation<TBody, A>, "ok">> & {
+    /** JSON body schema; the body is read with a byte limit and validated before the handler runs. */
+    body?: z.ZodType<TBody>;
+    handler: RouteHandler<TBody, A>;
+  };
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
+/** What Next.js passes a route handler after the request: the dynamic segments (`[id]`), as a Promise since Next 15. */
+export interface NextRouteContext {
+  params: Promise<Record<string, string | string[]>>;
+}
+
+type NextHandler = (req: Request, context: NextRouteContext) => Promise<Response> | Response;
+
 /** One operation: the steps above around `handler`. */
 export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options: RouteOptions<TBody, A>) {
-  return async function handle(req: Request): Promise<Response> {
+  return async function handle(req: Request, context?: NextRouteContext): Promise<Response> {
     const startedAt = performance.now();
     const requestId = requestIdFor(req.headers.get("x-request-id"));
     const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
@@ -77,11 +90,12 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       }
       const maxBodyBytes = bodyLimit(options) ?? DEFAULT_MAX_BODY_BYTES;
       const body = options.body ? await parseJsonBody(req, options.body, maxBodyBytes) : undefined;
-      const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes };
+      const params = await pathParams(context);
+      const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, params, headers };
       const result = await options.handler(ctx as never);
-      const response = toResponse(result);
+      const response = toResponse(result, options.ok?.status ?? 200);
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
-      if (options.recordsCharacters && key) recordCharacters(key.id, result, requestId);
+      if (options.recordsTranslationUsage && key) recordUsage(key.id, result as TranslateResponse | BatchTranslateResponse, requestId);
       headers.forEach((value, name) => {
         if (!response.headers.has(name)) response.headers.set(name, value);
       });
@@ -102,13 +116,10 @@ type Handlers<P extends RoutePath> = {
  * dispatches answers 405 METHOD_NOT_ALLOWED with `Allow` (HEAD is left to Next.js where there is a GET: it runs GET and
  * drops the body); OPTIONS answers 204 with the same `Allow` (CORS headers come from next.config.mjs).
  */
-export function serveRoute<P extends RoutePath>(
-  path: P,
-  handlers: NoInfer<Handlers<P>>,
-): Record<NextMethod, ((req: Request) => Promise<Response> | Response) | undefined> {
+export function serveRoute<P extends RoutePath>(path: P, handlers: NoInfer<Handlers<P>>): Record<NextMethod, NextHandler | undefined> {
   const allow = allowedMethods(path).join(", ");
   const notAllowed = methodNotAllowed(allow);
-  const out: Record<NextMethod, ((req: Request) => Promise<Response> | Response) | undefined> = {
+  const out: Record<NextMethod, NextHandler | undefined> = {
     GET: notAllowed,
     HEAD: notAllowed,
     POST: notAllowed,
@@ -141,10 +152,17 @@ export function notFoundRoute(): Record<Exclude<NextMethod, "OPTIONS">, (req: Re
   return { GET: notFound, HEAD: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
-function toResponse(result: HandlerResult): Response {
+/** A plain result is JSON with the operation's success status; a Response the handler built keeps its own. */
+function toResponse(result: HandlerResult, status: number): Response {
   if (result instanceof Response) return result;
   if (result instanceof RawReply) return result.response;
-  return Response.json(result);
+  return Response.json(result, { status });
+}
+
+/** The manifest's path parameters are single segments, so a repeated one (a catch-all `[...x]`) does not occur. */
+async function pathParams(context: NextRouteContext | undefined): Promise<Record<string, string>> {
+  const params = (await context?.params) ?? {};
+  return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : value]));
 }
 
 function isSandboxed(result: HandlerResult): boolean {
@@ -152,12 +170,13 @@ function isSandboxed(result: HandlerResult): boolean {
   return !(result instanceof Response) && (result as { sandbox?: unknown }).sandbox === true;
 }
 
-/** The dashboard's character count; the response never waits for it, and a failure is logged, not surfaced. */
-function recordCharacters(keyId: string, result: HandlerResult, requestId: string) {
-  const characters = (result as { characters_translated?: unknown }).characters_translated;
-  if (typeof characters !== "number") return;
-  recordCharactersTranslated(keyId, characters).catch((err) =>
-    console.error(`[${requestId}] could not record translated characters: ${(err as Error).message}`),
+/**
+ * The dashboard's counts (characters sent upstream, cache hits); the response never waits for them, and a failure is
+ * logged, not surfaced.
+ */
+function recordUsage(keyId: string, result: TranslateResponse | BatchTranslateResponse, requestId: string) {
+  recordTranslationUsage(keyId, translationUsage(result)).catch((err) =>
+    console.error(`[${requestId}] could not record translation usage: ${(err as Error).message}`),
   );
 }
 

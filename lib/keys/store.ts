@@ -190,20 +190,23 @@ export async function authenticateAndCount(plainKey: string): Promise<Authentica
 }
 
 /**
- * Marks the key revoked; from then on it authenticates nothing — on this instance at once, on others within the key
- * cache's lifetime (KEY_CACHE_TTL_MS). Idempotent.
+ * Marks the key revoked and deletes its glossaries (in one transaction); from then on it authenticates nothing — on
+ * this instance at once, on others within the key cache's lifetime (KEY_CACHE_TTL_MS). Idempotent.
  */
 export async function revokeKey(id: string, now = new Date()): Promise<void> {
   const prisma = await getPrisma();
-  await prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
+  await prisma.$transaction([
+    prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } }),
+    prisma.glossary.deleteMany({ where: { keyId: id } }),
+  ]);
   hotPath().cache.revoke(id);
 }
 
 /**
- * Adds translated characters to today's usage row (the dashboard's second series). Tallied in memory and written
- * with the request counts after the response (never blocks it).
+ * Adds a translation's usage to today's row (the dashboard's series): the characters sent upstream and the requests
+ * answered from the cache. Tallied in memory and written with the request counts after the response (never blocks it).
  */
-export async function recordCharactersTranslated(keyId: string, characters: number): Promise<void> {
-  if (characters <= 0) return;
-  hotPath().usage.record(keyId, 0, characters);
+export async function recordTranslationUsage(keyId: string, usage: { characters: number; cacheHits: number }): Promise<void> {
+  if (usage.characters <= 0 && usage.cacheHits <= 0) return;
+  hotPath().usage.record(keyId, 0, usage.characters, usage.cacheHits);
 }

@@ -4,7 +4,7 @@ import { AmbiguousWriteError, type UsageBatch, UsageBuffer, type UsageWriter } f
 /** A writer that applies batches to an in-memory "database" and can be told to fail. */
 function fakeWriter() {
   const db = new Map<string, number>();
-  const days = new Map<string, { requests: number; characters: number }>();
+  const days = new Map<string, { requests: number; characters: number; cacheHits: number }>();
   const calls: UsageBatch[] = [];
   const writes = new Map<string, "committed" | "aborted" | "unknown">();
   let mode: "ok" | "fail" | "ambiguous-committed" | "ambiguous-aborted" = "ok";
@@ -14,8 +14,8 @@ function fakeWriter() {
       db.set(id, (db.get(id) ?? 0) + t.requests);
       for (const [day, d] of t.days) {
         const k = `${id}@${day}`;
-        const e = days.get(k) ?? { requests: 0, characters: 0 };
-        days.set(k, { requests: e.requests + d.requests, characters: e.characters + d.characters });
+        const e = days.get(k) ?? { requests: 0, characters: 0, cacheHits: 0 };
+        days.set(k, { requests: e.requests + d.requests, characters: e.characters + d.characters, cacheHits: e.cacheHits + d.cacheHits });
       }
     }
   };
@@ -113,6 +113,19 @@ describe("UsageBuffer", () => {
     expect(await buf.flush()).toBe(true);
     expect(w.db.get("a")).toBe(6); // 5 (committed) + 1, not 11
     expect(buf.pendingRequests("a")).toBe(0);
+  });
+
+  it("tallies cache hits beside the characters sent upstream, and keeps both through a failed write", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    w.setMode("fail");
+    buf.record("a", 1, 12);
+    buf.record("a", 1, 0, 1);
+    expect(await buf.flush()).toBe(false);
+    buf.record("a", 0, 0, 2);
+    w.setMode("ok");
+    expect(await buf.flush()).toBe(true);
+    expect([...w.days.values()]).toEqual([{ requests: 2, characters: 12, cacheHits: 3 }]);
   });
 
   it("re-writes a batch whose transaction was rolled back", async () => {

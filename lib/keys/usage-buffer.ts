@@ -32,7 +32,9 @@ export function usageFlushIntervalFromEnv(env?: Record<string, string | undefine
 
 interface DayTally {
   requests: number;
+  /** Characters sent upstream (a cache hit sends none). */
   characters: number;
+  cacheHits: number;
 }
 
 export interface KeyTally {
@@ -89,8 +91,11 @@ export class UsageBuffer {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Counts `requests` requests (and `characters` translated characters) for the key, now. Synchronous, no I/O. */
-  record(keyId: string, requests: number, characters = 0): void {
+  /**
+   * Counts `requests` requests (and `characters` characters translated upstream, `cacheHits` translations answered
+   * from the cache) for the key, now. Synchronous, no I/O.
+   */
+  record(keyId: string, requests: number, characters = 0, cacheHits = 0): void {
     const now = this.now();
     if (this.pending.size === 0) this.pendingSince = now;
     let tally = this.pending.get(keyId);
@@ -102,7 +107,8 @@ export class UsageBuffer {
     if (day) {
       day.requests += requests;
       day.characters += characters;
-    } else tally.days.set(dayNo, { requests, characters });
+      day.cacheHits += cacheHits;
+    } else tally.days.set(dayNo, { requests, characters, cacheHits });
   }
 
   /**
@@ -235,6 +241,7 @@ export class UsageBuffer {
         if (e) {
           e.requests += d.requests;
           e.characters += d.characters;
+          e.cacheHits += d.cacheHits;
         } else into.days.set(dayNo, { ...d });
       }
     }
@@ -276,7 +283,7 @@ const writeSql = (marker = "") => `
 WITH v AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, n bigint, last_used timestamptz)
 ), d AS (
-  SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, day date, n bigint, c bigint)
+  SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, day date, n bigint, c bigint, h bigint)
 ), k AS (
   UPDATE api_keys AS a
      SET requests_total = a.requests_total + v.n,
@@ -285,11 +292,12 @@ WITH v AS (
    WHERE a.id = v.id
   RETURNING a.id, a.revoked_at, a.expires_at
 ), u AS (
-  INSERT INTO usage_daily (key_id, day, requests, characters_translated)
-  SELECT d.id, d.day, d.n, d.c FROM d JOIN k ON k.id = d.id
+  INSERT INTO usage_daily (key_id, day, requests, characters_translated, cache_hits)
+  SELECT d.id, d.day, d.n, d.c, d.h FROM d JOIN k ON k.id = d.id
   ON CONFLICT (key_id, day) DO UPDATE
      SET requests = usage_daily.requests + excluded.requests,
-         characters_translated = usage_daily.characters_translated + excluded.characters_translated
+         characters_translated = usage_daily.characters_translated + excluded.characters_translated,
+         cache_hits = usage_daily.cache_hits + excluded.cache_hits
 )${marker}
 SELECT id::text AS id FROM k WHERE revoked_at IS NOT NULL OR expires_at <= now()`;
 
@@ -310,10 +318,11 @@ SELECT count(*)::int AS fenced FROM f`;
 
 function payload(batch: UsageBatch): [string, string] {
   const keys: { id: string; n: number; last_used: string | null }[] = [];
-  const days: { id: string; day: string; n: number; c: number }[] = [];
+  const days: { id: string; day: string; n: number; c: number; h: number }[] = [];
   for (const [id, t] of batch) {
     keys.push({ id, n: t.requests, last_used: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null });
-    for (const [dayNo, d] of t.days) days.push({ id, day: new Date(dayNo * DAY_MS).toISOString().slice(0, 10), n: d.requests, c: d.characters });
+    for (const [dayNo, d] of t.days)
+      days.push({ id, day: new Date(dayNo * DAY_MS).toISOString().slice(0, 10), n: d.requests, c: d.characters, h: d.cacheHits });
   }
   // A fixed order makes two instances writing the same keys lock them in the same order.
   keys.sort((a, b) => (a.id < b.id ? -1 : 1));

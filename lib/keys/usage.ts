@@ -1,12 +1,14 @@
 import { getPrisma } from "@/lib/db";
 import { flushUsage } from "./store";
 
-/** One UTC day of a key's usage (the rows authenticateAndCount and recordCharactersTranslated write). */
+/** One UTC day of a key's usage (the rows authenticateAndCount and recordTranslationUsage write). */
 export interface UsageDay {
   /** YYYY-MM-DD (UTC). */
   day: string;
   requests: number;
+  /** Characters sent upstream; translations answered from the cache are in cacheHits instead. */
   charactersTranslated: number;
+  cacheHits: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -31,12 +33,16 @@ export async function usageByDay(keyId: string, days = 30, now = new Date()): Pr
   const byDay = new Map(rows.map((r) => [utcDay(r.day), r]));
   return fillDays(first, days, (day) => {
     const r = byDay.get(day);
-    return { requests: Number(r?.requests ?? 0), charactersTranslated: Number(r?.charactersTranslated ?? 0) };
+    return {
+      requests: Number(r?.requests ?? 0),
+      charactersTranslated: Number(r?.charactersTranslated ?? 0),
+      cacheHits: Number(r?.cacheHits ?? 0),
+    };
   });
 }
 
 /** `days` consecutive days from `first`, each filled by `value` (exported for tests). */
-export function fillDays(first: Date, days: number, value: (day: string) => Omit<UsageDay, "day">): UsageDay[] {
+export function fillDays<T extends object>(first: Date, days: number, value: (day: string) => T): ({ day: string } & T)[] {
   return Array.from({ length: days }, (_, i) => {
     const day = utcDay(new Date(first.getTime() + i * DAY_MS));
     return { day, ...value(day) };

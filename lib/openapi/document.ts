@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
 import { formatBytes } from "@/lib/http/body";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
 import { bodyLimit, type Operation, operations } from "@/lib/http/manifest";
@@ -121,12 +122,9 @@ function operationObject(operation: Operation): Record<string, unknown> {
     summary: operation.summary,
     ...(description ? { description } : {}),
     ...(authenticated ? {} : { security: [] }),
-    ...(operation.query
+    ...(operation.params || operation.query || operation.headerParameters
       ? {
-          parameters: Object.entries(operation.query.shape).map(([name, schema]) => {
-            const { description, ...rest } = toOpenApiSchema(schema as z.ZodType);
-            return { name, in: "query", required: false, description, schema: rest };
-          }),
+          parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query"), ...(operation.headerParameters ?? [])],
         }
       : {}),
     ...(operation.body
@@ -153,7 +151,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
         }
       : {}),
     responses: {
-      "200": {
+      [String(operation.ok.status ?? 200)]: {
         description: operation.ok.description,
         headers: {
           ...REQUEST_ID,
@@ -167,6 +165,14 @@ function operationObject(operation: Operation): Record<string, unknown> {
       ...operation.otherResponses,
     },
   };
+}
+
+/** Path parameters (always required) or query parameters (all optional) of an operation. */
+function parameters(shape: z.ZodObject | undefined, location: "path" | "query"): Record<string, unknown>[] {
+  return Object.entries(shape?.shape ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = toOpenApiSchema(schema as z.ZodType);
+    return { name, in: location, required: location === "path", description, schema: rest };
+  });
 }
 
 /** "60/60s" → "60/min". */
@@ -185,7 +191,10 @@ function paths(): Record<string, Record<string, unknown>> {
 }
 
 function schemas(): Record<string, SchemaObject> {
-  const requests = toOpenApiSchemas({ TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm }, "input");
+  const requests = toOpenApiSchemas(
+    { TranslateRequest, BatchTranslateRequest, BatchItem, IssueKeyRequest, TtsRequest, SttForm, CreateGlossaryRequest },
+    "input",
+  );
   const responses = toOpenApiSchemas(
     {
       TranslateResponse,
@@ -200,6 +209,9 @@ function schemas(): Record<string, SchemaObject> {
       SttResponse,
       TtsResponse,
       HealthResponse,
+      Glossary,
+      GlossaryList,
+      DeletedGlossary,
       ErrorBody,
       FieldError,
     },
@@ -273,6 +285,7 @@ function schemas(): Record<string, SchemaObject> {
         characters_translated: 12,
         fallback_used: false,
         sandbox: false,
+        cached: false,
       },
       {
         id: "bad",
@@ -288,6 +301,7 @@ function schemas(): Record<string, SchemaObject> {
         characters_translated: null,
         fallback_used: null,
         sandbox: null,
+        cached: null,
       },
     ],
     total: 2,
@@ -334,6 +348,11 @@ Per key, sliding window: translate 60/min, batch 10/min, STT 20/min, TTS 20/min,
 the operator may change them — \`GET /api/v1/auth/keys/me\` shows the ones in force). Every authenticated response
 carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\`.
 
+### Cache
+Translations are cached per API key (7 days by default): an identical request is answered without an upstream call,
+with \`cached: true\` and \`X-Lugha-Cache: hit\`. Send \`Cache-Control: no-cache\` or \`"cache": false\` to ask the
+providers again. Identical requests in flight share one upstream call.
+
 ### Sandbox
 A server without provider credentials answers from offline emulators: the text is marked \`[sandbox:…]\`, the response
 has \`sandbox: true\` and the header \`X-Lugha-Sandbox: true\`. It is never a real translation.
@@ -356,6 +375,7 @@ export function openApiDocument(): Record<string, unknown> {
       { name: "Speech", description: "Speech-to-text and text-to-speech" },
       { name: "Languages", description: "What is supported, by whom" },
       { name: "API keys", description: "Issue, inspect and revoke keys" },
+      { name: "Glossaries", description: "Term lists owned by a key, for one language pair" },
       { name: "Service", description: "Health and this document" },
     ],
     paths: paths(),

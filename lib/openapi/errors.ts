@@ -32,7 +32,10 @@ export const ERROR_DOCS: Record<ErrorCode, { when: string; message: string; erro
     when: "The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>`",
     message: "The API key is invalid, expired or revoked.",
   },
-  NOT_FOUND: { when: "No such endpoint (any method)", message: "No such endpoint. See /docs for the API reference." },
+  NOT_FOUND: {
+    when: "No such endpoint (any method), or no glossary with that id belongs to the calling key",
+    message: "No such endpoint. See /docs for the API reference.",
+  },
   METHOD_NOT_ALLOWED: {
     when: "The endpoint exists but not with this method (see the Allow header)",
     message: "This endpoint does not accept that method. Allowed: POST, OPTIONS.",

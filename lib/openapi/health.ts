@@ -13,6 +13,9 @@ export const HealthResponse = z
         database: Check.describe("status; the operator view adds engine (pglite|postgres) and latency_ms"),
         rate_limiter: Check.describe("status; the operator view adds backend (memory|redis|upstash), ok, fail_mode, detail"),
         providers: Check.describe("sandbox flag, and per provider: mode (live|sandbox) and circuit; the operator view adds base_url and configured"),
+        cache: Check.describe(
+          "translation cache: status; the operator view adds enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail",
+        ),
       })
       .catchall(z.unknown()),
   })
@@ -28,6 +31,7 @@ export const HealthResponse = z
           database: { status: "ok" },
           rate_limiter: { status: "ok" },
           providers: { status: "ok", sandbox: false, provider_a: { mode: "live", circuit: "closed" } },
+          cache: { status: "ok" },
         },
       },
     ],

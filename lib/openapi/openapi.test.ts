@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { formatBytes } from "@/lib/http/body";
 import { ERROR_STATUS } from "@/lib/http/errors";
-import { bodyLimit, operations } from "@/lib/http/manifest";
+import { bodyLimit, operations, routeFor } from "@/lib/http/manifest";
+import { templateParams } from "@/lib/http/path-template";
 import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
 import { LanguagesResponse } from "@/lib/languages/schemas";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
@@ -167,6 +168,20 @@ describe("responses checked against the document (ResponseContract, as the API t
     expect(json("GET", "/api/v1/nothing", 404, envelope("NOT_FOUND"))).toEqual({ result: "validated" });
     expect(json("GET", "/dashboard", 200, "<html>")).toEqual({ result: "out_of_scope" });
   });
+
+  it("finds a concrete path's templated operation (/api/v1/glossaries/<id> → /api/v1/glossaries/{id}) and its success status", () => {
+    const envelope = (code: string) => ({ detail: { code, message: "m", request_id: "req_1" } });
+    const id = "5f0c2a8e-1d2b-4c3d-8e9f-0a1b2c3d4e5f";
+    const glossary = { id, name: null, source_lang: "en", target_lang: "sw", entry_count: 1, created_at: "2026-11-24T12:00:00.000Z" };
+    const withEntries = { ...glossary, entries: [{ source: "clinic", target: "kliniki" }] };
+    expect(json("GET", `/api/v1/glossaries/${id}`, 200, withEntries)).toEqual({ result: "validated" });
+    expect(json("GET", `/api/v1/glossaries/${id}`, 200, glossary).result).toBe("mismatch"); // entries missing
+    expect(json("DELETE", "/api/v1/glossaries/not-a-uuid", 404, envelope("NOT_FOUND"))).toEqual({ result: "validated" });
+    expect(json("PUT", `/api/v1/glossaries/${id}`, 405, envelope("METHOD_NOT_ALLOWED"))).toEqual({ result: "validated" });
+    expect(json("GET", `/api/v1/glossaries/${id}/entries`, 404, envelope("NOT_FOUND"))).toEqual({ result: "validated" });
+    expect(json("POST", "/api/v1/glossaries", 201, withEntries)).toEqual({ result: "validated" });
+    expect(json("POST", "/api/v1/glossaries", 200, withEntries).result).toBe("mismatch"); // created is 201, not 200
+  });
 });
 
 describe("the document is assembled from the route manifest", () => {
@@ -187,6 +202,32 @@ describe("the document is assembled from the route manifest", () => {
       expect("500" in responses, name).toBe(true);
       const limit = bodyLimit(operation);
       if (limit !== undefined) expect(JSON.stringify(responses["413"]), name).toContain(formatBytes(limit));
+      // The success answer under its declared status only.
+      const success = String(operation.ok.status ?? 200);
+      expect(
+        Object.keys(responses).filter((s) => s.startsWith("2")),
+        name,
+      ).toEqual([success]);
+      // One required path parameter per `{name}` of the path, and the path routes to itself.
+      const { parameters = [] } = d.paths[path][method] as { parameters?: { name: string; in: string; required: boolean }[] };
+      expect(
+        parameters.filter((p) => p.in === "path"),
+        name,
+      ).toEqual(templateParams(path).map((param) => expect.objectContaining({ name: param, in: "path", required: true })));
+      expect(routeFor(path), name).toBe(path);
     }
+  });
+
+  it("documents the glossary id as a path parameter and the create's 201 with Location", () => {
+    const d = doc() as unknown as {
+      paths: Record<string, Record<string, { parameters?: unknown[]; responses: Record<string, { headers?: object }> }>>;
+    };
+    const item = d.paths["/api/v1/glossaries/{id}"];
+    for (const method of ["get", "delete"])
+      expect(item[method].parameters).toEqual([
+        expect.objectContaining({ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }),
+      ]);
+    expect(d.paths["/api/v1/glossaries"].post.responses["201"].headers).toHaveProperty("Location");
+    expect(JSON.stringify(d.paths["/api/v1/glossaries"].post.responses["413"])).toContain("256 kB");
   });
 });

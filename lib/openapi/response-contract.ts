@@ -5,6 +5,7 @@
  */
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { matchTemplate } from "@/lib/http/path-template";
 import { DISPATCHED_METHODS } from "@/lib/http/socket-address";
 
 export interface ObservedResponse {
@@ -52,16 +53,18 @@ export class ResponseContract {
       problem: `${observed.method} ${observed.path} → ${observed.status}: ${problem}`,
     });
 
-    const item = this.doc.paths[pathname];
+    // "/api/v1/glossaries/<id>" is documented under "/api/v1/glossaries/{id}".
+    const documentedPath = matchTemplate(Object.keys(this.doc.paths), pathname);
     // A method the server does not dispatch at all (TRACE) is 405 everywhere; any other on an unknown path is 404.
-    if (!item && !DISPATCHED.includes(method)) return this.expectError(observed, 405, "METHOD_NOT_ALLOWED", mismatch);
-    if (!item) return this.expectError(observed, 404, "NOT_FOUND", mismatch);
+    if (documentedPath === undefined && !DISPATCHED.includes(method)) return this.expectError(observed, 405, "METHOD_NOT_ALLOWED", mismatch);
+    if (documentedPath === undefined) return this.expectError(observed, 404, "NOT_FOUND", mismatch);
+    const item = this.doc.paths[documentedPath];
     const documentedMethod = method === "head" && !item.head ? "get" : method;
     const operation = item[documentedMethod];
     if (!operation) return this.expectError(observed, 405, "METHOD_NOT_ALLOWED", mismatch);
 
     const response = operation.responses[String(observed.status)];
-    if (!response) return mismatch(`status ${observed.status} is not documented for ${documentedMethod.toUpperCase()} ${pathname}`);
+    if (!response) return mismatch(`status ${observed.status} is not documented for ${documentedMethod.toUpperCase()} ${documentedPath}`);
     if (method === "head" || !response.content) {
       return observed.text === "" ? { result: "validated" } : mismatch("a body where the document describes none");
     }
@@ -75,7 +78,7 @@ export class ResponseContract {
     } catch {
       return mismatch("the body is not JSON");
     }
-    const at = `#/paths/${pointer(pathname)}/${documentedMethod}/responses/${observed.status}/content/${pointer(mediaType)}/schema`;
+    const at = `#/paths/${pointer(documentedPath)}/${documentedMethod}/responses/${observed.status}/content/${pointer(mediaType)}/schema`;
     const validate = this.validator(at);
     if (!validate(body)) return mismatch(this.ajv.errorsText(validate.errors, { dataVar: "body" }));
     const code = (body as { detail?: { code?: unknown } }).detail?.code;

@@ -1,5 +1,6 @@
 import { ApiError } from "@/lib/http/errors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
+import type { CacheCaller } from "./cache";
 import type { BatchItem, BatchItemResult, BatchTranslateResponse, ProviderChoice } from "./schemas";
 import { type ProviderGate, type TranslateDeps, translateText } from "./service";
 
@@ -19,6 +20,8 @@ import { type ProviderGate, type TranslateDeps, translateText } from "./service"
  *   (TRANSLATE_DEADLINE_MS) from when it starts, never past the batch deadline; an item still waiting for a slot when
  *   the batch deadline passes fails with PROVIDER_ERROR.
  * - Results are in request order.
+ * - The cache and coalescing apply item by item (./cache.ts): a batch can mix items answered from the cache with
+ *   items sent upstream, and two identical items share one upstream call.
  */
 
 export const DEFAULT_BATCH_CONCURRENCY_PER_PROVIDER = 8;
@@ -100,6 +103,8 @@ export interface BatchOptions {
   startedAt?: number;
   concurrencyPerProvider?: number;
   batchDeadlineMs?: number;
+  /** The API key asking and whether it bypasses the cache (for every item). */
+  caller?: CacheCaller;
 }
 
 export async function translateBatch(
@@ -121,6 +126,7 @@ export async function translateBatch(
           startedAt: itemStart,
           loc: ["body", "items", i],
           deadline: Math.min(batchDeadline, Date.now() + deps.deadlineMs),
+          caller: options.caller,
         });
         return {
           id: item.id,
@@ -136,6 +142,7 @@ export async function translateBatch(
           characters_translated: r.characters_translated,
           fallback_used: r.fallback_used,
           sandbox: r.sandbox,
+          cached: r.cached,
         };
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
@@ -153,6 +160,7 @@ export async function translateBatch(
           characters_translated: null,
           fallback_used: null,
           sandbox: null,
+          cached: null,
         };
       }
     }),

@@ -1,8 +1,10 @@
 import { getAvailability } from "@/lib/availability/live";
 import { getProviders } from "@/lib/providers";
+import { translationCaching } from "./cache";
 import { deadlineFromEnv, type TranslateDeps } from "./service";
 
 export { batchConcurrencyFromEnv, batchDeadlineFromEnv, concurrencyGate, Semaphore, translateBatch } from "./batch";
+export { batchCached, bypassRequested, cacheStatus, setCacheHeader, translationUsage } from "./cache";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
 export {
   DEFAULT_TRANSLATE_DEADLINE_MS,
@@ -15,9 +17,12 @@ export {
   translateText,
 } from "./service";
 
-/** The production wiring: the shared provider clients (live or sandbox, per the environment) and env-configured deadline. */
+/**
+ * The production wiring: the shared provider clients (live or sandbox, per the environment), the env-configured
+ * deadline, and the process-wide translation cache with the runs in flight.
+ */
 export function defaultTranslateDeps(): TranslateDeps {
-  return { providers: getProviders(), deadlineMs: deadlineFromEnv(), availability: getAvailability() };
+  return { providers: getProviders(), deadlineMs: deadlineFromEnv(), availability: getAvailability(), caching: translationCaching() };
 }
 
 /** Header that marks a response served (partly) by a sandbox emulator. */

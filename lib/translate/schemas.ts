@@ -41,6 +41,35 @@ const lowerLimits = PROVIDERS.flatMap(({ id, translation }) => {
   return limit.max < MAX_TEXT_CHARS ? [`${id} ${limit.max.toLocaleString("en-US")} characters`] : [];
 }).join(", ");
 
+/** The bypass flag of translate and batch (the request header `Cache-Control: no-cache` does the same). */
+const UseCache = z
+  .boolean(required("a boolean"))
+  .describe(
+    "false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true.",
+  );
+
+/** Says whether a translation was answered from the cache: hit, miss or bypass (./cache.ts). */
+export const CACHE_HEADER = "X-Lugha-Cache";
+
+/** X-Lugha-Cache on the 200 answers of translate and batch (OpenAPI header objects). */
+export const CACHE_RESPONSE_HEADERS = {
+  [CACHE_HEADER]: {
+    description:
+      '`hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off.',
+    schema: { type: "string", enum: ["hit", "miss", "bypass"] },
+  },
+};
+
+/** The request header that bypasses the cache, like the body's `"cache": false` (an OpenAPI header parameter). */
+export const CACHE_CONTROL_PARAMETER = {
+  name: "Cache-Control",
+  in: "header",
+  required: false,
+  description: "`no-cache`: do not answer from the translation cache; the fresh result is still stored.",
+  schema: { type: "string" },
+  example: "no-cache",
+};
+
 const Text = z
   .string(required("a string"))
   .describe(
@@ -55,6 +84,7 @@ export const TranslateRequest = z
       .nullable()
       .optional(),
     provider: ProviderChoice.optional(),
+    cache: UseCache.optional(),
   })
   .describe("POST /api/v1/translate request")
   .meta({ examples: [{ text: "Good morning, how are you?", target_lang: "lug", source_lang: "en" }] });
@@ -91,6 +121,11 @@ export const TranslateResponse = z
       .describe(
         "True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true)",
       ),
+    cached: z
+      .boolean()
+      .describe(
+        "True when answered from the translation cache, or shared with an identical request in flight: no upstream call was made for this request, and provider, model_used and quality_score name what served the original call (also the header X-Lugha-Cache: hit)",
+      ),
   })
   .describe("Translation result")
   .meta({
@@ -109,6 +144,7 @@ export const TranslateResponse = z
         fallback_used: false,
         providers_tried: ["provider_a"],
         sandbox: false,
+        cached: false,
       },
     ],
   });
@@ -153,6 +189,7 @@ export const BatchTranslateRequest = z
       })
       .describe(`1–${MAX_BATCH_ITEMS} items, each translated on its own`),
     provider: ProviderChoice.optional().describe("Provider for every item (default auto)"),
+    cache: UseCache.optional(),
   })
   .describe("POST /api/v1/translate/batch request")
   .meta({
@@ -171,6 +208,7 @@ export type BatchTranslateRequest = z.infer<typeof BatchTranslateRequest>;
 export const BatchEnvelope = z.object({
   items: z.array(z.unknown(), required("an array")),
   provider: z.unknown().optional(),
+  cache: z.unknown().optional(),
 });
 
 const ErrorCode = z.enum([
@@ -199,6 +237,10 @@ export const BatchItemResult = z
     characters_translated: z.number().int().nullable().describe("Characters of the item's text after trimming; null when the item failed"),
     fallback_used: z.boolean().nullable(),
     sandbox: z.boolean().nullable().describe("True when a sandbox emulator served the item (not a real translation)"),
+    cached: z
+      .boolean()
+      .nullable()
+      .describe("True when the item was answered from the translation cache (no upstream call for it); null when the item failed"),
   })
   .describe("Batch item result");
 export type BatchItemResult = z.infer<typeof BatchItemResult>;

@@ -383,6 +383,7 @@ describe("result fields", () => {
         "fallback_used",
         "providers_tried",
         "sandbox",
+        "cached",
       ].sort(),
     );
     expect(Number.isInteger(r.latency_ms)).toBe(true);

@@ -8,6 +8,7 @@ import { getLanguage, normalizeLanguageCode } from "@/lib/languages/registry";
 import { type ProviderDescriptor, QUALITY, type TranslationRoute } from "@/lib/providers/descriptor";
 import type { ProviderClient, ProviderId, TranslateResult } from "@/lib/providers/types";
 import { chainFailure, fieldError, type Route, routingFields, runChain } from "@/lib/routing";
+import { type CacheCaller, type Fresh, type TranslationCaching, throughCache, translationCacheKey } from "./cache";
 import { checkRouteLimit, codePointLength, MAX_TEXT_CHARS } from "./limits";
 import type { ProviderChoice, TranslateResponse } from "./schemas";
 
@@ -25,6 +26,9 @@ import type { ProviderChoice, TranslateResponse } from "./schemas";
  * Limits. The text must fit the serving route's limit. Forced provider: over its limit → 422 TEXT_TOO_LONG naming that
  * limit. Auto: routes whose limit the text exceeds are skipped, and the next one that can take the text serves it; only
  * if none can → 422 TEXT_TOO_LONG naming each provider's limit.
+ *
+ * Cache and coalescing (./cache.ts): after planning, an identical earlier answer is served from the cache, and
+ * identical requests in flight share one chain run; only the chain's own answers reach the upstream.
  */
 
 export { FALLBACK_SHARE } from "@/lib/routing";
@@ -50,6 +54,8 @@ export interface TranslateDeps {
   catalogue?: readonly ProviderDescriptor[];
   detect?: (text: string) => Detection;
   gate?: ProviderGate;
+  /** The translation cache and the runs in flight; used for requests that name their caller. */
+  caching?: TranslationCaching;
   /** Live availability (lib/availability): unavailable routes are not planned, and refusals that prove a route unavailable are recorded. */
   availability?: Availability;
   /** The availability view prepare() routes with (set by translateText from `availability`). */
@@ -63,9 +69,30 @@ export interface TranslateOptions {
   deadline?: number;
   /** Location prefix for field errors: ["body"] for single translate, ["body","items",i] in a batch. */
   loc?: (string | number)[];
+  /** The API key asking, and whether it bypasses the cache. Without it the request is neither cached nor coalesced. */
+  caller?: CacheCaller;
 }
 
 export type TranslateOutcome = TranslateResponse;
+
+/** Fields that describe this request rather than the translation: never stored, recomputed for each answer. */
+type PerRequestField =
+  | "detected_source_lang"
+  | "target_lang"
+  | "latency_ms"
+  | "characters_translated"
+  | "detected_source_confidence"
+  | "requested_provider"
+  | "fallback_used"
+  | "providers_tried"
+  | "cached";
+
+/** A translation without its per-request fields: what the cache stores and identical requests in flight share. */
+export type StoredTranslation = Omit<TranslateResponse, PerRequestField>;
+
+interface Answer extends Fresh<StoredTranslation> {
+  routing: Pick<TranslateResponse, "fallback_used" | "providers_tried">;
+}
 
 export function deadlineFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.TRANSLATE_DEADLINE_MS);
@@ -189,6 +216,28 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
   if (deps.availability && !deps.view) deps = { ...deps, view: await deps.availability.view() };
   const plan = prepare(input, deps, options.loc);
   const deadline = options.deadline ?? Date.now() + deps.deadlineMs;
+  const { caching } = deps;
+  const { caller } = options;
+  const key = caching?.cache.enabled && caller ? translationCacheKey(caching.cache, caller.apiKeyId, plan, deps.providers) : undefined;
+  const looked = await throughCache<StoredTranslation, Answer>(caching, key, caller, deadline, () => serve(plan, deps, deadline));
+
+  // A hit names what served the original call, and this request tried no provider.
+  const answer = looked.outcome === "hit" ? { value: looked.value, routing: { fallback_used: false, providers_tried: [] } } : looked.fresh;
+  return {
+    ...answer.value,
+    detected_source_lang: plan.detection ? plan.source : (input.source_lang as string),
+    target_lang: input.target_lang,
+    latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
+    characters_translated: plan.characters,
+    detected_source_confidence: plan.detection ? round2(plan.detection.confidence) : null,
+    requested_provider: plan.requested,
+    ...answer.routing,
+    cached: looked.outcome === "hit",
+  };
+}
+
+/** Runs the planned routes: the only path that calls a provider. */
+async function serve(plan: Prepared, deps: TranslateDeps, deadline: number): Promise<Answer> {
   const gate: ProviderGate = deps.gate ?? ((_p, _d, call) => call());
 
   const chain = plan.routes.map((route): Route<Served> & { translation: TranslationRoute } => ({
@@ -216,21 +265,18 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
   }
 
   const { result, client } = outcome.value;
-  const { provider, requested_provider, fallback_used, providers_tried } = routingFields(plan.requested, outcome);
+  const { provider, fallback_used, providers_tried } = routingFields(plan.requested, outcome);
   return {
-    translated_text: result.translatedText,
-    detected_source_lang: plan.detection ? plan.source : (input.source_lang as string),
-    target_lang: input.target_lang,
-    model_used: `${provider}/${result.model}`,
-    provider,
-    quality_score: QUALITY[outcome.route.translation.tier],
-    latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
-    characters_translated: plan.characters,
-    detected_source_confidence: plan.detection ? round2(plan.detection.confidence) : null,
-    requested_provider,
-    fallback_used,
-    providers_tried,
-    sandbox: client.mode === "sandbox",
+    value: {
+      translated_text: result.translatedText,
+      model_used: `${provider}/${result.model}`,
+      provider,
+      quality_score: QUALITY[outcome.route.translation.tier],
+      sandbox: client.mode === "sandbox",
+    },
+    routing: { fallback_used, providers_tried },
+    // The first-choice route served: nothing failed before it, so the answer is what this request normally gets.
+    storable: outcome.route === chain[0],
   };
 }
 

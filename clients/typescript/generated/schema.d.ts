@@ -145,6 +145,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/glossaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the calling key's glossaries
+         * @description Newest first, without entries (GET /api/v1/glossaries/{id} has them). Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["listGlossaries"];
+        put?: never;
+        /**
+         * Create a glossary
+         * @description Source → target terms for one language pair, owned by the calling key (no other key can see or use it). Send the terms as `entries`, or as a `csv` or `tsv` string. Up to 1,000 entries; at most 100 glossaries per key (a 422 VALIDATION_ERROR of type `glossary_limit` beyond). Immutable: to change one, create the new version and delete the old one. A bad entry is a 422 whose `loc` is ["body", "entries", <index>, "source"|"target"], or ["body", "csv"|"tsv", <line>]. Rate limit: default bucket (120/min per key by default). Body limit: 256 kB.
+         */
+        post: operations["createGlossary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/glossaries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a glossary with its entries
+         * @description 404 NOT_FOUND unless the glossary belongs to the calling key. Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["getGlossary"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a glossary
+         * @description 404 NOT_FOUND unless the glossary belongs to the calling key. Revoking a key deletes all of its glossaries. Rate limit: default bucket (120/min per key by default).
+         */
+        delete: operations["deleteGlossary"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -206,6 +254,8 @@ export interface components {
              * @enum {string}
              */
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+            /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
+            cache?: boolean;
         };
         /**
          * @description POST /api/v1/translate/batch request
@@ -234,6 +284,8 @@ export interface components {
              * @enum {string}
              */
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+            /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
+            cache?: boolean;
         };
         BatchItem: {
             /** @description Your identifier for the item, echoed in its result; unique within the batch */
@@ -296,6 +348,43 @@ export interface components {
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
         };
         /**
+         * @description POST /api/v1/glossaries request
+         * @example {
+         *       "name": "clinic terms",
+         *       "source_lang": "en",
+         *       "target_lang": "sw",
+         *       "entries": [
+         *         {
+         *           "source": "blood pressure",
+         *           "target": "shinikizo la damu"
+         *         },
+         *         {
+         *           "source": "M-Pesa",
+         *           "target": "M-Pesa"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateGlossaryRequest: {
+            /** @description A label for you (optional): 1–100 characters, like an API key's name */
+            name?: string;
+            /** @description Language of the source terms. Canonical code (en, lug, sw, yo, ...) or ISO 639-3 (eng, swa, ...), any case. See GET /api/v1/languages. */
+            source_lang: string;
+            /** @description Language of the target terms. Canonical code (en, lug, sw, yo, ...) or ISO 639-3 (eng, swa, ...), any case. See GET /api/v1/languages. */
+            target_lang: string;
+            /** @description 1–1,000 entries, source terms unique ignoring case. Send exactly one of entries, csv, tsv. */
+            entries?: {
+                /** @description The term as it appears in source text: 1–200 characters after trimming, matched as a whole word ignoring case */
+                source: string;
+                /** @description What the source term becomes in the translation, verbatim: 1–200 characters after trimming */
+                target: string;
+            }[];
+            /** @description The entries as CSV: one "source,target" record per line, RFC 4180 quotes (doubled inside), CRLF or LF, optional UTF-8 BOM and optional header row "source,target". Errors point at the line: ["body", "csv", <line>]. */
+            csv?: string;
+            /** @description The entries as TSV: one "source\ttarget" record per line, RFC 4180 quotes (doubled inside), CRLF or LF, optional UTF-8 BOM and optional header row "source\ttarget". Errors point at the line: ["body", "tsv", <line>]. */
+            tsv?: string;
+        };
+        /**
          * @description Translation result
          * @example {
          *       "translated_text": "Wasuze otya nno?",
@@ -312,7 +401,8 @@ export interface components {
          *       "providers_tried": [
          *         "provider_a"
          *       ],
-         *       "sandbox": false
+         *       "sandbox": false,
+         *       "cached": false
          *     }
          */
         TranslateResponse: {
@@ -348,6 +438,8 @@ export interface components {
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
             /** @description True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
+            /** @description True when answered from the translation cache, or shared with an identical request in flight: no upstream call was made for this request, and provider, model_used and quality_score name what served the original call (also the header X-Lugha-Cache: hit) */
+            cached: boolean;
         };
         /**
          * @description Batch summary
@@ -366,7 +458,8 @@ export interface components {
          *           "latency_ms": 380,
          *           "characters_translated": 12,
          *           "fallback_used": false,
-         *           "sandbox": false
+         *           "sandbox": false,
+         *           "cached": false
          *         },
          *         {
          *           "id": "bad",
@@ -381,7 +474,8 @@ export interface components {
          *           "latency_ms": 0,
          *           "characters_translated": null,
          *           "fallback_used": null,
-         *           "sandbox": null
+         *           "sandbox": null,
+         *           "cached": null
          *         }
          *       ],
          *       "total": 2,
@@ -430,6 +524,8 @@ export interface components {
             fallback_used: boolean | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
+            /** @description True when the item was answered from the translation cache (no upstream call for it); null when the item failed */
+            cached: boolean | null;
         };
         /**
          * @example {
@@ -842,6 +938,9 @@ export interface components {
          *             "mode": "live",
          *             "circuit": "closed"
          *           }
+         *         },
+         *         "cache": {
+         *           "status": "ok"
          *         }
          *       }
          *     }
@@ -877,9 +976,59 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 };
+                /** @description translation cache: status; the operator view adds enabled, backend (memory|redis|upstash), scope (key|global), ttl_seconds, ok, degraded (store failing: served uncached), last_error, last_error_at, detail */
+                cache: {
+                    /** @enum {string} */
+                    status: "ok" | "degraded" | "down";
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             };
+        };
+        /** @description A glossary with its entries */
+        Glossary: {
+            /** @description The glossary's id, which is also its version: a glossary never changes, a new version is a new glossary */
+            id: string;
+            name: string | null;
+            /** @description Canonical code of the source terms' language */
+            source_lang: string;
+            /** @description Canonical code of the target terms' language */
+            target_lang: string;
+            entry_count: number;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description In the order given, terms as stored: trimmed and NFC-normalised */
+            entries: {
+                source: string;
+                target: string;
+            }[];
+        };
+        /** @description GET /api/v1/glossaries response */
+        GlossaryList: {
+            /** @description The calling key's glossaries, newest first, without their entries */
+            glossaries: {
+                /** @description The glossary's id, which is also its version: a glossary never changes, a new version is a new glossary */
+                id: string;
+                name: string | null;
+                /** @description Canonical code of the source terms' language */
+                source_lang: string;
+                /** @description Canonical code of the target terms' language */
+                target_lang: string;
+                entry_count: number;
+                /** @description ISO 8601 UTC */
+                created_at: string;
+            }[];
+            total: number;
+            /** @description How many glossaries one key may hold */
+            limit: number;
+        };
+        /** @description DELETE /api/v1/glossaries/{id} response */
+        DeletedGlossary: {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
         };
         /** @description Error body: {"detail": {code, message, request_id, errors?}} */
         ErrorBody: {
@@ -929,7 +1078,13 @@ export interface operations {
     translate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
+                 * @example no-cache
+                 */
+                "Cache-Control"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -946,6 +1101,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
+                    "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
@@ -1067,7 +1224,13 @@ export interface operations {
     translateBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
+                 * @example no-cache
+                 */
+                "Cache-Control"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1084,6 +1247,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
+                    "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
@@ -1800,6 +1965,416 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @example Bearer realm="lugha" */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listGlossaries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's glossaries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GlossaryList"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGlossaryRequest"];
+            };
+        };
+        responses: {
+            /** @description The glossary as stored (terms trimmed and NFC-normalised, languages canonical) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description /api/v1/glossaries/{id} */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Glossary"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 256 kB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `SAME_LANGUAGE`: source_lang and target_lang are the same language */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The glossary's id (also its version). Any other value is 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The glossary */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Glossary"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `NOT_FOUND`: No such endpoint (any method), or no glossary with that id belongs to the calling key */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteGlossary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The glossary's id (also its version). Any other value is 404 NOT_FOUND. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The glossary is deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedGlossary"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `NOT_FOUND`: No such endpoint (any method), or no glossary with that id belongs to the calling key */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

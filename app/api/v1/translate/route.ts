@@ -1,11 +1,17 @@
 import { serveRoute } from "@/lib/http/route";
-import { defaultTranslateDeps, translateText } from "@/lib/translate";
+import { bypassRequested, cacheStatus, defaultTranslateDeps, setCacheHeader, translateText } from "@/lib/translate";
 
 /**
  * POST /api/v1/translate — translate one text. Routing, fallback, detection and limits live in
- * lib/translate/service.ts; what the wrapper does around it (auth, rate limit, body, sandbox header, the character
- * count) is declared in lib/http/manifest.ts.
+ * lib/translate/service.ts, the cache in lib/translate/cache.ts; what the wrapper does around it (auth, rate limit,
+ * body, sandbox header, the usage counts) is declared in lib/http/manifest.ts.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/translate", {
-  POST: async ({ body, startedAt }) => translateText(body, defaultTranslateDeps(), { startedAt }),
+  POST: async ({ req, body, key, startedAt, headers }) => {
+    const deps = defaultTranslateDeps();
+    const bypass = bypassRequested(req.headers, body.cache);
+    const result = await translateText(body, deps, { startedAt, caller: { apiKeyId: key.id, bypass } });
+    setCacheHeader(headers, cacheStatus(deps.caching, bypass, result.cached));
+    return result;
+  },
 });

@@ -1,7 +1,7 @@
 import { validate } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { serveRoute } from "@/lib/http/route";
-import { defaultTranslateDeps, translateBatch } from "@/lib/translate";
+import { batchCached, bypassRequested, cacheStatus, defaultTranslateDeps, setCacheHeader, translateBatch } from "@/lib/translate";
 import { BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 
 /**
@@ -10,7 +10,7 @@ import { BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas"
  * otherwise 200, with each item's success or failure (error + error_code) in `results`, in request order.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/translate/batch", {
-  POST: async ({ body, startedAt }) => {
+  POST: async ({ req, body, key, startedAt, headers }) => {
     if (body.items.length > MAX_BATCH_ITEMS) {
       throw new ApiError(
         "BATCH_TOO_LARGE",
@@ -21,6 +21,10 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
       );
     }
     const request = validate(BatchTranslateRequest, body, "body");
-    return translateBatch(request.items, request.provider, defaultTranslateDeps(), { startedAt });
+    const deps = defaultTranslateDeps();
+    const bypass = bypassRequested(req.headers, request.cache);
+    const result = await translateBatch(request.items, request.provider, deps, { startedAt, caller: { apiKeyId: key.id, bypass } });
+    setCacheHeader(headers, cacheStatus(deps.caching, bypass, batchCached(result)));
+    return result;
   },
 });

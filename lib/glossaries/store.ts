@@ -1,0 +1,150 @@
+import { getPrisma } from "@/lib/db";
+import { ApiError, type FieldError } from "@/lib/http/errors";
+import { getLanguage, normalizeLanguageCode } from "@/lib/languages/registry";
+import { type CreateGlossaryRequest, GLOSSARIES_PER_KEY, type GlossaryEntry } from "./schemas";
+
+/**
+ * Glossaries: stored per API key, immutable, each for one language pair (README "Glossaries").
+ * Every read and delete is scoped to the calling key: another key's glossary is indistinguishable from one that does
+ * not exist (404 NOT_FOUND; for translate, 422 on glossary_id), so ids cannot be probed across keys.
+ */
+
+export interface GlossaryRecord {
+  id: string;
+  name: string | null;
+  sourceLang: string;
+  targetLang: string;
+  entryCount: number;
+  createdAt: Date;
+}
+
+export interface GlossaryWithEntries extends GlossaryRecord {
+  entries: GlossaryEntry[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const SUMMARY_COLUMNS = { id: true, name: true, sourceLang: true, targetLang: true, entryCount: true, createdAt: true } as const;
+
+/** Creates a glossary owned by `keyId`; languages resolved to canonical codes, at most GLOSSARIES_PER_KEY per key. */
+export async function createGlossary(keyId: string, body: CreateGlossaryRequest, now = new Date()): Promise<GlossaryWithEntries> {
+  const sourceLang = languageField(body.source_lang, "source_lang");
+  const targetLang = languageField(body.target_lang, "target_lang");
+  if (sourceLang === targetLang) {
+    const name = getLanguage(sourceLang)?.name ?? sourceLang;
+    throw new ApiError("SAME_LANGUAGE", `source_lang and target_lang are both ${name} (${sourceLang}); a glossary maps one language to another.`, {
+      errors: [{ loc: ["body", "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
+    });
+  }
+  const prisma = await getPrisma();
+  return prisma.$transaction(async (tx) => {
+    // The key's row is locked first, so concurrent creates by one key count one after another (the limit holds
+    // exactly) and a create cannot slip in after a revocation has deleted the key's glossaries.
+    const [owner] = await tx.$queryRaw<{ revoked: boolean }[]>`
+      SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = ${keyId}::uuid FOR UPDATE`;
+    if (!owner || owner.revoked) throw new ApiError("INVALID_API_KEY", "The API key is invalid, expired or revoked.");
+    const held = await tx.glossary.count({ where: { keyId } });
+    if (held >= GLOSSARIES_PER_KEY)
+      throw new ApiError("VALIDATION_ERROR", `This API key already holds ${GLOSSARIES_PER_KEY} glossaries, the most it may; delete one first.`, {
+        errors: [{ loc: ["body"], msg: `At most ${GLOSSARIES_PER_KEY} glossaries per API key`, type: "glossary_limit" }],
+      });
+    const row = await tx.glossary.create({
+      data: {
+        keyId,
+        name: body.name ?? null,
+        sourceLang,
+        targetLang,
+        entries: body.entries.map(({ source, target }) => ({ source, target })),
+        entryCount: body.entries.length,
+        createdAt: now,
+      },
+    });
+    return { ...pick(row), entries: row.entries as unknown as GlossaryEntry[] };
+  });
+}
+
+/** The key's glossaries, newest first, without entries. */
+export async function listGlossaries(keyId: string): Promise<GlossaryRecord[]> {
+  const prisma = await getPrisma();
+  return prisma.glossary.findMany({ where: { keyId }, select: SUMMARY_COLUMNS, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+}
+
+/** One of the key's glossaries with its entries; undefined when there is none with this id for this key. */
+export async function findGlossary(keyId: string, id: string): Promise<GlossaryWithEntries | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const prisma = await getPrisma();
+  const row = await prisma.glossary.findFirst({ where: { id, keyId } });
+  return row ? { ...pick(row), entries: row.entries as unknown as GlossaryEntry[] } : undefined;
+}
+
+/** GET /glossaries/{id}: the glossary, or 404 when the key has none with this id (another key's included). */
+export async function getGlossary(keyId: string, id: string): Promise<GlossaryWithEntries> {
+  const glossary = await findGlossary(keyId, id);
+  if (!glossary) throw notFound();
+  return glossary;
+}
+
+/** Deletes one of the key's glossaries; 404 when the key has none with this id. */
+export async function deleteGlossary(keyId: string, id: string): Promise<void> {
+  if (!UUID.test(id)) throw notFound();
+  const prisma = await getPrisma();
+  const { count } = await prisma.glossary.deleteMany({ where: { id, keyId } });
+  if (count === 0) throw notFound();
+}
+
+/**
+ * For translate and batch: the entries of the glossary `glossaryId` if it belongs to `keyId` and is for exactly the
+ * request's pair (`source` the supplied or detected source, both canonical). Otherwise 422 VALIDATION_ERROR on `loc`
+ * (["body", "glossary_id"], or the batch item's), never saying whether the id exists for another key.
+ */
+export async function resolveGlossary(
+  keyId: string,
+  glossaryId: string,
+  source: string,
+  target: string,
+  loc: FieldError["loc"] = ["body", "glossary_id"],
+): Promise<{ id: string; entries: GlossaryEntry[] }> {
+  const glossary = await findGlossary(keyId, glossaryId);
+  if (!glossary)
+    throw new ApiError("VALIDATION_ERROR", "No glossary with this glossary_id belongs to this API key (GET /api/v1/glossaries lists yours).", {
+      errors: [{ loc, msg: "Unknown glossary", type: "glossary_not_found" }],
+    });
+  if (glossary.sourceLang !== source || glossary.targetLang !== target)
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      `The glossary is for ${glossary.sourceLang} → ${glossary.targetLang}, but this request translates ${source} → ${target}.`,
+      { errors: [{ loc, msg: "The glossary's language pair is not the request's", type: "glossary_pair_mismatch" }] },
+    );
+  return { id: glossary.id, entries: glossary.entries };
+}
+
+function languageField(input: string, field: "source_lang" | "target_lang"): string {
+  const code = normalizeLanguageCode(input);
+  if (code) return code;
+  throw new ApiError(
+    "UNSUPPORTED_LANGUAGE",
+    `${field} is not a supported language code. GET /api/v1/languages lists the supported codes (e.g. en, lug, sw, yo, tw).`,
+    { errors: [{ loc: ["body", field], msg: "Unsupported language", type: "unsupported_language" }] },
+  );
+}
+
+function pick(row: GlossaryRecord): GlossaryRecord {
+  const { id, name, sourceLang, targetLang, entryCount, createdAt } = row;
+  return { id, name, sourceLang, targetLang, entryCount, createdAt };
+}
+
+function notFound() {
+  return new ApiError("NOT_FOUND", "No glossary with this id belongs to this API key.");
+}
+
+/** The JSON shape of a glossary in responses. */
+export function glossaryJson(g: GlossaryRecord) {
+  return {
+    id: g.id,
+    name: g.name,
+    source_lang: g.sourceLang,
+    target_lang: g.targetLang,
+    entry_count: g.entryCount,
+    created_at: g.createdAt.toISOString(),
+  };
+}
