@@ -6,7 +6,7 @@
  *
  *   BENCH_SKIP_BUILD=1        reuse the existing .next build
  *   BENCH_DATABASES=pglite,postgres       which databases to run the app on (default both)
- *   BENCH_SCENARIOS=translate-0ms,...     subset of scenarios (default all four)
+ *   BENCH_SCENARIOS=translate-0ms,...     subset of scenarios (default all; names in SCENARIOS below)
  *   BENCH_DURATION=20         seconds per measured run;  BENCH_WARMUP=3  seconds of warm-up before each
  *   BENCH_CONNECTIONS=50      concurrent connections
  *   BENCH_OUT=bench/results   where the JSON and RESULTS.md go
