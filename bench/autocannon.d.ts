@@ -11,6 +11,14 @@ declare module "autocannon" {
     body?: string;
     timeout?: number;
     pipelining?: number;
+    /** A dynamic request: setupRequest runs before every request and returns what to send. */
+    requests?: { setupRequest?: (req: RequestSpec) => RequestSpec }[];
+  }
+  interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Result {
     duration: number;

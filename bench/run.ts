@@ -6,18 +6,25 @@
  *
  *   BENCH_SKIP_BUILD=1        reuse the existing .next build
  *   BENCH_DATABASES=pglite,postgres       which databases to run the app on (default both)
- *   BENCH_SCENARIOS=translate-0ms,...     subset of scenarios (default all four)
+ *   BENCH_SCENARIOS=translate-0ms,...     subset of scenarios (default all; names in SCENARIOS below)
  *   BENCH_DURATION=20         seconds per measured run;  BENCH_WARMUP=3  seconds of warm-up before each
  *   BENCH_CONNECTIONS=50      concurrent connections
  *   BENCH_OUT=bench/results   where the JSON and RESULTS.md go
  *   BENCH_APP_DIR=<dir>       run the app from this directory's build (default: a private copy of this checkout's .next)
+ *   BENCH_FLOOR_DIR=<dir>     build the framework floor there and reuse it on later runs (default: a temporary copy)
+ *   BENCH_CACHE_MAX_MB=32     TRANSLATION_CACHE_MAX_BYTES (in MiB) of the cache-on app, which the memory step fills
  *
  * What runs: the three upstream emulators in one child process on loopback ports (bench/emulators.ts); the app in
  * live mode with SUNBIRD/KHAYA/HF_API_URL pointed at them and every per-key rate limit raised out of the way; the
  * baseline (bench/baseline-proxy.mjs: no auth, limits, database or validation) forwarding the same requests to the same
- * emulator. Scenarios: POST /translate with upstream latency 0 ms and 100 ms, a 50-item batch at 100 ms, GET
- * /languages. For each: warm-up, then autocannon for BENCH_DURATION seconds against the app, then the same against the
- * baseline. Latency percentiles are computed from every response time (autocannon's own summary has no p95). Peak RSS
+ * emulator; and the framework floor (bench/floor.ts: the same Next.js build plus one bare forwarding route, built in a
+ * copy of the checkout). Scenarios on the app with TRANSLATION_CACHE=off (like for like with the baseline and the
+ * floor): POST /translate with upstream latency 0 ms and 100 ms, a 50-item batch at 100 ms, GET /languages, and the
+ * replay workload (bench/workload.ts: 80 % repeated strings). Then the app restarted with the cache on: the same
+ * replay, a cache hit (one repeated string) beside the floor and the baseline, and the memory step (distinct texts
+ * until the cache is full at its byte bound: idle and peak RSS). For each scenario: warm-up, then autocannon for
+ * BENCH_DURATION seconds against each target in turn; upstream calls are counted at the emulators over the measured
+ * run (their /__control stats, reset after the warm-up). Latency percentiles are computed from every response time (autocannon's own summary has no p95). Peak RSS
  * of the app's process tree is sampled every 100 ms from /proc (VmRSS), plus the kernel's VmHWM at the end.
  * Everything listens on 127.0.0.1 only.
  */
@@ -29,9 +36,12 @@ import path from "node:path";
 import autocannon, { type Result } from "autocannon";
 import { freePort, waitFor } from "../e2e/support/net";
 import { createDatabase, type PostgresServer, startPostgres } from "../e2e/support/postgres";
+import { FLOOR_PATH, prepareFloor } from "./floor";
+import { fillTexts, REPLAY, replayBodies } from "./workload";
 
 type Db = "pglite" | "postgres";
-type Target = "app" | "baseline";
+type Target = "app" | "floor" | "baseline";
+type CacheMode = "on" | "off";
 
 interface Scenario {
   name: string;
@@ -39,13 +49,21 @@ interface Scenario {
   method: "GET" | "POST";
   path: string;
   body?: string;
+  /** A body per request instead of `body` (a fresh sequence for every target and run). */
+  bodies?: () => () => string;
   upstreamLatencyMs: number;
+  /** Which app process serves it: TRANSLATION_CACHE off or on. */
+  cache: CacheMode;
+  /** Also measured against the framework floor (single translations only) and the baseline. */
+  targets: Target[];
 }
 
 interface Measurement {
   database: Db | "-";
   scenario: string;
   target: Target;
+  /** The app's TRANSLATION_CACHE during the run. */
+  cache?: CacheMode;
   requests_per_second: number;
   requests: number;
   latency_ms: { p50: number; p95: number; p99: number; mean: number; max: number };
@@ -55,7 +73,22 @@ interface Measurement {
   start_rss_mb?: number;
   /** CPU time (user + system) the app's process tree spent per request during the measured run. */
   cpu_ms_per_request?: number;
+  /** Translation calls the emulators received during the measured run, per 1,000 requests answered. */
+  upstream_calls_per_1000: number;
   duration_s: number;
+}
+
+interface MemoryResult {
+  database: Db;
+  cache_max_bytes: number;
+  /** After start-up and one request, before any load. */
+  idle_rss_mb: number;
+  /** Highest RSS while distinct texts were translated until the cache was full. */
+  peak_rss_mb: number;
+  end_rss_mb: number;
+  texts_sent: number;
+  characters_sent: number;
+  seconds: number;
 }
 
 const env = process.env;
@@ -64,12 +97,14 @@ const DURATION = Number(env.BENCH_DURATION ?? 20);
 const WARMUP = Number(env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? "bench/results");
+const CACHE_MAX_BYTES = Number(env.BENCH_CACHE_MAX_MB ?? 32) * 1024 * 1024;
 const DATABASES = (env.BENCH_DATABASES ?? "pglite,postgres")
   .split(",")
   .map((s) => s.trim())
   .filter(Boolean) as Db[];
 
 const TEXT = "Good morning, how are you? The market opens at eight and the bus leaves at nine.";
+const ALL: Target[] = ["app", "floor", "baseline"];
 const SCENARIOS: Scenario[] = [
   {
     name: "translate-0ms",
@@ -78,6 +113,8 @@ const SCENARIOS: Scenario[] = [
     path: "/api/v1/translate",
     upstreamLatencyMs: 0,
     body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }),
+    cache: "off",
+    targets: ALL,
   },
   {
     name: "translate-100ms",
@@ -86,6 +123,8 @@ const SCENARIOS: Scenario[] = [
     path: "/api/v1/translate",
     upstreamLatencyMs: 100,
     body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }),
+    cache: "off",
+    targets: ALL,
   },
   {
     name: "batch50-100ms",
@@ -96,8 +135,40 @@ const SCENARIOS: Scenario[] = [
     body: JSON.stringify({
       items: Array.from({ length: 50 }, (_, i) => ({ id: `item-${i}`, text: `${TEXT} (${i})`, source_lang: "en", target_lang: "lug" })),
     }),
+    cache: "off",
+    targets: ["app", "baseline"],
   },
-  { name: "languages", title: "GET /languages", method: "GET", path: "/api/v1/languages", upstreamLatencyMs: 0 },
+  {
+    name: "languages",
+    title: "GET /languages",
+    method: "GET",
+    path: "/api/v1/languages",
+    upstreamLatencyMs: 0,
+    cache: "off",
+    targets: ["app", "baseline"],
+  },
+  ...(["off", "on"] as const).map(
+    (cache): Scenario => ({
+      name: `replay-cache-${cache}`,
+      title: `Replay, ${REPLAY.repeatShare * 100} % repeated strings, upstream 100 ms, cache ${cache}`,
+      method: "POST",
+      path: "/api/v1/translate",
+      upstreamLatencyMs: 100,
+      bodies: replayBodies,
+      cache,
+      targets: ["app"],
+    }),
+  ),
+  {
+    name: "cache-hit",
+    title: "POST /translate, one repeated string (a cache hit), upstream 0 ms",
+    method: "POST",
+    path: "/api/v1/translate",
+    upstreamLatencyMs: 0,
+    body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }),
+    cache: "on",
+    targets: ALL,
+  },
 ].filter((s) => !env.BENCH_SCENARIOS || env.BENCH_SCENARIOS.split(",").includes(s.name)) as Scenario[];
 
 const children = new Set<ChildProcess>();
@@ -214,15 +285,30 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-async function load(url: string, s: Scenario, key: string | undefined, seconds: number): Promise<{ result: Result; latencies: Float64Array }> {
+async function load(
+  url: string,
+  s: Scenario,
+  key: string | undefined,
+  seconds: number,
+  nextBody?: () => string,
+): Promise<{ result: Result; latencies: Float64Array }> {
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
-  if (s.body) headers["content-type"] = "application/json";
+  if (s.body || nextBody) headers["content-type"] = "application/json";
   let times: number[] = [];
   const statuses: Record<string, number> = {};
   const result = await new Promise<Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: url + s.path, method: s.method, headers, body: s.body, connections: CONNECTIONS, duration: seconds, timeout: 30 },
+      {
+        url,
+        method: s.method,
+        headers,
+        body: s.body,
+        connections: CONNECTIONS,
+        duration: seconds,
+        timeout: 30,
+        ...(nextBody ? { requests: [{ setupRequest: (req) => ({ ...req, body: nextBody() }) }] } : {}),
+      },
       (err, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
@@ -236,12 +322,24 @@ async function load(url: string, s: Scenario, key: string | undefined, seconds: 
   return { result, latencies };
 }
 
-async function measure(database: Db | "-", target: Target, url: string, s: Scenario, key: string | undefined, pid?: number): Promise<Measurement> {
-  if (WARMUP > 0) await load(url, s, key, WARMUP);
+async function measure(
+  database: Db,
+  target: Target,
+  url: string,
+  s: Scenario,
+  upstreams: Record<string, string>,
+  key: string | undefined,
+  pid?: number,
+): Promise<Measurement> {
+  // One sequence for warm-up and measured run: the replay's warm-up fills the cache with what the run will repeat.
+  const nextBody = s.bodies?.();
+  if (WARMUP > 0) await load(url, s, key, WARMUP, nextBody);
+  await upstreamCalls(upstreams, "reset");
   const sampler = pid ? rssSampler(pid) : undefined;
   const cpuBefore = pid ? cpuMs(pid) : 0;
-  const { result, latencies } = await load(url, s, key, DURATION);
+  const { result, latencies } = await load(url, s, key, DURATION, nextBody);
   const cpu = pid ? cpuMs(pid) - cpuBefore : undefined;
+  const calls = await upstreamCalls(upstreams, "read");
   const rss = sampler?.stop();
   const peak = rss?.peak;
   const byStatus = (result as Result & { byStatus: Record<string, number> }).byStatus;
@@ -251,6 +349,7 @@ async function measure(database: Db | "-", target: Target, url: string, s: Scena
     database,
     scenario: s.name,
     target,
+    ...(target === "app" ? { cache: s.cache } : {}),
     requests_per_second: round1(result["2xx"] / result.duration),
     requests: result.requests.total,
     latency_ms: {
@@ -269,10 +368,11 @@ async function measure(database: Db | "-", target: Target, url: string, s: Scena
     },
     ...(rss ? { peak_rss_mb: rss.peak, start_rss_mb: rss.start } : {}),
     ...(cpu !== undefined && result.requests.total > 0 ? { cpu_ms_per_request: Math.round((cpu / result.requests.total) * 100) / 100 } : {}),
+    upstream_calls_per_1000: result.requests.total > 0 ? round1((calls / result.requests.total) * 1000) : 0,
     duration_s: result.duration,
   };
   log(
-    `${database} ${s.name} ${target}: ${m.requests_per_second} req/s, p50 ${m.latency_ms.p50} p95 ${m.latency_ms.p95} p99 ${m.latency_ms.p99} ms, errors ${m.errors.total}` +
+    `${database} ${s.name} ${target}: ${m.requests_per_second} req/s, p50 ${m.latency_ms.p50} p95 ${m.latency_ms.p95} p99 ${m.latency_ms.p99} ms, errors ${m.errors.total}, upstream calls/1000 ${m.upstream_calls_per_1000}` +
       (peak !== undefined ? `, peak RSS ${peak} MB, CPU ${m.cpu_ms_per_request} ms/request` : ""),
   );
   return m;
@@ -289,6 +389,17 @@ async function setLatency(upstreams: Record<string, string>, latencyMs: number) 
     });
     if (!res.ok) throw new Error(`emulator control ${url}: ${res.status}`);
   }
+}
+
+/** Translation calls the emulators received (summed over the three), or zeroes their counters. */
+async function upstreamCalls(upstreams: Record<string, string>, op: "read" | "reset"): Promise<number> {
+  let calls = 0;
+  for (const url of Object.values(upstreams)) {
+    const res = await fetch(op === "reset" ? `${url}/__control/stats/reset` : `${url}/__control`, { method: op === "reset" ? "POST" : "GET" });
+    if (!res.ok) throw new Error(`emulator stats ${url}: ${res.status}`);
+    calls += ((await res.json()) as { stats: { translations: { calls: number } } }).stats.translations.calls;
+  }
+  return calls;
 }
 
 /**
@@ -310,6 +421,7 @@ async function startApp(
   appDir: string,
   databaseUrl: string,
   upstreams: Record<string, string>,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess; logs: () => string }> {
   const port = await freePort();
   const appEnv: NodeJS.ProcessEnv = {
@@ -332,6 +444,7 @@ async function startApp(
     // provider_a's budget (Sunbird's 50 a minute) would send most of the run to provider_c; counted, never reached.
     UPSTREAM_BUDGET_PROVIDER_A: "100000000/1s",
     ...(env.BENCH_APP_ENV ? JSON.parse(env.BENCH_APP_ENV) : {}),
+    ...extraEnv,
   };
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: appDir,
@@ -366,50 +479,119 @@ async function mintKey(url: string): Promise<string> {
   return ((await res.json()) as { api_key: string }).api_key;
 }
 
-/** One request of each scenario must succeed before load is thrown at it (a benchmark of 401s measures nothing). */
+/**
+ * One request of each scenario must succeed before load is thrown at it (a benchmark of 401s measures nothing); the
+ * cache-hit scenario must be answered from the cache from its second request on.
+ */
 async function smoke(url: string, s: Scenario, key?: string) {
-  const res = await fetch(url + s.path, {
-    method: s.method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(s.body ? { "content-type": "application/json" } : {}) },
-    body: s.body,
-  });
+  const body = s.body ?? s.bodies?.()();
+  const send = () =>
+    fetch(url, {
+      method: s.method,
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+      body,
+    });
+  const res = await send();
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${s.name} smoke test against ${url}: ${res.status} ${text.slice(0, 300)}`);
   if (s.name.startsWith("batch") && JSON.parse(text).failed !== 0) throw new Error(`${s.name}: items failed: ${text.slice(0, 300)}`);
+  if (key && s.name === "cache-hit") {
+    const again = await send();
+    await again.body?.cancel();
+    if (again.headers.get("x-lugha-cache") !== "hit")
+      throw new Error(`cache-hit: second request answered X-Lugha-Cache: ${again.headers.get("x-lugha-cache")}`);
+  }
+}
+
+/**
+ * Translates distinct texts (50-item batches, 4 in flight) until more characters than the cache's byte bound have
+ * come back, so the cache is full and evicting; samples the app's RSS meanwhile.
+ */
+async function fillCache(database: Db, url: string, key: string, pid: number, maxBytes: number): Promise<MemoryResult> {
+  const idle = descendants(pid).reduce((sum, p) => sum + statusKb(p, "VmRSS"), 0);
+  const sampler = rssSampler(pid);
+  const started = performance.now();
+  const TEXT_CHARS = 4000;
+  const target = Math.ceil((maxBytes * 1.25) / TEXT_CHARS);
+  let sent = 0;
+  const worker = async () => {
+    while (sent < target) {
+      const items = fillTexts(sent, 50, TEXT_CHARS).map((text, i) => ({ id: `f${i}`, text, source_lang: "en", target_lang: "lug" }));
+      sent += items.length;
+      const res = await fetch(`${url}/api/v1/translate/batch`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ items }),
+      });
+      const out = (await res.json()) as { failed?: number };
+      if (res.status !== 200 || out.failed !== 0) throw new Error(`cache fill: ${res.status} ${JSON.stringify(out).slice(0, 300)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  const rss = sampler.stop();
+  const end = Math.round(descendants(pid).reduce((sum, p) => sum + statusKb(p, "VmRSS"), 0) / 1024);
+  const m: MemoryResult = {
+    database,
+    cache_max_bytes: maxBytes,
+    idle_rss_mb: Math.round(idle / 1024),
+    peak_rss_mb: rss.peak,
+    end_rss_mb: end,
+    texts_sent: sent,
+    characters_sent: sent * TEXT_CHARS,
+    seconds: round1((performance.now() - started) / 1000),
+  };
+  log(`${database} cache fill: ${sent} texts in ${m.seconds} s; RSS idle ${m.idle_rss_mb} MB, peak ${m.peak_rss_mb} MB, end ${end} MB`);
+  return m;
 }
 
 // ---------------------------------------------------------------------------------------------------------- report
 
 function ratio(app: Measurement, base: Measurement | undefined): string {
-  if (!base || base.requests_per_second === 0) return "–";
+  if (app.target !== "app" || !base || base.requests_per_second === 0) return "";
   return `${(app.requests_per_second / base.requests_per_second).toFixed(2)}×`;
 }
 
-function markdown(all: Measurement[], meta: Record<string, unknown>): string {
+function markdown(all: Measurement[], memory: MemoryResult[], meta: Record<string, unknown>): string {
   const lines = [
-    "| database | scenario | target | req/s | p50 ms | p95 ms | p99 ms | errors | peak RSS | CPU ms/req | app/baseline req/s |",
-    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| database | scenario | target | cache | req/s | p50 ms | p95 ms | p99 ms | errors | peak RSS | CPU ms/req | upstream calls /1000 req | app/floor | app/baseline |",
+    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const m of all) {
-    const base = all.find((b) => b.target === "baseline" && b.scenario === m.scenario && b.database === m.database);
+    const other = (target: Target) => all.find((b) => b.target === target && b.scenario === m.scenario && b.database === m.database);
     lines.push(
-      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${m.target === "app" ? ratio(m, base) : ""} |`,
+      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.cache ?? ""} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${m.upstream_calls_per_1000} | ${ratio(m, other("floor"))} | ${ratio(m, other("baseline"))} |`,
     );
   }
+  const mem = [
+    "| database | cache bound | idle RSS | peak RSS while filling | RSS after | texts sent | seconds |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...memory.map(
+      (m) =>
+        `| ${m.database} | ${m.cache_max_bytes / 1024 / 1024} MiB | ${m.idle_rss_mb} MB | ${m.peak_rss_mb} MB | ${m.end_rss_mb} MB | ${m.texts_sent} × ${m.characters_sent / m.texts_sent} chars | ${m.seconds} |`,
+    ),
+  ];
   return [
     "# Benchmark results",
     "",
     `Generated by \`npm run bench\` (bench/run.ts) at ${meta.finished_at} on commit ${meta.commit}. ${meta.connections} connections, ${meta.duration_s} s per run after ${meta.warmup_s} s of warm-up, ` +
-      `on ${meta.cpus}× ${meta.cpu_model}, Node ${meta.node}. App: \`next start\` (production build), live provider clients against loopback ` +
-      "emulators, rate limits raised. Baseline: bench/baseline-proxy.mjs (bare node:http + fetch to the same emulator; no auth, limits, " +
-      "database or validation). Load generator, emulators, app, baseline and PostgreSQL share the same cores, so absolute numbers are " +
-      "machine-bound; the ratio is the figure to compare. PostgreSQL runs with fsync=off, synchronous_commit=off (e2e/support/postgres.ts).",
+      `on ${meta.cpus}× ${meta.cpu_model}, Node ${meta.node}, load average ${JSON.stringify(meta.load_average_at_end)} at the end. App: \`next start\` (production build), live provider clients against loopback ` +
+      "emulators, rate limits raised. Floor: the same Next.js build plus one bare route handler forwarding to the same emulator (bench/floor.ts). " +
+      "Baseline: bench/baseline-proxy.mjs (bare node:http + fetch to the same emulator; no auth, limits, " +
+      "database or validation). Load generator, emulators, app, floor, baseline and PostgreSQL share the same cores, so absolute numbers are " +
+      "machine-bound; the ratios are the figures to compare. PostgreSQL runs with fsync=off, synchronous_commit=off (e2e/support/postgres.ts).",
     "",
     ...lines,
     "",
-    "`errors` = non-2xx + socket errors + timeouts. `CPU ms/req` = user+system CPU of the server's process tree during the run divided by the requests served (less sensitive to the shared cores than req/s). `peak RSS (start)` = highest summed VmRSS of the server's process tree (app: `next start`), sampled every 100 ms during the measured run, and in brackets its RSS when the run started — one process serves all four scenarios and V8 rarely gives memory back, so growth carries over (with NODE_OPTIONS=--max-old-space-size=200 the app serves the same load at about 530 MB on PGlite: the peaks are lazy garbage collection on a 24 GB machine, not a leak)" +
-      (meta.vm_hwm_mb ? `; kernel VmHWM at the end of each database's runs: ${JSON.stringify(meta.vm_hwm_mb)}` : "") +
+    "`cache` = the app's TRANSLATION_CACHE. `errors` = non-2xx + socket errors + timeouts. `CPU ms/req` = user+system CPU of the server's process tree during the run divided by the requests served (less sensitive to the shared cores than req/s). " +
+      "`upstream calls /1000 req` = translation calls the emulators received during the measured run per 1,000 requests. " +
+      `Replay: ${REPLAY.repeatShare * 100} % of requests repeat one of ${REPLAY.hotStrings} hot strings, the rest are strings not sent before (seed ${REPLAY.seed}, bench/workload.ts); its warm-up runs the same sequence. ` +
+      "`peak RSS (start)` = highest summed VmRSS of the server's process tree, sampled every 100 ms during the measured run, and in brackets its RSS when the run started — one process serves several scenarios and V8 rarely gives memory back, so growth carries over" +
+      (meta.vm_hwm_mb ? `; kernel VmHWM at the end of each app process: ${JSON.stringify(meta.vm_hwm_mb)}` : "") +
       ".",
+    "",
+    "Memory with the in-process cache full (the cache-on app, TRANSLATION_CACHE_MAX_BYTES = the bound; distinct texts in 50-item batches until 1.25× the bound in characters had been translated):",
+    "",
+    ...mem,
     "",
   ].join("\n");
 }
@@ -432,7 +614,13 @@ async function main() {
   const upstreams = JSON.parse(emu.line) as Record<string, string>;
   log(`emulators: ${emu.line}`);
 
+  const floorDir = prepareFloor(ROOT, env.BENCH_FLOOR_DIR ? path.resolve(env.BENCH_FLOOR_DIR) : path.join(tmp, "floor"), log);
+  // The floor's database is never touched by its route; it only has to start.
+  const floor = await startApp(floorDir, "pglite:memory", upstreams);
+  log(`framework floor: ${floor.url}`);
+
   const all: Measurement[] = [];
+  const memory: MemoryResult[] = [];
   const hwm: Record<string, number> = {};
   let pg: PostgresServer | undefined;
   let baseline: { child: ChildProcess; url: string } | undefined;
@@ -451,42 +639,53 @@ async function main() {
     } else {
       databaseUrl = `pglite:${path.join(tmp, "pglite")}`;
     }
-    log(`starting the app on ${db}`);
-    const app = await startApp(appDir, databaseUrl, upstreams);
-    const key = await mintKey(app.url);
+    for (const cache of ["off", "on"] as const) {
+      const scenarios = SCENARIOS.filter((sc) => sc.cache === cache);
+      if (!scenarios.length && cache === "off") continue;
+      log(`starting the app on ${db}, TRANSLATION_CACHE=${cache}`);
+      const app = await startApp(appDir, databaseUrl, upstreams, {
+        TRANSLATION_CACHE: cache,
+        ...(cache === "on" ? { TRANSLATION_CACHE_MAX_BYTES: String(CACHE_MAX_BYTES) } : {}),
+      });
+      const key = await mintKey(app.url);
 
-    if (!baseline) {
-      // The baseline serves the app's own /languages body, captured once.
-      const langs = await fetch(`${app.url}/api/v1/languages`, { headers: { authorization: `Bearer ${key}` } });
-      const file = path.join(tmp, "languages.json");
-      writeFileSync(file, Buffer.from(await langs.arrayBuffer()));
-      const b = await spawnWithReadyLine(
-        process.execPath,
-        [path.join(ROOT, "bench/baseline-proxy.mjs"), "--upstream", upstreams.sunbird, "--languages-file", file],
-        {
-          PATH: env.PATH,
-          HOME: env.HOME,
-          NODE_ENV: "production",
-        },
-      );
-      baseline = { child: b.child, url: (JSON.parse(b.line) as { url: string }).url };
-      log(`baseline: ${baseline.url}`);
-    }
+      if (!baseline) {
+        // The baseline serves the app's own /languages body, captured once.
+        const langs = await fetch(`${app.url}/api/v1/languages`, { headers: { authorization: `Bearer ${key}` } });
+        const file = path.join(tmp, "languages.json");
+        writeFileSync(file, Buffer.from(await langs.arrayBuffer()));
+        const b = await spawnWithReadyLine(
+          process.execPath,
+          [path.join(ROOT, "bench/baseline-proxy.mjs"), "--upstream", upstreams.sunbird, "--languages-file", file],
+          { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production" },
+        );
+        baseline = { child: b.child, url: (JSON.parse(b.line) as { url: string }).url };
+        log(`baseline: ${baseline.url}`);
+      }
 
-    for (const s of SCENARIOS) {
-      await setLatency(upstreams, s.upstreamLatencyMs);
-      await smoke(app.url, s, key);
-      await smoke(baseline.url, s);
-      all.push(await measure(db, "app", app.url, s, key, app.child.pid));
-      all.push(await measure(db, "baseline", baseline.url, s, undefined, baseline.child.pid));
+      const servers: Record<Target, { url: string; pid?: number; key?: string }> = {
+        app: { url: app.url, pid: app.child.pid, key },
+        floor: { url: floor.url, pid: floor.child.pid },
+        baseline: { url: baseline.url, pid: baseline.child.pid },
+      };
+      for (const s of scenarios) {
+        await setLatency(upstreams, s.upstreamLatencyMs);
+        const urlOf = (t: Target) => servers[t].url + (t === "floor" ? FLOOR_PATH : s.path);
+        for (const t of s.targets) await smoke(urlOf(t), s, servers[t].key);
+        for (const t of s.targets) all.push(await measure(db, t, urlOf(t), s, upstreams, servers[t].key, servers[t].pid));
+      }
+      if (cache === "on") {
+        await setLatency(upstreams, 0);
+        memory.push(await fillCache(db, app.url, key, app.child.pid!, CACHE_MAX_BYTES));
+      }
+      hwm[`${db}, cache ${cache}`] = Math.round(descendants(app.child.pid!).reduce((sum, p) => sum + statusKb(p, "VmHWM"), 0) / 1024);
+      const errors = app
+        .logs()
+        .split("\n")
+        .filter((l) => /error|unhandled|warn/i.test(l));
+      if (errors.length) log(`app log lines mentioning errors (${errors.length}):\n  ${errors.slice(0, 10).join("\n  ")}`);
+      await stopChild(app.child);
     }
-    hwm[db] = Math.round(descendants(app.child.pid!).reduce((sum, p) => sum + statusKb(p, "VmHWM"), 0) / 1024);
-    const errors = app
-      .logs()
-      .split("\n")
-      .filter((l) => /error|unhandled|warn/i.test(l));
-    if (errors.length) log(`app log lines mentioning errors (${errors.length}):\n  ${errors.slice(0, 10).join("\n  ")}`);
-    await stopChild(app.child);
   }
 
   const git = (args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" }).stdout?.trim() ?? "";
@@ -494,6 +693,8 @@ async function main() {
     finished_at: new Date().toISOString(),
     commit: `${git(["rev-parse", "--short", "HEAD"]) || "unknown"}${git(["status", "--porcelain", "--untracked-files=no"]) ? " (+ uncommitted changes)" : ""}`,
     app_dir: env.BENCH_APP_DIR ?? "snapshot of .next",
+    floor_dir: env.BENCH_FLOOR_DIR ?? "temporary copy",
+    cache_max_bytes: CACHE_MAX_BYTES,
     connections: CONNECTIONS,
     duration_s: DURATION,
     warmup_s: WARMUP,
@@ -504,13 +705,17 @@ async function main() {
     load_average_at_end: os.loadavg().map((n) => Math.round(n * 100) / 100),
   };
   for (const db of DATABASES) {
-    writeFileSync(path.join(OUT, `bench-${db}.json`), `${JSON.stringify({ meta, results: all.filter((m) => m.database === db) }, null, 2)}\n`);
+    writeFileSync(
+      path.join(OUT, `bench-${db}.json`),
+      `${JSON.stringify({ meta, results: all.filter((m) => m.database === db), memory: memory.filter((m) => m.database === db) }, null, 2)}\n`,
+    );
   }
-  const md = markdown(all, meta);
+  const md = markdown(all, memory, meta);
   writeFileSync(path.join(OUT, "RESULTS.md"), md);
   process.stdout.write(`\n${md}\n`);
 
   if (baseline) await stopChild(baseline.child);
+  await stopChild(floor.child);
   await stopChild(emu.child);
   await pg?.stop();
 }
