@@ -221,3 +221,22 @@ describe("the Hub's model information", () => {
     expect(await hub("facebook/nllb-200-distilled-600M")).toMatchObject({ available: true });
   });
 });
+
+describe("a checker that cannot answer (the Hub unreachable)", () => {
+  it("is asked once per sync interval, not on every request, and the subject counts as available meanwhile", async () => {
+    let clock = 0;
+    let calls = 0;
+    const unreachable: AvailabilityChecker = async () => {
+      calls++;
+      throw new Error("fetch failed");
+    };
+    const live = availability(new MemoryAvailabilityStore(() => clock), unreachable, () => clock, 3_600_000, 60_000);
+    const subject = `${HF}Helsinki-NLP/opus-mt-en-sw`;
+    for (let i = 0; i < 5; i++) expect((await live.view([subject])).isAvailable(subject)).toBe(true);
+    expect(calls).toBe(1);
+    clock += 60_000;
+    await live.view([subject]);
+    await live.view([subject]);
+    expect(calls).toBe(2);
+  });
+});

@@ -64,6 +64,12 @@ export class Availability {
   private readonly now: () => number;
   private storeFailing = false;
   private inflightChecks = new Map<string, Promise<void>>();
+  /**
+   * When each subject may be asked about again. Set when a check starts, so a checker that cannot answer (the Hub
+   * unreachable, slow or failing) is asked at most once per sync interval, and only the request that starts a check
+   * waits for it (up to checkBudgetMs) — never every request.
+   */
+  private readonly nextCheckAt = new Map<string, number>();
 
   constructor(private readonly opts: AvailabilityOptions) {
     this.now = opts.now ?? Date.now;
@@ -79,7 +85,10 @@ export class Availability {
    */
   async view(subjects: readonly string[] = []): Promise<AvailabilityView> {
     if (this.now() - this.syncedAt >= this.opts.syncMs) await this.sync(subjects);
-    const unknown = subjects.filter((s) => this.fresh(s) === undefined && (this.opts.checkable?.(s) ?? false));
+    const now = this.now();
+    const unknown = subjects.filter(
+      (s) => this.fresh(s) === undefined && (this.nextCheckAt.get(s) ?? 0) <= now && (this.opts.checkable?.(s) ?? false),
+    );
     if (unknown.length > 0 && this.opts.checker) await this.check(unknown);
     return this.snapshot();
   }
@@ -137,6 +146,8 @@ export class Availability {
 
   private async check(subjects: readonly string[]) {
     const checker = this.opts.checker!;
+    const retryAt = this.now() + this.opts.syncMs;
+    for (const subject of subjects) this.nextCheckAt.set(subject, retryAt);
     const run = subjects.map((subject) => {
       let pending = this.inflightChecks.get(subject);
       if (!pending) {
