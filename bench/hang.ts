@@ -32,6 +32,7 @@ async function scenario(name: string) {
     SUNBIRD_API_URL: ups[0].url,
     KHAYA_API_URL: ups[1].url,
     HF_API_URL: ups[2].url,
+    HF_HUB_URL: ups[2].url,
     RATE_LIMIT_TRANSLATE: "100000/60s",
     // Counted, never reached: the scenarios send provider_a more than Sunbird's 50 a minute.
     UPSTREAM_BUDGET_PROVIDER_A: "100000/60s",

@@ -434,6 +434,7 @@ async function startApp(
     SUNBIRD_API_URL: upstreams.sunbird,
     KHAYA_API_URL: upstreams.khaya,
     HF_API_URL: upstreams.hf,
+    HF_HUB_URL: upstreams.hf, // the emulator also answers the Hub's model information
     API_KEY_HASH_SECRET: "bench-hash-secret",
     NEXTAUTH_SECRET: "bench-nextauth-secret-of-32-characters",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
