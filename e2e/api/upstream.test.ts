@@ -24,6 +24,8 @@ beforeAll(async () => {
       HF_API_URL: c.url,
       UPSTREAM_BUDGET_PROVIDER_A: "3/60s",
       TRANSLATE_DEADLINE_MS: "10000",
+      // These tests repeat identical requests that must each reach the upstream (or fail there).
+      TRANSLATION_CACHE: "off",
     },
   });
   key = await mintKey(app.url, "upstream tests");
