@@ -215,12 +215,14 @@ export const GlossaryList = z
 export const DeletedGlossary = z.object({ deleted: z.literal(true), id: z.string() }).describe("DELETE /api/v1/glossaries/{id} response");
 
 /*
- * Localisation fields for POST /api/v1/translate and each batch item, ready to merge into lib/translate/schemas.ts
- * when translate is wired (mask → segment → translate → verify → unmask). Not accepted by translate yet.
+ * Localisation fields of POST /api/v1/translate, each batch item and the batch as a whole (lib/translate/schemas.ts).
+ * Applied by lib/translate/localised.ts: mask → segment → translate → verify → unmask.
  */
+export const TEXT_FORMATS = ["text", "html", "markdown"] as const;
+
+/** Without a default: a batch item without a format takes the batch's (LocalisationFields adds the default "text"). */
 export const TextFormat = z
-  .enum(["text", "html", "markdown"], { error: () => "Input should be 'text', 'html' or 'markdown'" })
-  .default("text")
+  .enum(TEXT_FORMATS, { error: () => "Input should be 'text', 'html' or 'markdown'" })
   .describe(
     "text (default): placeholders and ICU MessageFormat are kept. html: only text nodes and the alt, title, placeholder, aria-label and aria-description attributes are translated. markdown: only text is translated; code, URLs and syntax are kept.",
   );
@@ -238,7 +240,7 @@ export const GlossaryId = z
 
 /** Spread into a z.object: `z.object({ ...existing, ...LocalisationFields })`. */
 export const LocalisationFields = {
-  format: TextFormat,
+  format: TextFormat.default("text"),
   do_not_translate: DoNotTranslate.optional(),
   glossary_id: GlossaryId.optional(),
 };

@@ -1,6 +1,7 @@
 import { getPrisma } from "@/lib/db";
 import { ApiError, type FieldError } from "@/lib/http/errors";
-import { getLanguage, normalizeLanguageCode } from "@/lib/languages/registry";
+import { getLanguage } from "@/lib/languages/registry";
+import { resolveLanguageCode } from "@/lib/languages/resolve";
 import { type CreateGlossaryRequest, GLOSSARIES_PER_KEY, type GlossaryEntry } from "./schemas";
 
 /**
@@ -28,8 +29,8 @@ const SUMMARY_COLUMNS = { id: true, name: true, sourceLang: true, targetLang: tr
 
 /** Creates a glossary owned by `keyId`; languages resolved to canonical codes, at most GLOSSARIES_PER_KEY per key. */
 export async function createGlossary(keyId: string, body: CreateGlossaryRequest, now = new Date()): Promise<GlossaryWithEntries> {
-  const sourceLang = languageField(body.source_lang, "source_lang");
-  const targetLang = languageField(body.target_lang, "target_lang");
+  const sourceLang = resolveLanguageCode(body.source_lang, "source_lang");
+  const targetLang = resolveLanguageCode(body.target_lang, "target_lang");
   if (sourceLang === targetLang) {
     const name = getLanguage(sourceLang)?.name ?? sourceLang;
     throw new ApiError("SAME_LANGUAGE", `source_lang and target_lang are both ${name} (${sourceLang}); a glossary maps one language to another.`, {
@@ -103,8 +104,22 @@ export async function resolveGlossary(
   source: string,
   target: string,
   loc: FieldError["loc"] = ["body", "glossary_id"],
-): Promise<{ id: string; entries: GlossaryEntry[] }> {
-  const glossary = await findGlossary(keyId, glossaryId);
+): Promise<UsableGlossary> {
+  return usableGlossary(await findGlossary(keyId, glossaryId), source, target, loc);
+}
+
+export interface UsableGlossary {
+  id: string;
+  entries: GlossaryEntry[];
+}
+
+/** resolveGlossary's checks on a glossary already looked up (a batch looks each id up once for all its items). */
+export function usableGlossary(
+  glossary: GlossaryWithEntries | undefined,
+  source: string,
+  target: string,
+  loc: FieldError["loc"] = ["body", "glossary_id"],
+): UsableGlossary {
   if (!glossary)
     throw new ApiError("VALIDATION_ERROR", "No glossary with this glossary_id belongs to this API key (GET /api/v1/glossaries lists yours).", {
       errors: [{ loc, msg: "Unknown glossary", type: "glossary_not_found" }],
@@ -116,16 +131,6 @@ export async function resolveGlossary(
       { errors: [{ loc, msg: "The glossary's language pair is not the request's", type: "glossary_pair_mismatch" }] },
     );
   return { id: glossary.id, entries: glossary.entries };
-}
-
-function languageField(input: string, field: "source_lang" | "target_lang"): string {
-  const code = normalizeLanguageCode(input);
-  if (code) return code;
-  throw new ApiError(
-    "UNSUPPORTED_LANGUAGE",
-    `${field} is not a supported language code. GET /api/v1/languages lists the supported codes (e.g. en, lug, sw, yo, tw).`,
-    { errors: [{ loc: ["body", field], msg: "Unsupported language", type: "unsupported_language" }] },
-  );
 }
 
 function pick(row: GlossaryRecord): GlossaryRecord {

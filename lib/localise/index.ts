@@ -28,6 +28,14 @@ import { findTokens, type Restorer, TokenTable } from "./tokens";
  */
 export type LocaliseFormat = "text" | "html" | "markdown";
 
+/**
+ * Identifies what protect() masks and how (placeholder forms, tokens, formats). Part of every translation cache key:
+ * bump it whenever a change would send a provider other masked text for the same request.
+ */
+export const PROTECTION_VERSION = "1";
+
+export { hasTextOutsideTokens } from "./tokens";
+
 export interface ProtectOptions extends TermOptions {
   format: LocaliseFormat;
 }
@@ -104,7 +112,8 @@ interface Context {
 function restoreSegment(masked: string, translated: string, table: TokenTable, all: readonly string[], applied: string[]): string {
   const expected = findTokens(masked, table).found;
   const { found, unknown } = findTokens(translated, table);
-  if (unknown.length) throw new VerificationError(`the translation contains a token that was not sent (${unknown[0]})`);
+  // The token itself is not quoted: error messages carry no upstream text.
+  if (unknown.length) throw new VerificationError("the translation contains a token that was not sent (a mangled or invented one)");
   const counts = new Map<string, number>();
   for (const f of found) counts.set(f.entry.token, (counts.get(f.entry.token) ?? 0) + 1);
   for (const e of expected) {

@@ -54,6 +54,11 @@ export interface FoundToken {
   length: number;
 }
 
+/** Whether a masked segment holds anything to translate: a letter outside its tokens ("QZAX: QZBX" holds none). */
+export function hasTextOutsideTokens(segment: string): boolean {
+  return /\p{L}/u.test(segment.replace(TOKEN_PATTERN, ""));
+}
+
 /** The tokens in a translated segment, in order; undefined entries are tokens the model invented or mangled. */
 export function findTokens(text: string, table: TokenTable): { found: FoundToken[]; unknown: string[] } {
   const found: FoundToken[] = [];

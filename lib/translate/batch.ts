@@ -1,8 +1,9 @@
+import { findGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/http/errors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
 import type { CacheCaller } from "./cache";
-import type { BatchItem, BatchItemResult, BatchTranslateResponse, ProviderChoice } from "./schemas";
-import { type ProviderGate, type TranslateDeps, translateText } from "./service";
+import type { BatchItem, BatchItemResult, BatchTranslateRequest, BatchTranslateResponse, ProviderChoice } from "./schemas";
+import { type GlossaryLookup, type ProviderGate, type TranslateDeps, translateText } from "./service";
 
 /**
  * Batch translation.
@@ -20,6 +21,9 @@ import { type ProviderGate, type TranslateDeps, translateText } from "./service"
  *   (TRANSLATE_DEADLINE_MS) from when it starts, never past the batch deadline; an item still waiting for a slot when
  *   the batch deadline passes fails with PROVIDER_ERROR.
  * - Results are in request order.
+ * - Localisation: `format`, `do_not_translate` and `glossary_id` may be set for the whole batch and per item; an
+ *   item's own value replaces the batch's (do_not_translate lists are not merged). A glossary is looked up once per
+ *   batch; an item whose (detected) pair is not the glossary's fails with VALIDATION_ERROR, the others go on.
  * - The cache and coalescing apply item by item (./cache.ts): a batch can mix items answered from the cache with
  *   items sent upstream, and two identical items share one upstream call.
  */
@@ -105,6 +109,19 @@ export interface BatchOptions {
   batchDeadlineMs?: number;
   /** The API key asking and whether it bypasses the cache (for every item). */
   caller?: CacheCaller;
+  /** The batch's own localisation fields: what an item without its own gets. */
+  defaults?: Pick<BatchTranslateRequest, "format" | "do_not_translate" | "glossary_id">;
+}
+
+/** A lookup that asks once per glossary id, however many items name it. */
+function lookupOnce(lookup: GlossaryLookup): GlossaryLookup {
+  const seen = new Map<string, ReturnType<GlossaryLookup>>();
+  return (keyId, id) => {
+    const key = `${keyId}\n${id}`;
+    let found = seen.get(key);
+    if (!found) seen.set(key, (found = lookup(keyId, id)));
+    return found;
+  };
 }
 
 export async function translateBatch(
@@ -116,13 +133,23 @@ export async function translateBatch(
   const startedAt = options.startedAt ?? performance.now();
   const batchDeadline = Date.now() + (options.batchDeadlineMs ?? batchDeadlineFromEnv());
   const gate = concurrencyGate(options.concurrencyPerProvider ?? batchConcurrencyFromEnv());
-  const itemDeps: TranslateDeps = { ...deps, gate };
+  const itemDeps: TranslateDeps = { ...deps, gate, glossaries: lookupOnce(deps.glossaries ?? findGlossary) };
+  const defaults = options.defaults ?? {};
 
   const results = await Promise.all(
     items.map(async (item, i): Promise<BatchItemResult> => {
       const itemStart = performance.now();
       try {
-        const r = await translateText({ text: item.text, target_lang: item.target_lang, source_lang: item.source_lang, provider }, itemDeps, {
+        const input = {
+          text: item.text,
+          target_lang: item.target_lang,
+          source_lang: item.source_lang,
+          provider,
+          format: item.format ?? defaults.format,
+          do_not_translate: item.do_not_translate ?? defaults.do_not_translate,
+          glossary_id: item.glossary_id ?? defaults.glossary_id,
+        };
+        const r = await translateText(input, itemDeps, {
           startedAt: itemStart,
           loc: ["body", "items", i],
           deadline: Math.min(batchDeadline, Date.now() + deps.deadlineMs),
@@ -142,6 +169,7 @@ export async function translateBatch(
           characters_translated: r.characters_translated,
           fallback_used: r.fallback_used,
           segments: r.segments,
+          glossary_terms_applied: r.glossary_terms_applied,
           sandbox: r.sandbox,
           cached: r.cached,
         };
@@ -161,6 +189,7 @@ export async function translateBatch(
           characters_translated: null,
           fallback_used: null,
           segments: null,
+          glossary_terms_applied: null,
           sandbox: null,
           cached: null,
         };

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type CacheValue, getTranslationCache, SingleFlight, type TranslationCache } from "@/lib/cache";
+import type { CacheKeyInput } from "@/lib/cache/key";
 import { ApiError } from "@/lib/http/errors";
 import type { TranslationRoute } from "@/lib/providers/descriptor";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
@@ -14,7 +15,9 @@ import { type BatchTranslateResponse, CACHE_HEADER, type TranslateResponse } fro
  *    with PROVIDER_MODE=auto a deployment can run some providers live and others on their emulators, and a sandbox
  *    answer must never be served as a live one. "Serving model map" is a hash of the routes the request could take
  *    (provider, model, tier, model parameters, input limit, in order), so a changed model map, model or routing
- *    order reaches only the pairs it changes.
+ *    order reaches only the pairs it changes. Plus localisation (./localised.ts): the format, the version of the
+ *    protection rules, the do-not-translate terms (as a set: order and repeats do not matter) and the glossary id
+ *    (a glossary never changes, so its id is its version).
  *  - Stored: only an answer of the request's first-choice route (no fallback to another provider or model), so a
  *    degraded answer given during an outage is never served again for the TTL.
  *  - Coalescing: requests with the same key in flight share one chain run. Callers that joined a run made no upstream
@@ -65,6 +68,8 @@ export function translationCacheKey(
   apiKeyId: string,
   plan: KeyedPlan,
   providers: Record<ProviderId, Pick<ProviderClient, "mode">>,
+  /** What else changes the output: format, protection rules, do-not-translate terms, glossary id (./localised.ts). */
+  extra?: CacheKeyInput["extra"],
 ): string {
   const candidates = [...new Set(plan.routes.map((r) => r.provider))];
   return cache.keyFor(apiKeyId, {
@@ -74,6 +79,7 @@ export function translationCacheKey(
     target: plan.target,
     modelMapVersion: routesVersion(plan.routes),
     text: plan.text,
+    extra,
   });
 }
 

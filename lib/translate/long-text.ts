@@ -39,8 +39,10 @@ export async function translateOnRoute(
   { text, source, target }: TextRequest,
   deadline: number,
   gate: ProviderGate,
+  /** Cancels the calls (when the text is one of several segments of a request and another failed). */
+  outer?: AbortSignal,
 ): Promise<RouteTranslation> {
-  const call = (chunk: string, signal?: AbortSignal) =>
+  const call = (chunk: string, signal = outer) =>
     gate(route.provider, deadline, () => client.translate({ text: chunk, source, target, deadline, signal, ...(route.hf && { hf: route.hf }) }));
 
   const limit = chunkLimit(route);
@@ -50,7 +52,7 @@ export async function translateOnRoute(
   const { chunks, separators } = splitForLimit(text, limit, { locale: source });
   let results: TranslateResult[];
   try {
-    results = await mapWithConcurrency(chunks, CHUNK_CONCURRENCY, (chunk, _i, signal) => call(chunk, signal), { deadline });
+    results = await mapWithConcurrency(chunks, CHUNK_CONCURRENCY, (chunk, _i, signal) => call(chunk, signal), { deadline, signal: outer });
   } catch (err) {
     if (err instanceof DOMException && err.name === "TimeoutError")
       throw new ProviderError(route.provider, "timeout", `deadline reached before the ${chunks.length} parts of the text were translated`);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DoNotTranslate, GlossaryId, LocalisationFields, TextFormat } from "@/lib/glossaries/schemas";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { providerChoiceError } from "@/lib/routing/fields";
@@ -85,12 +86,21 @@ export const TranslateRequest = z
       .optional(),
     provider: ProviderChoice.optional(),
     cache: UseCache.optional(),
+    ...LocalisationFields,
   })
   .describe("POST /api/v1/translate request")
   .meta({ examples: [{ text: "Good morning, how are you?", target_lang: "lug", source_lang: "en" }] });
 export type TranslateRequest = z.infer<typeof TranslateRequest>;
 
 const ProviderName = z.enum(PROVIDER_IDS as [string, ...string[]]);
+
+/** The glossary terms a translation used (README "Localising an app"). */
+const GlossaryTermsApplied = z
+  .array(z.string())
+  .nullable()
+  .describe(
+    "The target terms of the glossary that the text contained (each once, in order of appearance) and the translation carries; [] when it contained none; null without glossary_id",
+  );
 
 const Segments = z
   .number()
@@ -125,6 +135,7 @@ export const TranslateResponse = z
     fallback_used: z.boolean().describe("True when an earlier provider in the auto chain failed and a later one served"),
     providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
     segments: Segments,
+    glossary_terms_applied: GlossaryTermsApplied,
     sandbox: z
       .boolean()
       .describe(
@@ -153,6 +164,7 @@ export const TranslateResponse = z
         fallback_used: false,
         providers_tried: ["provider_a"],
         segments: 1,
+        glossary_terms_applied: null,
         sandbox: false,
         cached: false,
       },
@@ -172,6 +184,9 @@ export const BatchItem = z.object({
   text: Text,
   target_lang: LanguageCode("Target language"),
   source_lang: LanguageCode("Source language; detected when omitted").nullable().optional(),
+  format: TextFormat.optional().describe("As in translate; default: the batch's format, else text"),
+  do_not_translate: DoNotTranslate.optional().describe("As in translate; replaces the batch's do_not_translate for this item (no merge)"),
+  glossary_id: GlossaryId.optional().describe("As in translate; replaces the batch's glossary_id for this item"),
 });
 export type BatchItem = z.infer<typeof BatchItem>;
 
@@ -200,6 +215,13 @@ export const BatchTranslateRequest = z
       .describe(`1–${MAX_BATCH_ITEMS} items, each translated on its own`),
     provider: ProviderChoice.optional().describe("Provider for every item (default auto)"),
     cache: UseCache.optional(),
+    format: TextFormat.optional().describe("Format of every item that does not name its own (default text)"),
+    do_not_translate: DoNotTranslate.optional().describe(
+      "Do-not-translate terms of every item that does not send its own: an item's do_not_translate replaces this list",
+    ),
+    glossary_id: GlossaryId.optional().describe(
+      "Glossary of every item that does not name its own; each item's (detected) pair must be the glossary's, else that item fails with VALIDATION_ERROR",
+    ),
   })
   .describe("POST /api/v1/translate/batch request")
   .meta({
@@ -219,6 +241,9 @@ export const BatchEnvelope = z.object({
   items: z.array(z.unknown(), required("an array")),
   provider: z.unknown().optional(),
   cache: z.unknown().optional(),
+  format: z.unknown().optional(),
+  do_not_translate: z.unknown().optional(),
+  glossary_id: z.unknown().optional(),
 });
 
 const ErrorCode = z.enum([
@@ -247,6 +272,7 @@ export const BatchItemResult = z
     characters_translated: z.number().int().nullable().describe("Characters of the item's text after trimming; null when the item failed"),
     fallback_used: z.boolean().nullable(),
     segments: Segments.nullable(),
+    glossary_terms_applied: GlossaryTermsApplied.describe("As in translate; null also when the item failed"),
     sandbox: z.boolean().nullable().describe("True when a sandbox emulator served the item (not a real translation)"),
     cached: z
       .boolean()

@@ -474,6 +474,7 @@ describe("result fields", () => {
         "fallback_used",
         "providers_tried",
         "segments",
+        "glossary_terms_applied",
         "sandbox",
         "cached",
       ].sort(),

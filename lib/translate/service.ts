@@ -1,16 +1,19 @@
 import type { Availability, AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
+import { findGlossary, type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/http/errors";
 import { type Detection, detectLanguage } from "@/lib/languages/detect";
 import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
 import { type PairOption, pairOptions } from "@/lib/languages/pairs";
-import { getLanguage, normalizeLanguageCode } from "@/lib/languages/registry";
+import { getLanguage } from "@/lib/languages/registry";
+import { resolveLanguageCode } from "@/lib/languages/resolve";
+import type { LocaliseFormat, Protected } from "@/lib/localise";
 import { type ProviderDescriptor, QUALITY, type TranslationRoute } from "@/lib/providers/descriptor";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { chainFailure, fieldError, type Route, routingFields, runChain } from "@/lib/routing";
 import { type CacheCaller, type Fresh, type TranslationCaching, throughCache, translationCacheKey } from "./cache";
 import { checkRouteLimit, codePointLength, MAX_TEXT_CHARS } from "./limits";
-import { type RouteTranslation, translateOnRoute } from "./long-text";
+import { type Localisation, type LocalisedTranslation, localisationKey, maskRequest, translateMasked } from "./localised";
 import type { ProviderChoice, TranslateResponse } from "./schemas";
 
 /**
@@ -43,7 +46,14 @@ export interface TranslateInput {
   target_lang: string;
   source_lang?: string | null;
   provider?: ProviderChoice;
+  /** Localisation (README "Localising an app"): default text, no terms, no glossary. */
+  format?: LocaliseFormat;
+  do_not_translate?: readonly string[];
+  glossary_id?: string;
 }
+
+/** Finds one of a key's glossaries (lib/glossaries/store.ts); the batch looks each id up once for all its items. */
+export type GlossaryLookup = (keyId: string, glossaryId: string) => Promise<GlossaryWithEntries | undefined>;
 
 /** Runs one provider call; the batch passes one that bounds concurrency per provider. */
 export type ProviderGate = <T>(provider: ProviderId, deadline: number, call: () => Promise<T>) => Promise<T>;
@@ -63,6 +73,8 @@ export interface TranslateDeps {
   availability?: Availability;
   /** The availability view prepare() routes with (set by translateText from `availability`). */
   view?: AvailabilityView;
+  /** Default: the database (findGlossary). */
+  glossaries?: GlossaryLookup;
 }
 
 export interface TranslateOptions {
@@ -134,7 +146,7 @@ export function prepare(
     );
   }
 
-  const target = resolveCode(input.target_lang, "target_lang", loc);
+  const target = resolveLanguageCode(input.target_lang, "target_lang", loc);
   let source: string;
   let detection: Detection | undefined;
   const givenSource = input.source_lang ?? undefined;
@@ -142,7 +154,7 @@ export function prepare(
     detection = (deps.detect ?? detectLanguage)(text);
     source = detection.code;
   } else {
-    source = resolveCode(givenSource, "source_lang", loc);
+    source = resolveLanguageCode(givenSource, "source_lang", loc);
   }
 
   if (source === target) {
@@ -204,7 +216,7 @@ export function prepare(
   return { text, characters, source, target, detection, routes, requested };
 }
 
-interface Served extends RouteTranslation {
+interface Served extends LocalisedTranslation {
   client: ProviderClient;
 }
 
@@ -212,12 +224,32 @@ interface Served extends RouteTranslation {
 export async function translateText(input: TranslateInput, deps: TranslateDeps, options: TranslateOptions = {}): Promise<TranslateOutcome> {
   const startedAt = options.startedAt ?? performance.now();
   if (deps.availability && !deps.view) deps = { ...deps, view: await deps.availability.view() };
-  const plan = prepare(input, deps, options.loc);
+  const loc = options.loc ?? ["body"];
+  const { caller } = options;
+  // The fixed order: languages (detection included) → glossary → mask; then, per route, segment → translate → verify → unmask.
+  const plan = prepare(input, deps, loc);
+  const localisation: Localisation = {
+    format: input.format ?? "text",
+    doNotTranslate: input.do_not_translate ?? [],
+    glossary:
+      input.glossary_id === undefined
+        ? undefined
+        : usableGlossary(caller ? await (deps.glossaries ?? findGlossary)(caller.apiKeyId, input.glossary_id) : undefined, plan.source, plan.target, [
+            ...loc,
+            "glossary_id",
+          ]),
+  };
+  const masked = maskRequest(plan.text, localisation, loc);
   const deadline = options.deadline ?? Date.now() + deps.deadlineMs;
   const { caching } = deps;
-  const { caller } = options;
-  const key = caching?.cache.enabled && caller ? translationCacheKey(caching.cache, caller.apiKeyId, plan, deps.providers) : undefined;
-  const looked = await throughCache<StoredTranslation, Answer>(caching, key, caller, deadline, () => serve(plan, deps, deadline));
+  // The key comes from the request as sent (its text, not the masked one) and everything that changes what is sent.
+  const key =
+    caching?.cache.enabled && caller
+      ? translationCacheKey(caching.cache, caller.apiKeyId, plan, deps.providers, localisationKey(localisation))
+      : undefined;
+  const looked = await throughCache<StoredTranslation, Answer>(caching, key, caller, deadline, () =>
+    serve(plan, masked, localisation, deps, deadline),
+  );
 
   // A hit names what served the original call, and this request tried no provider.
   const answer = looked.outcome === "hit" ? { value: looked.value, routing: { fallback_used: false, providers_tried: [] } } : looked.fresh;
@@ -235,7 +267,7 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
 }
 
 /** Runs the planned routes: the only path that calls a provider. */
-async function serve(plan: Prepared, deps: TranslateDeps, deadline: number): Promise<Answer> {
+async function serve(plan: Prepared, masked: Protected, localisation: Localisation, deps: TranslateDeps, deadline: number): Promise<Answer> {
   const gate: ProviderGate = deps.gate ?? ((_p, _d, call) => call());
 
   const chain = plan.routes.map((route): Route<Served> & { translation: TranslationRoute } => ({
@@ -245,7 +277,7 @@ async function serve(plan: Prepared, deps: TranslateDeps, deadline: number): Pro
     attempt: async (callDeadline) => {
       const client = deps.providers[route.provider];
       try {
-        return { ...(await translateOnRoute(route, client, plan, callDeadline, gate)), client };
+        return { ...(await translateMasked(route, client, masked, plan, callDeadline, gate)), client };
       } catch (err) {
         const finding = deps.availability && unavailableSubject(err, { ...route, source: plan.source, target: plan.target });
         if (finding) await deps.availability!.markUnavailable(finding.subject, finding.reason);
@@ -261,7 +293,7 @@ async function serve(plan: Prepared, deps: TranslateDeps, deadline: number): Pro
     });
   }
 
-  const { result, client, segments } = outcome.value;
+  const { result, client, segments, glossaryTermsApplied } = outcome.value;
   const { provider, fallback_used, providers_tried } = routingFields(plan.requested, outcome);
   return {
     value: {
@@ -270,25 +302,13 @@ async function serve(plan: Prepared, deps: TranslateDeps, deadline: number): Pro
       provider,
       quality_score: QUALITY[outcome.route.translation.tier],
       segments,
+      glossary_terms_applied: localisation.glossary ? glossaryTermsApplied : null,
       sandbox: client.mode === "sandbox",
     },
     routing: { fallback_used, providers_tried },
     // The first-choice route served: nothing failed before it, so the answer is what this request normally gets.
     storable: outcome.route === chain[0],
   };
-}
-
-function resolveCode(value: string, field: "target_lang" | "source_lang", loc: (string | number)[]): string {
-  const code = normalizeLanguageCode(value);
-  if (!code) {
-    throw fieldError(
-      "UNSUPPORTED_LANGUAGE",
-      `${field} is not a supported language code. GET /api/v1/languages lists the supported codes (e.g. en, lug, sw, yo, tw).`,
-      [...loc, field],
-      "unsupported_language",
-    );
-  }
-  return code;
 }
 
 function describePair(source: string, target: string): string {

@@ -10,8 +10,12 @@ import { z } from "zod";
  * - reset: drop the connection without answering
  * - loading: the provider's cold-start answer (HF 503 with estimated_time = `estimatedTimeSeconds`)
  * - rate_limited: the provider's 429 (`retryAfterSeconds` when it sends Retry-After; `variant` "quota" for Sunbird quotas)
+ * - tokens: a normal answer whose localisation tokens (lib/localise: QZAX, QZBX, ...) are damaged, as machine
+ *   translation damages them: `variant` "drop" (the first token is lost, default), "duplicate" (the first token comes
+ *   twice), "move" (the first and the last token swap places, as another language's word order would), "mangle" (the
+ *   first token is broken apart: "QZ-AX"). An answer without tokens is left as it is.
  */
-export const FAIL_MODES = ["none", "status", "malformed", "html", "hang", "reset", "loading", "rate_limited"] as const;
+export const FAIL_MODES = ["none", "status", "malformed", "html", "hang", "reset", "loading", "rate_limited", "tokens"] as const;
 export type FailMode = (typeof FAIL_MODES)[number];
 
 export const emulatorControlsSchema = z.strictObject({

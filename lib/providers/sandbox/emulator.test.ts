@@ -117,6 +117,41 @@ describe("translation call counter, in-process, on every emulator", () => {
   });
 });
 
+describe("token damage (failMode tokens), on every emulator", () => {
+  const cases = [
+    ["sunbird", "/tasks/translate", (text: string) => ({ source_language: "eng", target_language: "lug", text })],
+    ["khaya", "/v1/translate", (text: string) => ({ in: text, lang: "en-tw" })],
+    ["hf", "/hf-inference/models/Helsinki-NLP/opus-mt-en-sw", (text: string) => ({ inputs: text })],
+  ] as const;
+  const damaged = [
+    ["drop", "]  sent QZBX to QZCX"],
+    ["duplicate", "QZAX QZAX sent QZBX to QZCX"],
+    ["move", "QZCX sent QZBX to QZAX"],
+    ["mangle", "QZ-AX sent QZBX to QZCX"],
+  ] as const;
+  it.each(cases)("%s: drops, duplicates, moves or mangles the tokens of its normal answer", async (kind, path, body) => {
+    const emulator = createEmulator(kind);
+    const send = async () => {
+      const res = await emulator.handler(
+        new Request(`http://${kind}.test${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body("QZAX sent QZBX to QZCX")),
+        }),
+      );
+      expect(res.status).toBe(200);
+      return JSON.stringify(await res.json());
+    };
+    for (const [variant, expected] of damaged) {
+      emulator.setControls({ failMode: "tokens", variant });
+      expect(await send()).toContain(expected);
+    }
+    emulator.setControls({ failMode: "tokens", variant: "drop", failNext: 1 });
+    await send();
+    expect(await send()).toContain("QZAX sent QZBX to QZCX");
+  });
+});
+
 describe("Sunbird emulator wire", () => {
   const emulator = createEmulator("sunbird", { credential: "tok" });
   const call = (path: string, body: unknown, auth: string | null = "Bearer tok") =>

@@ -129,6 +129,8 @@ export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, i
         return waitForAbort(req.signal);
       case "malformed":
         return malformed(behaviour.successSample(url), controls.variant);
+      case "tokens":
+        return damageTokens(await behaviour.route(req, url), controls.variant);
       case "none":
         return behaviour.route(req, url);
     }
@@ -235,6 +237,36 @@ function malformed(sample: { contentType: string; body: string }, variant: strin
       );
     default:
       return new Response(half, { status: 200, headers });
+  }
+}
+
+/**
+ * The "tokens" fault: the provider's own answer with its localisation tokens damaged (see controls.ts). Works on the
+ * raw body, whatever the provider's JSON shape: tokens are plain capital letters, never escaped in JSON.
+ */
+async function damageTokens(res: Response, variant: string | undefined): Promise<Response> {
+  if (res.status !== 200) return res;
+  const body = await res.text();
+  const tokens = [...body.matchAll(/QZ[A-W]+?X/g)];
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  const answer = (text: string) => new Response(text, { status: res.status, headers });
+  if (tokens.length === 0) return answer(body);
+  const first = tokens[0];
+  const at = first.index;
+  const end = at + first[0].length;
+  switch (variant ?? "drop") {
+    case "duplicate":
+      return answer(`${body.slice(0, end)} ${first[0]}${body.slice(end)}`);
+    case "move": {
+      const last = tokens[tokens.length - 1];
+      if (last === first) return answer(body);
+      return answer(body.slice(0, at) + last[0] + body.slice(end, last.index) + first[0] + body.slice(last.index + last[0].length));
+    }
+    case "mangle":
+      return answer(`${body.slice(0, at)}QZ-${first[0].slice(2)}${body.slice(end)}`);
+    default:
+      return answer(body.slice(0, at) + body.slice(end));
   }
 }
 

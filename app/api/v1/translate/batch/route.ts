@@ -23,7 +23,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
     const request = validate(BatchTranslateRequest, body, "body");
     const deps = defaultTranslateDeps();
     const bypass = bypassRequested(req.headers, request.cache);
-    const result = await translateBatch(request.items, request.provider, deps, { startedAt, caller: { apiKeyId: key.id, bypass } });
+    const { format, do_not_translate, glossary_id } = request;
+    const result = await translateBatch(request.items, request.provider, deps, {
+      startedAt,
+      caller: { apiKeyId: key.id, bypass },
+      defaults: { format, do_not_translate, glossary_id },
+    });
     setCacheHeader(headers, cacheStatus(deps.caching, bypass, batchCached(result)));
     return result;
   },
