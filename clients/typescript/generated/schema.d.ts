@@ -276,6 +276,19 @@ export interface components {
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
             /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
             cache?: boolean;
+            /**
+             * @description text (default): placeholders and ICU MessageFormat are kept. html: only text nodes and the alt, title, placeholder, aria-label and aria-description attributes are translated. markdown: only text is translated; code, URLs and syntax are kept.
+             * @default text
+             * @enum {string}
+             */
+            format?: "text" | "html" | "markdown";
+            /** @description Up to 100 terms (1–100 characters each) kept exactly as written: matched case-sensitively, as whole words */
+            do_not_translate?: string[];
+            /**
+             * Format: uuid
+             * @description A glossary of the calling key whose language pair is the request's (the detected source counts)
+             */
+            glossary_id?: string;
         };
         /**
          * @description POST /api/v1/translate/batch request
@@ -306,6 +319,18 @@ export interface components {
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
             /** @description false: do not answer from the translation cache; the providers are asked again (same as the request header `Cache-Control: no-cache`), and the fresh result is stored for later requests. Default true. */
             cache?: boolean;
+            /**
+             * @description Format of every item that does not name its own (default text)
+             * @enum {string}
+             */
+            format?: "text" | "html" | "markdown";
+            /** @description Do-not-translate terms of every item that does not send its own: an item's do_not_translate replaces this list */
+            do_not_translate?: string[];
+            /**
+             * Format: uuid
+             * @description Glossary of every item that does not name its own; each item's (detected) pair must be the glossary's, else that item fails with VALIDATION_ERROR
+             */
+            glossary_id?: string;
         };
         BatchItem: {
             /** @description Your identifier for the item, echoed in its result; unique within the batch */
@@ -316,6 +341,18 @@ export interface components {
             target_lang: string;
             /** @description Source language; detected when omitted. Canonical short code (en, lug, sw, yo, tw, ...) or ISO 639-3 (eng, swa, yor, twi, ...), any case. See GET /api/v1/languages. */
             source_lang?: string | null;
+            /**
+             * @description As in translate; default: the batch's format, else text
+             * @enum {string}
+             */
+            format?: "text" | "html" | "markdown";
+            /** @description As in translate; replaces the batch's do_not_translate for this item (no merge) */
+            do_not_translate?: string[];
+            /**
+             * Format: uuid
+             * @description As in translate; replaces the batch's glossary_id for this item
+             */
+            glossary_id?: string;
         };
         /**
          * @description POST /api/v1/detect request
@@ -434,6 +471,7 @@ export interface components {
          *         "provider_a"
          *       ],
          *       "segments": 1,
+         *       "glossary_terms_applied": null,
          *       "sandbox": false,
          *       "cached": false
          *     }
@@ -471,6 +509,8 @@ export interface components {
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
             /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
             segments: number;
+            /** @description The target terms of the glossary that the text contained (each once, in order of appearance) and the translation carries; [] when it contained none; null without glossary_id */
+            glossary_terms_applied: string[] | null;
             /** @description True when served by an offline sandbox emulator: the text is NOT a real translation (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
             /** @description True when answered from the translation cache, or shared with an identical request in flight: no upstream call was made for this request, and provider, model_used and quality_score name what served the original call (also the header X-Lugha-Cache: hit) */
@@ -494,6 +534,7 @@ export interface components {
          *           "characters_translated": 12,
          *           "fallback_used": false,
          *           "segments": 1,
+         *           "glossary_terms_applied": null,
          *           "sandbox": false,
          *           "cached": false
          *         },
@@ -511,6 +552,7 @@ export interface components {
          *           "characters_translated": null,
          *           "fallback_used": null,
          *           "segments": null,
+         *           "glossary_terms_applied": null,
          *           "sandbox": null,
          *           "cached": null
          *         }
@@ -561,6 +603,8 @@ export interface components {
             fallback_used: boolean | null;
             /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
             segments: number | null;
+            /** @description As in translate; null also when the item failed */
+            glossary_terms_applied: string[] | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
             /** @description True when the item was answered from the translation cache (no upstream call for it); null when the item failed */
