@@ -3,6 +3,7 @@ import type { GlossaryWithEntries } from "@/lib/glossaries/store";
 import { apiError } from "@/lib/http/test-support";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
+import { englishParagraphs } from "./long-text.test-support";
 import { localisationKey } from "./localised";
 import { type GlossaryLookup, type TranslateDeps, translateText } from "./service";
 
@@ -59,6 +60,18 @@ describe("segments", () => {
     const r = await translateText({ text: "{name}: %s", source_lang: "en", target_lang: "lug" }, deps);
     expect(clients.provider_a.sent).toEqual(["QZAX: QZBX"]);
     expect(r.translated_text).toBe("{name}: %s");
+  });
+
+  it("a long masked text is split for the route at sentence ends: no cut inside a token, every placeholder back", async () => {
+    const { clients, deps } = setup();
+    const text = englishParagraphs(4_000).replaceAll("maize", "{crop}").replaceAll("market", "<b>market</b>").replaceAll("radio", "%1$s");
+    const r = await translateText({ text, source_lang: "en", target_lang: "sw", format: "html" }, deps);
+    const sent = clients.provider_c.sent;
+    expect(sent.length).toBeGreaterThan(1);
+    expect(r.segments).toBe(sent.length);
+    // Every "QZ" starts a whole token, and no chunk starts or ends inside one.
+    for (const chunk of sent) expect(chunk.replace(/QZ[A-W]+?X/g, "")).not.toMatch(/QZ|[A-W]X\b/);
+    expect(r.translated_text.match(/\{crop\}|<b>|<\/b>|%1\$s/g)?.length).toBe(text.match(/\{crop\}|<b>|<\/b>|%1\$s/g)?.length);
   });
 
   it("a plain text is sent exactly as before: no tokens, one call", async () => {
