@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HTML, htmlStructure, ICU, icuSkeleton, MARKDOWN, markdownStructure, placeholders, TEXT } from "@/lib/localise/samples.test-support";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import type { EmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { startLiveEmulators } from "../support/emulators";
 
 /*
  * Localisation over HTTP against the built app (README "Localising an app"): live provider clients on loopback
@@ -16,14 +17,11 @@ let key: string;
 let otherKey: string;
 
 beforeAll(async () => {
-  emulators = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
-  const [a, b, c] = emulators;
+  const live = await startLiveEmulators();
+  emulators = live.emulators;
   app = await startApp({
     env: {
-      PROVIDER_MODE: "live",
-      SUNBIRD_API_URL: a.url,
-      KHAYA_API_URL: b.url,
-      HF_API_URL: c.url,
+      ...live.env,
       RATE_LIMIT_TRANSLATE: "2000/60s",
       RATE_LIMIT_BATCH: "200/60s",
       // The table alone makes about 80 upstream calls per provider.

@@ -3,8 +3,8 @@ import type { GlossaryWithEntries } from "@/lib/glossaries/store";
 import { apiError } from "@/lib/http/test-support";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
-import { englishParagraphs } from "./long-text.test-support";
 import { localisationKey } from "./localised";
+import { englishParagraphs } from "./long-text.test-support";
 import { type GlossaryLookup, type TranslateDeps, translateText } from "./service";
 
 /** Localisation around the chain (./localised.ts) with fake clients: what is sent, verified, retried and answered. */

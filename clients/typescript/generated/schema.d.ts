@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Translate one text
-         * @description With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Rate limit: translate bucket (60/min per key by default). Body limit: 64 kB.
+         * @description With `provider=auto` (default) the pair is routed to provider_a when both languages are in {en, lug, ach, teo, nyn, lgg}, else to provider_b when it serves the pair, else to provider_c; a provider that fails (network error, timeout, 5xx, outage) passes the request to the next. A forced provider never falls back. Source language is detected when `source_lang` is omitted. Placeholders (and, with `format` html or markdown, markup) are protected: a translation that loses or repeats one is a provider failure, never returned; `do_not_translate` terms are kept and a `glossary_id`'s terms applied (`glossary_terms_applied`). Rate limit: translate bucket (60/min per key by default). Body limit: 64 kB.
          */
         post: operations["translate"];
         delete?: never;
