@@ -35,6 +35,10 @@ import type { ProviderChoice, TranslateResponse } from "./schemas";
  *
  * Cache and coalescing (./cache.ts): after planning, an identical earlier answer is served from the cache, and
  * identical requests in flight share one chain run; only the chain's own answers reach the upstream.
+ *
+ * Localisation (./localised.ts): after planning, the glossary is resolved and the text masked once; each route's
+ * attempt translates the masked segments, verifies and unmasks them, so a translation that damaged a placeholder is
+ * that route's failure.
  */
 
 export { FALLBACK_SHARE } from "@/lib/routing";
@@ -231,13 +235,7 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
   const localisation: Localisation = {
     format: input.format ?? "text",
     doNotTranslate: input.do_not_translate ?? [],
-    glossary:
-      input.glossary_id === undefined
-        ? undefined
-        : usableGlossary(caller ? await (deps.glossaries ?? findGlossary)(caller.apiKeyId, input.glossary_id) : undefined, plan.source, plan.target, [
-            ...loc,
-            "glossary_id",
-          ]),
+    glossary: input.glossary_id === undefined ? undefined : await glossaryFor(input.glossary_id, plan, caller, deps, loc),
   };
   const masked = maskRequest(plan.text, localisation, loc);
   const deadline = options.deadline ?? Date.now() + deps.deadlineMs;
@@ -264,6 +262,12 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
     ...answer.routing,
     cached: looked.outcome === "hit",
   };
+}
+
+/** The request's glossary: the caller's own, for the planned (detected) pair; else 422 on glossary_id. */
+async function glossaryFor(id: string, plan: Prepared, caller: CacheCaller | undefined, deps: TranslateDeps, loc: (string | number)[]) {
+  const found = caller ? await (deps.glossaries ?? findGlossary)(caller.apiKeyId, id) : undefined;
+  return usableGlossary(found, plan.source, plan.target, [...loc, "glossary_id"]);
 }
 
 /** Runs the planned routes: the only path that calls a provider. */
