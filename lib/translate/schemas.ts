@@ -107,7 +107,7 @@ const Segments = z
   .int()
   .min(1)
   .describe(
-    "Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing)",
+    "Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own",
   );
 
 export const TranslateResponse = z

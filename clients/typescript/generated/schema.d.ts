@@ -507,7 +507,7 @@ export interface components {
             fallback_used: boolean;
             /** @description Providers called, in order; the last one served */
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
-            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
+            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own */
             segments: number;
             /** @description The target terms of the glossary that the text contained (each once, in order of appearance) and the translation carries; [] when it contained none; null without glossary_id */
             glossary_terms_applied: string[] | null;
@@ -601,7 +601,7 @@ export interface components {
             /** @description Characters of the item's text after trimming; null when the item failed */
             characters_translated: number | null;
             fallback_used: boolean | null;
-            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing) */
+            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own */
             segments: number | null;
             /** @description As in translate; null also when the item failed */
             glossary_terms_applied: string[] | null;
