@@ -20,7 +20,8 @@ import type { ProviderGate } from "./service";
  *    and tokens from one branch into another, which verification would then refuse; separate calls keep each
  *    message whole. A segment with no letter outside its tokens is not sent at all (it comes back as it is), so
  *    `{count, plural, one {# item} other {# items}}` takes two calls, not three. All segments of a request are sent
- *    through the same route (one provider, one model), at most CHUNK_CONCURRENCY calls in flight.
+ *    through the same route (one provider, one model), at most CHUNK_CONCURRENCY segments at a time (a split
+ *    segment sends at most CHUNK_CONCURRENCY of its chunks at a time itself); in a batch every call takes a gate slot.
  *  - Verification runs inside the route's attempt: a translation that lost, repeated, mangled or invented a token, or
  *    broke the nesting of markup or an ICU message, is that route's ProviderError ("malformed"), so the chain tries
  *    the provider's next model, then the next provider (auto), or answers 503 PROVIDER_ERROR naming the cause
