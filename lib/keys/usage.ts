@@ -1,7 +1,7 @@
 import { getPrisma } from "@/lib/db";
 import { flushUsage } from "./store";
 
-/** One UTC day of a key's usage (the rows authenticateAndCount and recordTranslationUsage write). */
+/** One UTC day of a key's usage (the rows authenticateAndCount and the batched usage flush write). */
 export interface UsageDay {
   /** YYYY-MM-DD (UTC). */
   day: string;
