@@ -6,9 +6,10 @@ import { RateLimitPanel, type RuleView } from "@/components/playground/RateLimit
 import { RevokeKey } from "@/components/RevokeKey";
 import { UsageChart } from "@/components/UsageChart";
 import { portalSession } from "@/lib/auth/session";
-import { usageByDay } from "@/lib/keys/usage";
+import { operations } from "@/lib/http/manifest";
 import { listLanguages } from "@/lib/languages/listing";
 import { ruleFor } from "@/lib/ratelimit";
+import { dashboardUsage } from "@/lib/usage/read";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -33,7 +34,8 @@ export default async function DashboardPage() {
   const { key } = session;
 
   const now = new Date();
-  const days = await usageByDay(key.id, 30, now);
+  const usage = await dashboardUsage(key.id, 90, now.getTime());
+  const endpointLabels = Object.fromEntries(operations().map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operation.summary]));
   const daysLeft = Math.ceil((key.expiresAt.getTime() - now.getTime()) / DAY_MS);
   const rules: RuleView[] = BUCKETS.map((b) => {
     const rule = ruleFor(b.bucket);
@@ -102,10 +104,12 @@ export default async function DashboardPage() {
 
       <section aria-labelledby="usage-title" className="card">
         <h2 id="usage-title" className="text-xl font-semibold text-slate-950">
-          Usage, last 30 days
+          Usage
         </h2>
-        <p className="mt-1 mb-4 text-sm text-slate-700">Per UTC day. Updated as you use the key.</p>
-        <UsageChart days={days} />
+        <p className="mt-1 mb-4 text-sm text-slate-700">
+          Per UTC day, updated as you use the key. The same numbers are in the API: <code className="font-mono">GET /api/v1/usage</code>.
+        </p>
+        <UsageChart days={usage.days} endpoints={usage.endpoints} endpointLabels={endpointLabels} />
       </section>
 
       <PlaygroundProvider expectedPrefix={key.displayPrefix}>

@@ -1,16 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, issueKey, screenshot, signIn, test } from "./fixtures";
+import { expect, expectAccessible, issueKey, screenshot, signIn, test, VIEWPORTS } from "./fixtures";
 
 /**
  * Every page, at desktop and phone width: it renders without console errors, does not scroll sideways on a phone,
  * carries the security headers, axe-core finds nothing critical or serious, and a screenshot is kept in e2e/artifacts/.
  */
-const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
 async function checkPage(page: Page, path: string, name: string, ready: (page: Page) => Promise<void>) {
   for (const vp of VIEWPORTS) {
     await page.setViewportSize({ width: vp.width, height: vp.height });
@@ -26,15 +20,6 @@ async function checkPage(page: Page, path: string, name: string, ready: (page: P
     await expectAccessible(page, `${name} at ${vp.width}px`);
     await screenshot(page, `${name}-${vp.name}`);
   }
-}
-
-/** axe-core over the WCAG 2.2 A/AA rules and its best practices; a critical or serious finding fails the test. */
-async function expectAccessible(page: Page, where: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-  const blocking = violations
-    .filter((v) => v.impact === "critical" || v.impact === "serious")
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0]?.target.join(" ")})`);
-  expect(blocking, `axe findings on ${where}`).toEqual([]);
 }
 
 test.describe("every page, desktop and phone", () => {

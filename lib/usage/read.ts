@@ -1,6 +1,7 @@
 import { getPrisma } from "@/lib/db";
 import { flushUsage } from "@/lib/keys/store";
-import { formatDay, parseDay, type UsageGroup, type UsageResponse, type UsageRow } from "./schemas";
+import { formatDay, parseDay, type UsageGroup, type UsageResponse, type UsageRow, utcToday } from "./schemas";
+import { buildSeries } from "./series";
 
 /**
  * Reads a key's usage breakdown (usage_breakdown) for GET /api/v1/usage and the dashboard: the sums over an inclusive
@@ -105,4 +106,11 @@ export function daysOf(range: { from: string; to: string }): string[] {
   const out: string[] = [];
   for (let ms = parseDay(range.from); ms <= parseDay(range.to); ms += 86_400_000) out.push(formatDay(ms));
   return out;
+}
+
+/** The dashboard chart's data: the last `days` UTC days (today included), read with the usage API's own query. */
+export async function dashboardUsage(keyId: string, days = 90, now = Date.now()) {
+  const to = utcToday(now);
+  const range = { from: formatDay(to - (days - 1) * 86_400_000), to: formatDay(to) };
+  return buildSeries(await readUsage(keyId, range, ["day", "endpoint", "status"]), daysOf(range));
 }

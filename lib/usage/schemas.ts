@@ -44,7 +44,10 @@ const Day = (what: string) =>
   z
     .string()
     .regex(DATE_PATTERN, "Input should be a date as YYYY-MM-DD")
-    .refine((d) => !Number.isNaN(parseDay(d)), { message: "Input should be a calendar date (YYYY-MM-DD)", params: { type: "date_invalid" } })
+    .refine((d) => !DATE_PATTERN.test(d) || !Number.isNaN(parseDay(d)), {
+      message: "Input should be a calendar date (YYYY-MM-DD)",
+      params: { type: "date_invalid" },
+    })
     .optional()
     .describe(what);
 
