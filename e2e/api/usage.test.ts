@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
-import { itOn } from "../support/projects";
+import { describeOn } from "../support/projects";
 
 /*
  * GET /api/v1/usage over HTTP against the built app (sandbox providers), on both databases: known requests — a
@@ -111,8 +111,9 @@ describe("GET /api/v1/usage", () => {
   });
 });
 
-describe("how usage is written", () => {
-  itOn("postgres", "no write per request: the breakdown reaches the database only with the batched flush", async () => {
+// PostgreSQL only: the checks read the database while the app runs (a PGlite directory is one process's alone).
+describeOn("postgres", "how usage is written", () => {
+  it("no write per request: the breakdown reaches the database only with the batched flush", async () => {
     // A long flush interval: the requests below are tallied in memory; only the urgent flush of a usage read writes.
     const slow = await startApp({ env: { USAGE_FLUSH_INTERVAL_MS: "10000" } });
     try {
@@ -133,7 +134,7 @@ describe("how usage is written", () => {
     }
   });
 
-  itOn("postgres", "revoking a key keeps its usage rows (the key can no longer read them: 401)", async () => {
+  it("revoking a key keeps its usage rows (the key can no longer read them: 401)", async () => {
     const key = await mintKey(app.url, "revoked usage");
     await call(app.url, "POST", "/api/v1/detect", { key, json: { text: "Habari yako rafiki" } });
     expect((await usage(key, "?group_by=endpoint")).body.totals.requests).toBe(1);
