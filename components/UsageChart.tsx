@@ -199,8 +199,8 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
             <div className="relative h-48 border-b border-l border-slate-300">
               <div className="pointer-events-none absolute inset-x-0 top-0 border-t border-dashed border-slate-200" />
               <div className="pointer-events-none absolute inset-x-0 top-1/2 border-t border-dashed border-slate-200" />
-              <fieldset className="absolute inset-0 m-0 flex min-w-0 items-end border-0 p-0">
-                <legend className="sr-only">{`${unit} per day; the arrow keys move between days`}</legend>
+              {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's anonymous content box leaves the bars' percentage heights unresolved */}
+              <div role="group" aria-label={`${unit} per day; the arrow keys move between days`} className="absolute inset-0 flex items-end">
                 {days.map((d, i) => {
                   const total = totals[i];
                   return (
@@ -237,7 +237,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
                     </button>
                   );
                 })}
-              </fieldset>
+              </div>
               {active !== null && days[active] && (
                 <div
                   id={`${ids}-tip`}
