@@ -4,6 +4,7 @@ import { CoverageTable } from "@/components/CoverageTable";
 import { KeyIssuer } from "@/components/KeyIssuer";
 import { requestOrigin } from "@/components/origin";
 import { ProviderBadge } from "@/components/ProviderBadge";
+import { providerNames } from "@/components/providerNames";
 import { authConfigured } from "@/lib/auth/secret";
 import { catalogueSubjects, getAvailability } from "@/lib/availability/live";
 import { listLanguages } from "@/lib/languages/listing";
@@ -61,8 +62,10 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
             <strong className="text-slate-950">No account.</strong> Create a key below; it works at once.
           </li>
           <li>
-            <strong className="text-slate-950">Routing with fallback.</strong> <ProviderBadge provider="provider_a" /> for Ugandan languages,{" "}
-            <ProviderBadge provider="provider_b" /> for West African languages, <ProviderBadge provider="provider_c" /> (open models) for the rest.
+            <strong className="text-slate-950">Routing with fallback.</strong>{" "}
+            <ProviderBadge provider="provider_a" name={providerNames().provider_a} /> for Ugandan languages,{" "}
+            <ProviderBadge provider="provider_b" name={providerNames().provider_b} /> for West African languages,{" "}
+            <ProviderBadge provider="provider_c" name={providerNames().provider_c} /> (open models) for the rest.
           </li>
           <li>
             <strong className="text-slate-950">Honest metadata.</strong> Every translation reports its provider, model, quality band and latency.

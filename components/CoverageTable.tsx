@@ -1,6 +1,8 @@
 import type { LanguagesResponse } from "@/lib/languages/schemas";
 import { htmlLang } from "@/lib/portal/lang";
+import { BAND_MEANING } from "@/lib/portal/quality";
 import { ProviderBadge } from "./ProviderBadge";
+import { providerNames } from "./providerNames";
 import { ScrollRegion } from "./ScrollRegion";
 
 /**
@@ -19,6 +21,14 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
       <p className="text-slate-800">
         <strong>{data.total}</strong> languages, <strong>{pairs.toLocaleString("en-US")}</strong> translation directions; speech-to-text in{" "}
         <strong>{stt}</strong> and text-to-speech in <strong>{tts}</strong> {stt === 0 && tts === 0 ? "(speech is being added)" : ""}.
+      </p>
+      <p className="mt-2 text-sm text-slate-700" data-testid="quality-bands">
+        Quality, as each pair's band:{" "}
+        {Object.entries(BAND_MEANING)
+          .slice(0, 4)
+          .map(([band, meaning]) => `${band} — ${meaning}`)
+          .join("; ")}
+        .
       </p>
       <ScrollRegion label="Languages table" className="relative mt-4 rounded-lg border border-slate-200 bg-white">
         <table className="min-w-full text-left text-sm">
@@ -70,7 +80,7 @@ export function CoverageTable({ data }: { data: LanguagesResponse }) {
                       <ul className="space-y-1">
                         {[...groups.entries()].map(([key, { provider, model, band, codes }]) => (
                           <li key={key} className="flex flex-wrap items-baseline gap-x-2">
-                            <ProviderBadge provider={provider} />
+                            <ProviderBadge provider={provider} name={providerNames()[provider]} />
                             <span className="text-xs text-slate-700">
                               <code className="font-mono">{model}</code> · {band}
                             </span>
@@ -130,7 +140,7 @@ function SpeechCell({ providers }: { providers: { provider: string; voices?: num
     <ul className="space-y-1">
       {providers.map((p) => (
         <li key={p.provider}>
-          <ProviderBadge provider={p.provider} />
+          <ProviderBadge provider={p.provider} name={providerNames()[p.provider]} />
           {p.voices !== undefined && <span className="ml-1 text-xs text-slate-700">{p.voices === 1 ? "1 voice" : `${p.voices} voices`}</span>}
         </li>
       ))}

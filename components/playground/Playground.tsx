@@ -201,7 +201,16 @@ const FIELD_LABELS: Record<string, string> = {
   cached: "Answered from the cache (no provider called for this request)",
 };
 
-function formatValue(field: string, value: unknown, names: Map<string, string>): React.ReactNode {
+/** "Sunbird AI (provider_a)": the human name beside the API's id. */
+export function providerLabel(id: string, providerNames: Record<string, string>): string {
+  return providerNames[id] ? `${providerNames[id]} (${id})` : id;
+}
+
+function formatValue(field: string, value: unknown, names: Map<string, string>, providerNames: Record<string, string>): React.ReactNode {
+  if ((field === "provider" || field === "requested_provider") && typeof value === "string")
+    return <span>{providerLabel(value, providerNames)}</span>;
+  if (field === "providers_tried" && Array.isArray(value))
+    return <span>{value.map((p) => providerLabel(String(p), providerNames)).join(" → ") || "—"}</span>;
   if (field === "quality_score" && typeof value === "number") {
     const q = qualityLabel(value);
     return (
@@ -227,6 +236,7 @@ function formatValue(field: string, value: unknown, names: Map<string, string>):
 }
 
 function TranslationResult({ data, requestId, names }: { data: TranslateResult; requestId: string | null; names: Map<string, string> }) {
+  const { providerNames } = usePlayground();
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="translate-result">
       <p className="text-sm font-semibold text-slate-700">
@@ -250,7 +260,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
                 {FIELD_LABELS[k] ?? k} <code className="ml-1 font-mono text-xs text-slate-600">{k}</code>
               </dt>
               <dd className="text-slate-900" data-field={k}>
-                {formatValue(k, v, names)}
+                {formatValue(k, v, names, providerNames)}
               </dd>
             </div>
           ))}
@@ -345,7 +355,7 @@ type BatchResponse = {
 };
 
 function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
-  const { apiKey, recordRateLimit } = usePlayground();
+  const { apiKey, recordRateLimit, providerNames } = usePlayground();
   const router = useRouter();
   const id = useId();
   const [lines, setLines] = useState("Good morning\nThank you very much\nWhere is the market?");
@@ -450,7 +460,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                           <span lang={htmlLang(result.target)}>{item.translated_text}</span>
                         )}
                       </td>
-                      <td className="px-3 py-2 font-mono">{item.provider ?? "—"}</td>
+                      <td className="px-3 py-2">{item.provider ? providerLabel(item.provider, providerNames) : "—"}</td>
                       <td className="px-3 py-2">
                         {item.quality_score === null ? "—" : `${item.quality_score.toFixed(2)} ${qualityLabel(item.quality_score).band}`}
                       </td>
