@@ -13,6 +13,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
   const [busy, setBusy] = useState(false);
   const links = [
     { href: "/", label: "Home" },
+    { href: "/languages", label: "Languages" },
     { href: "/docs", label: "Docs" },
     signedIn ? { href: "/dashboard", label: "Dashboard" } : { href: "/signin", label: "Sign in" },
   ];

@@ -26,11 +26,36 @@ test.describe("every page, desktop and phone", () => {
   test("home", async ({ page }) => {
     await checkPage(page, "/", "home", async (p) => {
       await expect(p.getByRole("heading", { level: 1 })).toBeVisible();
-      await expect(p.getByRole("table").first()).toBeVisible();
+      await expect(p.getByRole("link", { name: "Search and filter every language" })).toBeVisible();
+    });
+    await expect(page.getByRole("note", { name: "Sandbox mode" })).toBeVisible();
+  });
+
+  test("languages: searchable and filterable, provider names beside the ids", async ({ page }) => {
+    await checkPage(page, "/languages", "languages", async (p) => {
+      await expect(p.getByRole("heading", { name: "Languages", level: 1 })).toBeVisible();
+      await expect(p.getByRole("table")).toBeVisible();
     });
     // The coverage table comes from the registry /languages serves.
+    const count = page.getByTestId("coverage-count");
+    const total = Number((await count.textContent())!.match(/of (\d+)/)![1]);
+    expect(total).toBeGreaterThan(40);
     await expect(page.getByRole("rowheader", { name: /Luganda/ })).toBeVisible();
-    await expect(page.getByRole("note", { name: "Sandbox mode" })).toBeVisible();
+    await expect(page.getByRole("row", { name: /Luganda/ })).toContainText("Sunbird AI provider_a");
+    await expect(page.getByTestId("quality-bands")).toContainText("excellent — specialised provider for the language pair");
+
+    await page.getByLabel("Search").fill("Luganda");
+    await expect(page.getByRole("rowheader")).toHaveCount(1);
+    await expect(count).toHaveText(`Showing 1 of ${total} languages.`);
+    await page.getByLabel("Search").fill("");
+    await page.getByLabel("Capability").selectOption("tts");
+    const withVoices = await page.getByRole("rowheader").count();
+    expect(withVoices).toBeGreaterThan(0);
+    expect(withVoices).toBeLessThan(total);
+    await page.getByLabel("Provider").selectOption("provider_b");
+    await expect(page.getByRole("row").filter({ hasText: "GhanaNLP Khaya" })).toHaveCount(await page.getByRole("rowheader").count());
+    await page.getByLabel("Search").fill("no such language");
+    await expect(count).toHaveText(`Showing 0 of ${total} languages.`);
   });
 
   test("sign in", async ({ page }) => {
