@@ -5,6 +5,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { forgetPlaygroundKey } from "@/lib/portal/key-storage";
+import { toast } from "./Toaster";
 
 /** Main navigation; marks the current page (aria-current) and offers sign-out when a session exists. */
 export function NavLinks({ signedIn }: { signedIn: boolean }) {
@@ -25,6 +26,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
     router.push("/");
     router.refresh();
     setBusy(false);
+    toast("Signed out");
   }
 
   return (

@@ -31,6 +31,7 @@ test.describe("portal journey", () => {
     // 2. Copy it with the button; the clipboard holds exactly the key.
     await panel.getByRole("button", { name: "Copy key" }).click();
     await expect(panel.getByRole("button", { name: "Copied" })).toBeVisible();
+    await expect(page.getByTestId("toasts")).toContainText("Copied to the clipboard");
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(key);
 
@@ -133,6 +134,8 @@ test.describe("portal journey", () => {
     await page.getByRole("button", { name: "Revoke this key…" }).click();
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await expect(page).toHaveURL(/\/\?revoked=1$/);
+    await expect(page.getByTestId("toasts")).toContainText("Key revoked");
+    expect(await page.evaluate(() => window.scrollY), "the confirmation page opens at its top").toBe(0);
     await expect(page.getByRole("status").filter({ hasText: "Your key has been revoked" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);

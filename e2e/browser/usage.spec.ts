@@ -14,6 +14,9 @@ test.describe("usage chart", () => {
     await expect(page).toHaveURL(/#playground-title$/);
     await expect(page.getByRole("heading", { name: "Playground" })).toBeInViewport();
     await expectAccessible(page, "dashboard, empty usage");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("toasts")).toContainText("Signed out");
   });
 
   test("with traffic: readable at both widths, tooltips, ranges, endpoint and outcome splits, the table", async ({ page, api }) => {
