@@ -10,7 +10,7 @@ export function ProviderBadge({ provider, name }: { provider: string; name?: str
     <span
       className={`inline-block rounded px-1.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STYLES[provider] ?? "bg-slate-100 text-slate-900 ring-slate-300"}`}
     >
-      {name && <span className="mr-1">{name}</span>}
+      {name && `${name} `}
       <span className="font-mono font-normal">{provider}</span>
     </span>
   );
