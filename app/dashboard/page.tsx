@@ -42,7 +42,9 @@ export default async function DashboardPage() {
     const rule = ruleFor(b.bucket);
     return { ...b, limit: rule.limit, windowSeconds: rule.windowMs / 1000 };
   });
-  const languages = listLanguages().languages.map((l) => ({ code: l.code, name: l.name, targets: l.translation.targets.map((t) => t.code) }));
+  const listing = listLanguages().languages;
+  const languages = listing.map((l) => ({ code: l.code, name: l.name, targets: l.translation.targets.map((t) => t.code) }));
+  const sttLanguages = listing.filter((l) => l.stt.supported).map((l) => ({ code: l.code, name: l.name }));
 
   return (
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-10 sm:px-6">
@@ -127,7 +129,7 @@ export default async function DashboardPage() {
             Playground
           </h2>
           <p className="mt-1 mb-5 text-sm text-slate-700">Real API calls with your key: they count towards requests_total and your rate limits.</p>
-          <Playground languages={languages} />
+          <Playground languages={languages} sttLanguages={sttLanguages} />
         </section>
       </PlaygroundProvider>
 

@@ -10,21 +10,31 @@ import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
 import { type LanguageChoice, LanguageFields, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
+import { ProblemBox } from "./ProblemBox";
+import { DetectSection, TranscribeSection } from "./SpeechAndDetect";
+import { type Tab, Tabs } from "./Tabs";
+import { useApiCall } from "./useApiCall";
 
 /**
  * The playground is a plain client of the public API: it calls /api/v1/translate, /translate/batch and /speech/tts from
  * this browser with the user's key (Authorization: Bearer), exactly as their own code would. Requests are counted and
  * rate-limited like any other; the portal's session cookie plays no part in them.
  */
-export function Playground({ languages }: { languages: PlaygroundLanguage[] }) {
+export function Playground({ languages, sttLanguages }: { languages: PlaygroundLanguage[]; sttLanguages: { code: string; name: string }[] }) {
   const { apiKey, ready } = usePlayground();
   if (!ready) return <p className="text-slate-700">Loading the playground…</p>;
   if (!apiKey) return <KeyGate />;
+  const names = new Map(languages.map((l) => [l.code, l.name]));
+  const tabs: Tab[] = [
+    { id: "translate", label: "Translate", panel: <TranslateSection languages={languages} /> },
+    { id: "batch", label: "Batch", panel: <BatchSection languages={languages} /> },
+    { id: "detect", label: "Detect", panel: <DetectSection names={names} /> },
+    { id: "transcribe", label: "Transcribe", panel: <TranscribeSection languages={sttLanguages} /> },
+  ];
   return (
-    <div className="space-y-10">
+    <div className="space-y-6">
       <KeyBar />
-      <TranslateSection languages={languages} />
-      <BatchSection languages={languages} />
+      <Tabs label="Playground" tabs={tabs} />
     </div>
   );
 }
@@ -92,32 +102,6 @@ function KeyBar() {
   );
 }
 
-function ProblemBox({ problem, what }: { problem: ApiProblem; what: string }) {
-  return (
-    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900">
-      <p>
-        <strong>
-          {what} failed: {problem.message}
-        </strong>
-      </p>
-      <p className="mt-1 font-mono text-xs">
-        HTTP {problem.status} {problem.code}
-        {problem.retryAfter ? ` · Retry-After ${problem.retryAfter} s (${formatSeconds(problem.retryAfter)})` : ""}
-        {problem.requestId ? ` · ${problem.requestId}` : ""}
-      </p>
-      {problem.errors && problem.errors.length > 0 && (
-        <ul className="mt-2 list-disc pl-5">
-          {problem.errors.map((e) => (
-            <li key={`${e.loc.join(".")}: ${e.msg}`}>
-              <code className="font-mono">{e.loc.join(".")}</code>: {e.msg}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
 type TranslateResult = Record<string, unknown> & {
   translated_text: string;
   target_lang: string;
@@ -128,32 +112,21 @@ type TranslateResult = Record<string, unknown> & {
 };
 
 function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
-  const { apiKey, recordRateLimit } = usePlayground();
-  const router = useRouter();
   const id = useId();
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const [text, setText] = useState("Good morning, how are you?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "lug", provider: "auto" });
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ data: TranslateResult; requestId: string | null } | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const { busy, result, problem, submit } = useApiCall("translate", "/api/v1/translate", (data: TranslateResult, headers) => ({
+    data,
+    requestId: headers.get("x-request-id"),
+  }));
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
     const body: Record<string, unknown> = { text, target_lang: choice.target };
     if (choice.source) body.source_lang = choice.source;
     if (choice.provider !== "auto") body.provider = choice.provider;
-    const r = await callApi<TranslateResult>("/api/v1/translate", { method: "POST", apiKey: apiKey!, body: JSON.stringify(body) });
-    recordRateLimit("translate", r.rateLimit);
-    setBusy(false);
-    if (r.ok) setResult({ data: r.data, requestId: r.headers.get("x-request-id") });
-    else {
-      setResult(null);
-      setProblem(r.problem);
-    }
-    router.refresh(); // requests_total and the usage chart
+    await submit(JSON.stringify(body));
   }
 
   return (
@@ -355,20 +328,19 @@ type BatchResponse = {
 };
 
 function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
-  const { apiKey, recordRateLimit, providerNames } = usePlayground();
-  const router = useRouter();
+  const { providerNames } = usePlayground();
   const id = useId();
   const [lines, setLines] = useState("Good morning\nThank you very much\nWhere is the market?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "sw", provider: "auto" });
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ data: BatchResponse; texts: string[]; target: string } | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const texts = lines.split(/\r?\n/).filter((l) => l.trim() !== "");
+  const { busy, result, problem, submit } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
+    data,
+    texts,
+    target: choice.target,
+  }));
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
     const items = texts.map((text, i) => ({
       id: `line-${i + 1}`,
       text,
@@ -376,15 +348,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
       ...(choice.source ? { source_lang: choice.source } : {}),
     }));
     const body = { items, ...(choice.provider !== "auto" ? { provider: choice.provider } : {}) };
-    const r = await callApi<BatchResponse>("/api/v1/translate/batch", { method: "POST", apiKey: apiKey!, body: JSON.stringify(body) });
-    recordRateLimit("batch", r.rateLimit);
-    setBusy(false);
-    if (r.ok) setResult({ data: r.data, texts, target: choice.target });
-    else {
-      setResult(null);
-      setProblem(r.problem);
-    }
-    router.refresh();
+    await submit(JSON.stringify(body));
   }
 
   return (
@@ -434,20 +398,20 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                       Text
                     </th>
                     <th scope="col" className="px-3 py-2">
-                      translated_text / error
+                      Translation or error
                     </th>
                     <th scope="col" className="px-3 py-2">
-                      provider
+                      Served by
                     </th>
                     <th scope="col" className="px-3 py-2">
-                      quality_score
+                      Quality
                     </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {result.data.results.map((item, i) => (
                     <tr key={item.id} className="align-top">
-                      <th scope="row" className="px-3 py-2 font-mono font-normal">
+                      <th scope="row" className="whitespace-nowrap px-3 py-2 font-mono font-normal">
                         {item.id}
                       </th>
                       <td className="px-3 py-2">{result.texts[i]}</td>

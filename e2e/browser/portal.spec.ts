@@ -101,7 +101,8 @@ test.describe("portal journey", () => {
       .toBeGreaterThan(0);
     await expect(total).toHaveText("5");
 
-    // 6. Batch: one line per item.
+    // 6. Batch (its own tab): one line per item.
+    await page.getByRole("tab", { name: "Batch" }).click();
     const batch = page.getByRole("form", { name: "Translate a batch" });
     await batch.getByLabel("Texts, one per line").fill("Good morning\nThank you very much\n\nWhere is the market?");
     await batch.getByLabel("From").selectOption("en");

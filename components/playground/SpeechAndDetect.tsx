@@ -1,0 +1,126 @@
+"use client";
+
+import { useId, useState } from "react";
+import type { DetectResponse } from "@/lib/detect/schemas";
+import { htmlLang } from "@/lib/portal/lang";
+import type { SttResponse } from "@/lib/speech/schemas";
+import { ProblemBox } from "./ProblemBox";
+import { useApiCall } from "./useApiCall";
+
+/** The Detect and Transcribe tabs of the playground (POST /api/v1/detect, POST /api/v1/speech/stt). */
+
+const percent = (n: number) => `${Math.round(n * 100)}%`;
+
+export function DetectSection({ names }: { names: Map<string, string> }) {
+  const id = useId();
+  const [text, setText] = useState("Abaana bagenda ku ssomero buli lunaku.");
+  const { busy, result, problem, submit } = useApiCall("default", "/api/v1/detect", (data: DetectResponse) => data.results[0]);
+  const label = (code: string) => (names.get(code) ? `${names.get(code)} (${code})` : code);
+
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="text-lg font-semibold text-slate-950">
+        Detect the language
+      </h3>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(JSON.stringify({ text }));
+        }}
+        className="mt-3 space-y-4"
+        aria-label="Detect a language"
+      >
+        <div>
+          <label htmlFor={`${id}-text`} className="field-label">
+            Text
+          </label>
+          <textarea id={`${id}-text`} rows={3} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <button type="submit" className="btn-primary" disabled={busy || text.trim() === ""}>
+          {busy ? "Detecting…" : "Detect"}
+        </button>
+      </form>
+      <div aria-live="polite" className="mt-5 space-y-3">
+        {problem && <ProblemBox problem={problem} what="Detection" />}
+        {result && (
+          <div data-testid="detect-result" className="rounded-md border border-slate-200 p-4 text-sm">
+            <p className="text-base">
+              <strong>{label(result.language)}</strong>, {percent(result.confidence)} confident —{" "}
+              {result.reliable ? "reliable" : `not reliable (${result.reason}): pass source_lang yourself`}
+            </p>
+            <p className="mt-2 text-slate-700">Candidates, best first:</p>
+            <ol className="mt-1 list-decimal pl-5">
+              {result.candidates.map((c) => (
+                <li key={c.language}>
+                  {label(c.language)} — {percent(c.confidence)}
+                </li>
+              ))}
+            </ol>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export function TranscribeSection({ languages }: { languages: { code: string; name: string }[] }) {
+  const id = useId();
+  const [language, setLanguage] = useState(languages[0]?.code ?? "");
+  const [file, setFile] = useState<File | null>(null);
+  const { busy, result, problem, submit } = useApiCall("stt", "/api/v1/speech/stt", (data: SttResponse) => data);
+
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="text-lg font-semibold text-slate-950">
+        Transcribe speech
+      </h3>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!file) return;
+          const form = new FormData();
+          form.set("audio", file);
+          form.set("language", language);
+          void submit(form);
+        }}
+        className="mt-3 space-y-4"
+        aria-label="Transcribe a recording"
+      >
+        <div>
+          <label htmlFor={`${id}-file`} className="field-label">
+            Recording (WAV, MP3, OGG, FLAC, WebM or M4A)
+          </label>
+          <input id={`${id}-file`} type="file" accept="audio/*" className="field-input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        </div>
+        <div>
+          <label htmlFor={`${id}-language`} className="field-label">
+            Language spoken
+          </label>
+          <select id={`${id}-language`} className="field-input" value={language} onChange={(e) => setLanguage(e.target.value)}>
+            {languages.map((l) => (
+              <option key={l.code} value={l.code}>
+                {l.name} ({l.code})
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn-primary" disabled={busy || !file}>
+          {busy ? "Transcribing…" : "Transcribe"}
+        </button>
+      </form>
+      <div aria-live="polite" className="mt-5 space-y-3">
+        {problem && <ProblemBox problem={problem} what="Transcription" />}
+        {result && (
+          <div data-testid="transcribe-result" className="rounded-md border border-slate-200 p-4 text-sm">
+            <p className="text-base" lang={htmlLang(result.language)}>
+              {result.transcript}
+            </p>
+            <p className="mt-2 text-slate-700">
+              {result.model_used} · {result.latency_ms.toLocaleString("en-US")} ms
+            </p>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

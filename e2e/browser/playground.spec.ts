@@ -1,0 +1,59 @@
+import { expect, expectAccessible, issueKey, signIn, test, VIEWPORTS } from "./fixtures";
+
+/** A one-second 440 Hz tone as 16 kHz mono 16-bit WAV: a real recording for the Transcribe tab's upload. */
+function toneWav(): Buffer {
+  const rate = 16_000;
+  const samples = rate;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), 44 + i * 2);
+  return wav;
+}
+
+test.describe("playground tabs", () => {
+  test("Translate, Batch, Detect and Transcribe as tabs: keyboard, detect, upload a recording, accessible at both widths", async ({ page, api }) => {
+    await signIn(page, await issueKey(api, "tabs"));
+    const tablist = page.getByRole("tablist", { name: "Playground" });
+    await expect(tablist.getByRole("tab")).toHaveText(["Translate", "Batch", "Detect", "Transcribe"]);
+    await expect(page.getByRole("form", { name: "Translate a text" })).toBeVisible();
+    await expect(page.getByRole("form", { name: "Translate a batch" })).toBeHidden();
+
+    // Keyboard: arrow keys move between the tabs and select them.
+    await tablist.getByRole("tab", { name: "Translate" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(tablist.getByRole("tab", { name: "Batch" })).toBeFocused();
+    await expect(tablist.getByRole("tab", { name: "Batch" })).toHaveAttribute("aria-selected", "true");
+    await expect(page.getByRole("form", { name: "Translate a batch" })).toBeVisible();
+
+    // Detect: the language, how sure, and the candidates.
+    await page.keyboard.press("ArrowRight");
+    const detect = page.getByRole("form", { name: "Detect a language" });
+    await detect.getByLabel("Text").fill("Abaana bagenda ku ssomero buli lunaku.");
+    await detect.getByRole("button", { name: "Detect" }).click();
+    await expect(page.getByTestId("detect-result")).toContainText("Luganda (lug)");
+
+    // Transcribe: upload a WAV file.
+    await tablist.getByRole("tab", { name: "Transcribe" }).click();
+    const transcribe = page.getByRole("form", { name: "Transcribe a recording" });
+    await transcribe.getByLabel(/Recording/).setInputFiles({ name: "tone.wav", mimeType: "audio/wav", buffer: toneWav() });
+    await transcribe.getByRole("button", { name: "Transcribe" }).click();
+    await expect(page.getByTestId("transcribe-result")).toBeVisible();
+    await expect(page.getByTestId("requests-total")).toHaveText("2");
+
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      await expectAccessible(page, `playground, Transcribe tab, at ${vp.width}px`);
+    }
+  });
+});
