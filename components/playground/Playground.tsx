@@ -11,6 +11,7 @@ import { ScrollRegion } from "../ScrollRegion";
 import { type LanguageChoice, LanguageFields, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
+import { ResultActions } from "./ResultActions";
 import { DetectSection, TranscribeSection } from "./SpeechAndDetect";
 import { type Tab, Tabs } from "./Tabs";
 import { useApiCall } from "./useApiCall";
@@ -116,7 +117,7 @@ function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const [text, setText] = useState("Good morning, how are you?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "lug", provider: "auto" });
-  const { busy, result, problem, submit } = useApiCall("translate", "/api/v1/translate", (data: TranslateResult, headers) => ({
+  const { busy, result, problem, submit, request } = useApiCall("translate", "/api/v1/translate", (data: TranslateResult, headers) => ({
     data,
     requestId: headers.get("x-request-id"),
   }));
@@ -126,7 +127,7 @@ function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
     const body: Record<string, unknown> = { text, target_lang: choice.target };
     if (choice.source) body.source_lang = choice.source;
     if (choice.provider !== "auto") body.provider = choice.provider;
-    await submit(JSON.stringify(body));
+    await submit(body);
   }
 
   return (
@@ -151,6 +152,7 @@ function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
       <div aria-live="polite" className="mt-5 space-y-4">
         {problem && <ProblemBox problem={problem} what="Translation" />}
         {result && <TranslationResult data={result.data} requestId={result.requestId} names={names} />}
+        {result && request && <ResultActions result={result.data} path="/api/v1/translate" request={request} />}
       </div>
     </section>
   );
@@ -333,7 +335,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
   const [lines, setLines] = useState("Good morning\nThank you very much\nWhere is the market?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "sw", provider: "auto" });
   const texts = lines.split(/\r?\n/).filter((l) => l.trim() !== "");
-  const { busy, result, problem, submit } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
+  const { busy, result, problem, submit, request } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
     data,
     texts,
     target: choice.target,
@@ -348,7 +350,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
       ...(choice.source ? { source_lang: choice.source } : {}),
     }));
     const body = { items, ...(choice.provider !== "auto" ? { provider: choice.provider } : {}) };
-    await submit(JSON.stringify(body));
+    await submit(body);
   }
 
   return (
@@ -435,6 +437,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
             </ScrollRegion>
           </div>
         )}
+        {result && request && <ResultActions result={result.data} path="/api/v1/translate/batch" request={request} />}
       </div>
     </section>
   );

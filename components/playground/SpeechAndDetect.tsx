@@ -5,6 +5,7 @@ import type { DetectResponse } from "@/lib/detect/schemas";
 import { htmlLang } from "@/lib/portal/lang";
 import type { SttResponse } from "@/lib/speech/schemas";
 import { ProblemBox } from "./ProblemBox";
+import { ResultActions } from "./ResultActions";
 import { useApiCall } from "./useApiCall";
 
 /** The Detect and Transcribe tabs of the playground (POST /api/v1/detect, POST /api/v1/speech/stt). */
@@ -14,7 +15,7 @@ const percent = (n: number) => `${Math.round(n * 100)}%`;
 export function DetectSection({ names }: { names: Map<string, string> }) {
   const id = useId();
   const [text, setText] = useState("Abaana bagenda ku ssomero buli lunaku.");
-  const { busy, result, problem, submit } = useApiCall("default", "/api/v1/detect", (data: DetectResponse) => data.results[0]);
+  const { busy, result, problem, submit, request } = useApiCall("default", "/api/v1/detect", (data: DetectResponse) => data.results[0]);
   const label = (code: string) => (names.get(code) ? `${names.get(code)} (${code})` : code);
 
   return (
@@ -25,7 +26,7 @@ export function DetectSection({ names }: { names: Map<string, string> }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void submit(JSON.stringify({ text }));
+          void submit({ text });
         }}
         className="mt-3 space-y-4"
         aria-label="Detect a language"
@@ -58,6 +59,7 @@ export function DetectSection({ names }: { names: Map<string, string> }) {
             </ol>
           </div>
         )}
+        {result && request && <ResultActions result={result} path="/api/v1/detect" request={request} />}
       </div>
     </section>
   );
@@ -120,6 +122,7 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
             </p>
           </div>
         )}
+        {result && <ResultActions result={result} />}
       </div>
     </section>
   );

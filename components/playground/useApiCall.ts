@@ -16,10 +16,15 @@ export function useApiCall<TData, TResult>(bucket: Bucket, path: string, toResul
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<TResult | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
+  /** The JSON body of the last request, for "View code". */
+  const [request, setRequest] = useState<Record<string, unknown> | null>(null);
 
-  async function submit(body: BodyInit) {
+  /** Sends `body`: a JSON object, or a FormData (multipart). */
+  async function submit(json: Record<string, unknown> | FormData) {
     setBusy(true);
     setProblem(null);
+    const body = json instanceof FormData ? json : JSON.stringify(json);
+    setRequest(json instanceof FormData ? null : json);
     const r = await callApi<TData>(path, { method: "POST", apiKey: apiKey!, body });
     recordRateLimit(bucket, r.rateLimit);
     setBusy(false);
@@ -31,5 +36,5 @@ export function useApiCall<TData, TResult>(bucket: Bucket, path: string, toResul
     router.refresh(); // requests_total and the usage chart
   }
 
-  return { busy, result, problem, submit };
+  return { busy, result, problem, submit, request };
 }

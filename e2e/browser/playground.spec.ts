@@ -22,8 +22,15 @@ function toneWav(): Buffer {
 }
 
 test.describe("playground tabs", () => {
-  test("Translate, Batch, Detect and Transcribe as tabs: keyboard, detect, upload a recording, accessible at both widths", async ({ page, api }) => {
-    await signIn(page, await issueKey(api, "tabs"));
+  test("Translate, Batch, Detect and Transcribe as tabs: keyboard, detect, upload a recording, accessible at both widths", async ({
+    page,
+    api,
+    context,
+    baseURL,
+  }) => {
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
+    const key = await issueKey(api, "tabs");
+    await signIn(page, key);
     const tablist = page.getByRole("tablist", { name: "Playground" });
     await expect(tablist.getByRole("tab")).toHaveText(["Translate", "Batch", "Detect", "Transcribe"]);
     await expect(page.getByRole("form", { name: "Translate a text" })).toBeVisible();
@@ -42,6 +49,17 @@ test.describe("playground tabs", () => {
     await detect.getByLabel("Text").fill("Abaana bagenda ku ssomero buli lunaku.");
     await detect.getByRole("button", { name: "Detect" }).click();
     await expect(page.getByTestId("detect-result")).toContainText("Luganda (lug)");
+    // Copy and View code: the request as curl, the typed client and Python, with the key filled in.
+    const detectPanel = page.getByRole("tabpanel", { name: "Detect" });
+    await detectPanel.getByRole("button", { name: "Copy the response (JSON)" }).click();
+    await expect(page.getByTestId("toasts")).toContainText("Copied to the clipboard");
+    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({ language: "lug" });
+    await detectPanel.getByText("View code").click();
+    const code = detectPanel.getByTestId("view-code");
+    await expect(code).toContainText(`curl ${baseURL}/api/v1/detect`);
+    await expect(code).toContainText(`Authorization: Bearer ${key}`);
+    await expect(code).toContainText(`createLughaClient({ baseUrl: "${baseURL}", apiKey: "${key}" })`);
+    await expect(code).toContainText("requests.post(");
 
     // Transcribe: upload a WAV file.
     await tablist.getByRole("tab", { name: "Transcribe" }).click();
@@ -50,6 +68,7 @@ test.describe("playground tabs", () => {
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     await expect(page.getByTestId("transcribe-result")).toBeVisible();
     await expect(page.getByTestId("requests-total")).toHaveText("2");
+    await tablist.getByRole("tab", { name: "Detect" }).click(); // View code open, for the accessibility check
 
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });
