@@ -45,6 +45,14 @@ export default async function DashboardPage() {
   const listing = listLanguages().languages;
   const languages = listing.map((l) => ({ code: l.code, name: l.name, targets: l.translation.targets.map((t) => t.code) }));
   const sttLanguages = listing.filter((l) => l.stt.supported).map((l) => ({ code: l.code, name: l.name }));
+  const names = providerNames();
+  const ttsLanguages = listing
+    .filter((l) => l.tts.supported)
+    .map((l) => ({
+      code: l.code,
+      name: l.name,
+      voices: l.tts.providers.flatMap((p) => p.voices.map((v) => ({ id: v.id, label: `${v.name} — ${names[p.provider] ?? p.provider}` }))),
+    }));
 
   return (
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-10 sm:px-6">
@@ -115,7 +123,7 @@ export default async function DashboardPage() {
         <UsageChart days={usage.days} endpoints={usage.endpoints} endpointLabels={endpointLabels} />
       </section>
 
-      <PlaygroundProvider expectedPrefix={key.displayPrefix} providerNames={providerNames()}>
+      <PlaygroundProvider expectedPrefix={key.displayPrefix} providerNames={names}>
         <section aria-labelledby="limits-title" className="card">
           <h2 id="limits-title" className="text-xl font-semibold text-slate-950">
             Rate limits
@@ -129,7 +137,7 @@ export default async function DashboardPage() {
             Playground
           </h2>
           <p className="mt-1 mb-5 text-sm text-slate-700">Real API calls with your key: they count towards requests_total and your rate limits.</p>
-          <Playground languages={languages} sttLanguages={sttLanguages} />
+          <Playground languages={languages} sttLanguages={sttLanguages} ttsLanguages={ttsLanguages} />
         </section>
       </PlaygroundProvider>
 

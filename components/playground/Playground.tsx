@@ -21,15 +21,31 @@ import { useApiCall } from "./useApiCall";
  * this browser with the user's key (Authorization: Bearer), exactly as their own code would. Requests are counted and
  * rate-limited like any other; the portal's session cookie plays no part in them.
  */
-export function Playground({ languages, sttLanguages }: { languages: PlaygroundLanguage[]; sttLanguages: { code: string; name: string }[] }) {
+/** A language text-to-speech speaks, with its voices (provider and name), from the languages listing. */
+export interface TtsLanguage {
+  code: string;
+  name: string;
+  voices: { id: string; label: string }[];
+}
+
+export function Playground({
+  languages,
+  sttLanguages,
+  ttsLanguages,
+}: {
+  languages: PlaygroundLanguage[];
+  sttLanguages: { code: string; name: string }[];
+  ttsLanguages: TtsLanguage[];
+}) {
   const { apiKey, ready } = usePlayground();
   if (!ready) return <p className="text-slate-700">Loading the playground…</p>;
   if (!apiKey) return <KeyGate />;
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const tabs: Tab[] = [
-    { id: "translate", label: "Translate", panel: <TranslateSection languages={languages} /> },
+    { id: "translate", label: "Translate", panel: <TranslateSection languages={languages} speaks={new Set(ttsLanguages.map((l) => l.code))} /> },
     { id: "batch", label: "Batch", panel: <BatchSection languages={languages} /> },
     { id: "detect", label: "Detect", panel: <DetectSection names={names} /> },
+    { id: "speak", label: "Speak", panel: <SpeakSection languages={ttsLanguages} /> },
     { id: "transcribe", label: "Transcribe", panel: <TranscribeSection languages={sttLanguages} /> },
   ];
   return (
@@ -112,7 +128,7 @@ type TranslateResult = Record<string, unknown> & {
   provider: string;
 };
 
-function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
+function TranslateSection({ languages, speaks }: { languages: PlaygroundLanguage[]; speaks: Set<string> }) {
   const id = useId();
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const [text, setText] = useState("Good morning, how are you?");
@@ -151,7 +167,9 @@ function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
 
       <div aria-live="polite" className="mt-5 space-y-4">
         {problem && <ProblemBox problem={problem} what="Translation" />}
-        {result && <TranslationResult data={result.data} requestId={result.requestId} names={names} />}
+        {result && (
+          <TranslationResult data={result.data} requestId={result.requestId} names={names} speakable={speaks.has(result.data.target_lang)} />
+        )}
         {result && request && <ResultActions result={result.data} path="/api/v1/translate" request={request} />}
       </div>
     </section>
@@ -210,7 +228,18 @@ function formatValue(field: string, value: unknown, names: Map<string, string>, 
   return <code className="break-all font-mono">{String(value)}</code>;
 }
 
-function TranslationResult({ data, requestId, names }: { data: TranslateResult; requestId: string | null; names: Map<string, string> }) {
+function TranslationResult({
+  data,
+  requestId,
+  names,
+  speakable,
+}: {
+  data: TranslateResult;
+  requestId: string | null;
+  names: Map<string, string>;
+  /** Text-to-speech speaks the target language: offer "Speak". */
+  speakable: boolean;
+}) {
   const { providerNames } = usePlayground();
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="translate-result">
@@ -225,7 +254,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
           Sandbox output — not a real translation
         </p>
       )}
-      <Speak text={data.translated_text} language={data.target_lang} />
+      {speakable && <Speak text={data.translated_text} language={data.target_lang} />}
       <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         {Object.entries(data)
           .filter(([k]) => k !== "translated_text")
@@ -250,7 +279,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
 }
 
 /** Text-to-speech of the translation: POST /api/v1/speech/tts with Accept: audio/wav, played from the bytes. */
-function Speak({ text, language }: { text: string; language: string }) {
+function Speak({ text, language, voice }: { text: string; language: string; voice?: string }) {
   const { apiKey, recordRateLimit } = usePlayground();
   const router = useRouter();
   const [busy, setBusy] = useState(false);
@@ -262,7 +291,7 @@ function Speak({ text, language }: { text: string; language: string }) {
   useEffect(() => {
     setAudioUrl(null);
     setMessage(null);
-  }, [text, language]);
+  }, [text, language, voice]);
   useEffect(() => {
     if (!audioUrl) return;
     audioRef.current?.play().catch(() => setMessage({ kind: "info", text: "Press play to listen." }));
@@ -274,7 +303,7 @@ function Speak({ text, language }: { text: string; language: string }) {
     setMessage(null);
     const r = await callApi<Blob>(
       "/api/v1/speech/tts",
-      { method: "POST", apiKey: apiKey!, headers: { Accept: "audio/wav" }, body: JSON.stringify({ text, language }) },
+      { method: "POST", apiKey: apiKey!, headers: { Accept: "audio/wav" }, body: JSON.stringify({ text, language, ...(voice ? { voice } : {}) }) },
       (res) => res.blob(),
     );
     recordRateLimit("tts", r.rateLimit);
@@ -311,6 +340,67 @@ function Speak({ text, language }: { text: string; language: string }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The Speak tab: text-to-speech in a language that has voices, with a voice picker (default: the provider's own). */
+function SpeakSection({ languages }: { languages: TtsLanguage[] }) {
+  const id = useId();
+  const [language, setLanguage] = useState(languages.find((l) => l.code === "lug")?.code ?? languages[0]?.code ?? "");
+  const [voice, setVoice] = useState("");
+  const [text, setText] = useState("Wasuze otya nno?");
+  const voices = languages.find((l) => l.code === language)?.voices ?? [];
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="text-lg font-semibold text-slate-950">
+        Speak a text
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">Only the {languages.length} languages text-to-speech speaks are listed.</p>
+      <form className="mt-3 space-y-4" aria-label="Speak a text" onSubmit={(e) => e.preventDefault()}>
+        <div>
+          <label htmlFor={`${id}-text`} className="field-label">
+            Text
+          </label>
+          <textarea id={`${id}-text`} rows={2} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div>
+            <label htmlFor={`${id}-language`} className="field-label">
+              Language
+            </label>
+            <select
+              id={`${id}-language`}
+              className="field-input"
+              value={language}
+              onChange={(e) => {
+                setLanguage(e.target.value);
+                setVoice("");
+              }}
+            >
+              {languages.map((l) => (
+                <option key={l.code} value={l.code}>
+                  {l.name} ({l.code})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor={`${id}-voice`} className="field-label">
+              Voice
+            </label>
+            <select id={`${id}-voice`} className="field-input" value={voice} onChange={(e) => setVoice(e.target.value)}>
+              <option value="">Default voice</option>
+              {voices.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      </form>
+      <Speak text={text} language={language} voice={voice || undefined} />
+    </section>
   );
 }
 

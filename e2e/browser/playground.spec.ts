@@ -32,7 +32,7 @@ test.describe("playground tabs", () => {
     const key = await issueKey(api, "tabs");
     await signIn(page, key);
     const tablist = page.getByRole("tablist", { name: "Playground" });
-    await expect(tablist.getByRole("tab")).toHaveText(["Translate", "Batch", "Detect", "Transcribe"]);
+    await expect(tablist.getByRole("tab")).toHaveText(["Translate", "Batch", "Detect", "Speak", "Transcribe"]);
     await expect(page.getByRole("form", { name: "Translate a text" })).toBeVisible();
     await expect(page.getByRole("form", { name: "Translate a batch" })).toBeHidden();
 
@@ -68,6 +68,21 @@ test.describe("playground tabs", () => {
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     await expect(page.getByTestId("transcribe-result")).toBeVisible();
     await expect(page.getByTestId("requests-total")).toHaveText("2");
+
+    // Speak: only languages with voices, and a voice picker.
+    const allLanguages = await page.getByRole("form", { name: "Translate a text" }).getByLabel("From").locator("option").count();
+    await tablist.getByRole("tab", { name: "Speak" }).click();
+    const speak = page.getByRole("form", { name: "Speak a text" });
+    const spoken = await speak.getByLabel("Language").locator("option").count();
+    expect(spoken).toBeGreaterThan(0);
+    expect(spoken).toBeLessThan(allLanguages);
+    await speak.getByLabel("Language").selectOption("lug");
+    const voices = speak.getByLabel("Voice").locator("option");
+    expect(await voices.count()).toBeGreaterThan(1);
+    await speak.getByLabel("Voice").selectOption({ index: 1 });
+    await page.getByRole("tabpanel", { name: "Speak" }).getByRole("button", { name: "Speak" }).click();
+    await expect(page.getByRole("tabpanel", { name: "Speak" }).getByTestId("tts-audio")).toBeVisible();
+    await expect(page.getByTestId("requests-total")).toHaveText("3");
     await tablist.getByRole("tab", { name: "Detect" }).click(); // View code open, for the accessibility check
 
     for (const vp of VIEWPORTS) {
