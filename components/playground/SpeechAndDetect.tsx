@@ -1,8 +1,9 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import type { DetectResponse } from "@/lib/detect/schemas";
 import { htmlLang } from "@/lib/portal/lang";
+import { encodeWav } from "@/lib/portal/wav";
 import type { SttResponse } from "@/lib/speech/schemas";
 import { ProblemBox } from "./ProblemBox";
 import { ResultActions } from "./ResultActions";
@@ -94,6 +95,12 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
           </label>
           <input id={`${id}-file`} type="file" accept="audio/*" className="field-input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         </div>
+        <Recorder onRecorded={setFile} />
+        {file && (
+          <p className="text-sm text-slate-800" data-testid="chosen-audio">
+            Ready to send: {file.name} ({Math.ceil(file.size / 1024).toLocaleString("en-US")} kB)
+          </p>
+        )}
         <div>
           <label htmlFor={`${id}-language`} className="field-label">
             Language spoken
@@ -118,12 +125,70 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
               {result.transcript}
             </p>
             <p className="mt-2 text-slate-700">
-              {result.model_used} · {result.latency_ms.toLocaleString("en-US")} ms
+              {result.model_used} · received as {result.audio_content_type} · {result.latency_ms.toLocaleString("en-US")} ms
             </p>
           </div>
         )}
         {result && <ResultActions result={result} />}
       </div>
     </section>
+  );
+}
+
+/**
+ * Records from the microphone with MediaRecorder, then decodes the recording with Web Audio and re-encodes it as WAV
+ * in the browser (lib/portal/wav.ts): browsers record WebM or MP4, which not every speech provider accepts.
+ */
+function Recorder({ onRecorded }: { onRecorded(file: File): void }) {
+  const [state, setState] = useState<"idle" | "recording" | "converting">("idle");
+  const [message, setMessage] = useState<string | null>(null);
+  const recorder = useRef<MediaRecorder | null>(null);
+
+  async function start() {
+    setMessage(null);
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      setMessage("The browser did not give access to a microphone. Upload a file instead.");
+      return;
+    }
+    const chunks: Blob[] = [];
+    const rec = new MediaRecorder(stream);
+    rec.ondataavailable = (e) => chunks.push(e.data);
+    rec.onstop = async () => {
+      for (const track of stream.getTracks()) track.stop();
+      setState("converting");
+      try {
+        const context = new AudioContext();
+        const decoded = await context.decodeAudioData(await new Blob(chunks).arrayBuffer());
+        await context.close();
+        const channels = Array.from({ length: decoded.numberOfChannels }, (_, i) => decoded.getChannelData(i));
+        onRecorded(new File([encodeWav(channels, decoded.sampleRate)], "recording.wav", { type: "audio/wav" }));
+      } catch {
+        setMessage("The recording could not be converted to WAV. Upload a file instead.");
+      }
+      setState("idle");
+    };
+    recorder.current = rec;
+    rec.start();
+    setState("recording");
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      {state === "recording" ? (
+        <button type="button" className="btn-danger" onClick={() => recorder.current?.stop()}>
+          Stop recording
+        </button>
+      ) : (
+        <button type="button" className="btn-secondary" onClick={start} disabled={state === "converting"}>
+          {state === "converting" ? "Converting to WAV…" : "Record from the microphone"}
+        </button>
+      )}
+      <span role="status" className="text-sm text-slate-800">
+        {state === "recording" ? "Recording… speak now." : (message ?? "")}
+      </span>
+    </div>
   );
 }

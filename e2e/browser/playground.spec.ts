@@ -22,13 +22,13 @@ function toneWav(): Buffer {
 }
 
 test.describe("playground tabs", () => {
-  test("Translate, Batch, Detect and Transcribe as tabs: keyboard, detect, upload a recording, accessible at both widths", async ({
+  test("Translate, Batch, Detect, Speak and Transcribe as tabs: keyboard, detect with Copy and View code, a voice, an upload and a recording sent as WAV, accessible at both widths", async ({
     page,
     api,
     context,
     baseURL,
   }) => {
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
+    await context.grantPermissions(["clipboard-read", "clipboard-write", "microphone"], { origin: baseURL! });
     const key = await issueKey(api, "tabs");
     await signIn(page, key);
     const tablist = page.getByRole("tablist", { name: "Playground" });
@@ -67,10 +67,21 @@ test.describe("playground tabs", () => {
     await transcribe.getByLabel(/Recording/).setInputFiles({ name: "tone.wav", mimeType: "audio/wav", buffer: toneWav() });
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     await expect(page.getByTestId("transcribe-result")).toBeVisible();
-    await expect(page.getByTestId("requests-total")).toHaveText("2");
+
+    // Or record in the browser: the recording is converted to WAV before it is sent.
+    await transcribe.getByRole("button", { name: "Record from the microphone" }).click();
+    await expect(transcribe.getByRole("button", { name: "Stop recording" })).toBeVisible();
+    await page.waitForTimeout(1200);
+    await transcribe.getByRole("button", { name: "Stop recording" }).click();
+    await expect(page.getByTestId("chosen-audio")).toContainText("recording.wav");
+    await transcribe.getByRole("button", { name: "Transcribe" }).click();
+    // The API recognises the format from the bytes it received.
+    await expect(page.getByTestId("transcribe-result")).toContainText("received as audio/wav");
+    await expect(page.getByTestId("requests-total")).toHaveText("3");
 
     // Speak: only languages with voices, and a voice picker.
-    const allLanguages = await page.getByRole("form", { name: "Translate a text" }).getByLabel("From").locator("option").count();
+    // Every source language the (now hidden) Translate tab offers, for comparison.
+    const allLanguages = await page.locator("form[aria-label='Translate a text'] select").first().locator("option").count();
     await tablist.getByRole("tab", { name: "Speak" }).click();
     const speak = page.getByRole("form", { name: "Speak a text" });
     const spoken = await speak.getByLabel("Language").locator("option").count();
@@ -82,7 +93,7 @@ test.describe("playground tabs", () => {
     await speak.getByLabel("Voice").selectOption({ index: 1 });
     await page.getByRole("tabpanel", { name: "Speak" }).getByRole("button", { name: "Speak" }).click();
     await expect(page.getByRole("tabpanel", { name: "Speak" }).getByTestId("tts-audio")).toBeVisible();
-    await expect(page.getByTestId("requests-total")).toHaveText("3");
+    await expect(page.getByTestId("requests-total")).toHaveText("4");
     await tablist.getByRole("tab", { name: "Detect" }).click(); // View code open, for the accessibility check
 
     for (const vp of VIEWPORTS) {
