@@ -83,3 +83,33 @@ export function LanguageFields({
     </div>
   );
 }
+
+/** A labelled select of languages ("Luganda (lug)"), for the tabs that take one language (Speak, Transcribe). */
+export function LanguageSelect({
+  id,
+  label,
+  languages,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  languages: { code: string; name: string }[];
+  value: string;
+  onChange(code: string): void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <select id={id} className="field-input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {languages.map((l) => (
+          <option key={l.code} value={l.code}>
+            {l.name} ({l.code})
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

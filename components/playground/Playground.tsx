@@ -2,13 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { type ApiProblem, callApi, formatSeconds } from "@/lib/portal/api";
+import { callApi } from "@/lib/portal/api";
 import { KEY_PATTERN } from "@/lib/portal/key-storage";
 import { htmlLang } from "@/lib/portal/lang";
 import { qualityLabel } from "@/lib/portal/quality";
 import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
-import { type LanguageChoice, LanguageFields, type PlaygroundLanguage } from "./LanguageFields";
+import { type LanguageChoice, LanguageFields, LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
 import { ResultActions } from "./ResultActions";
@@ -364,26 +364,16 @@ function SpeakSection({ languages }: { languages: TtsLanguage[] }) {
           <textarea id={`${id}-text`} rows={2} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <label htmlFor={`${id}-language`} className="field-label">
-              Language
-            </label>
-            <select
-              id={`${id}-language`}
-              className="field-input"
-              value={language}
-              onChange={(e) => {
-                setLanguage(e.target.value);
-                setVoice("");
-              }}
-            >
-              {languages.map((l) => (
-                <option key={l.code} value={l.code}>
-                  {l.name} ({l.code})
-                </option>
-              ))}
-            </select>
-          </div>
+          <LanguageSelect
+            id={`${id}-language`}
+            label="Language"
+            languages={languages}
+            value={language}
+            onChange={(code) => {
+              setLanguage(code);
+              setVoice("");
+            }}
+          />
           <div>
             <label htmlFor={`${id}-voice`} className="field-label">
               Voice

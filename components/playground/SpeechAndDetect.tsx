@@ -5,6 +5,7 @@ import type { DetectResponse } from "@/lib/detect/schemas";
 import { htmlLang } from "@/lib/portal/lang";
 import { encodeWav } from "@/lib/portal/wav";
 import type { SttResponse } from "@/lib/speech/schemas";
+import { LanguageSelect } from "./LanguageFields";
 import { ProblemBox } from "./ProblemBox";
 import { ResultActions } from "./ResultActions";
 import { useApiCall } from "./useApiCall";
@@ -101,18 +102,7 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
             Ready to send: {file.name} ({Math.ceil(file.size / 1024).toLocaleString("en-US")} kB)
           </p>
         )}
-        <div>
-          <label htmlFor={`${id}-language`} className="field-label">
-            Language spoken
-          </label>
-          <select id={`${id}-language`} className="field-input" value={language} onChange={(e) => setLanguage(e.target.value)}>
-            {languages.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.name} ({l.code})
-              </option>
-            ))}
-          </select>
-        </div>
+        <LanguageSelect id={`${id}-language`} label="Language spoken" languages={languages} value={language} onChange={setLanguage} />
         <button type="submit" className="btn-primary" disabled={busy || !file}>
           {busy ? "Transcribing…" : "Transcribe"}
         </button>
