@@ -4,6 +4,7 @@ import { unstable_rethrow } from "next/navigation";
 import { connection } from "next/server";
 import { NavLinks } from "@/components/NavLinks";
 import { SandboxBanner } from "@/components/SandboxBanner";
+import { Toaster } from "@/components/Toaster";
 import { portalSession } from "@/lib/auth/session";
 import "./globals.css";
 
@@ -69,6 +70,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             </nav>
           </div>
         </footer>
+        <Toaster />
       </body>
     </html>
   );

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { CodeBlock } from "@/components/CodeBlock";
-import { CoverageTable } from "@/components/CoverageTable";
 import { KeyIssuer } from "@/components/KeyIssuer";
 import { requestOrigin } from "@/components/origin";
 import { ProviderBadge } from "@/components/ProviderBadge";
+import { providerNames } from "@/components/providerNames";
 import { authConfigured } from "@/lib/auth/secret";
 import { catalogueSubjects, getAvailability } from "@/lib/availability/live";
 import { listLanguages } from "@/lib/languages/listing";
@@ -13,6 +13,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
   const origin = await requestOrigin();
   // What would serve each pair now: routes known to be unavailable are left out (lib/availability).
   const languages = listLanguages({}, undefined, undefined, await getAvailability().view(catalogueSubjects()));
+  const pairs = languages.languages.reduce((n, l) => n + l.translation.targets.length, 0);
   const quickStart = `# 1. Get a key (or use the form above)
 curl -X POST ${origin}/api/v1/auth/keys \\
   -H "Content-Type: application/json" \\
@@ -61,8 +62,10 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
             <strong className="text-slate-950">No account.</strong> Create a key below; it works at once.
           </li>
           <li>
-            <strong className="text-slate-950">Routing with fallback.</strong> <ProviderBadge provider="provider_a" /> for Ugandan languages,{" "}
-            <ProviderBadge provider="provider_b" /> for West African languages, <ProviderBadge provider="provider_c" /> (open models) for the rest.
+            <strong className="text-slate-950">Routing with fallback.</strong>{" "}
+            <ProviderBadge provider="provider_a" name={providerNames().provider_a} /> for Ugandan languages,{" "}
+            <ProviderBadge provider="provider_b" name={providerNames().provider_b} /> for West African languages,{" "}
+            <ProviderBadge provider="provider_c" name={providerNames().provider_c} /> (open models) for the rest.
           </li>
           <li>
             <strong className="text-slate-950">Honest metadata.</strong> Every translation reports its provider, model, quality band and latency.
@@ -123,11 +126,16 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
         <h2 id="languages-title" className="text-2xl font-semibold text-slate-950">
           Languages
         </h2>
-        <p className="mt-1 mb-4 text-slate-800">
-          Drawn from the same registry <code className="font-mono">GET /api/v1/languages</code> serves. The provider shown is the one automatic
-          routing tries first; others may also serve a pair (force one with <code className="font-mono">provider</code>).
+        <p className="mt-1 text-slate-800">
+          <strong>{languages.total}</strong> languages, <strong>{pairs.toLocaleString("en-US")}</strong> translation directions; speech-to-text in{" "}
+          <strong>{languages.languages.filter((l) => l.stt.supported).length}</strong> and text-to-speech in{" "}
+          <strong>{languages.languages.filter((l) => l.tts.supported).length}</strong>.
         </p>
-        <CoverageTable data={languages} />
+        <p className="mt-3">
+          <Link href="/languages" className="btn-secondary">
+            Search and filter every language
+          </Link>
+        </p>
       </section>
     </div>
   );

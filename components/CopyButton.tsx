@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { toast } from "./Toaster";
 
-/** Copies `value` to the clipboard and says so (politely, for screen readers too). */
+/** Copies `value` to the clipboard and says so: on the button, and in a toast (the live region screen readers hear). */
 export function CopyButton({ value, label = "Copy", className = "btn-secondary" }: { value: string; label?: string; className?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
@@ -15,6 +16,7 @@ export function CopyButton({ value, label = "Copy", className = "btn-secondary" 
     try {
       await navigator.clipboard.writeText(value);
       setState("copied");
+      toast("Copied to the clipboard");
     } catch {
       setState("failed");
     }
@@ -25,10 +27,11 @@ export function CopyButton({ value, label = "Copy", className = "btn-secondary" 
       <button type="button" onClick={copy} className={className}>
         {state === "copied" ? "Copied" : label}
       </button>
-      <span role="status" aria-live="polite" className="sr-only">
-        {state === "copied" ? "Copied to the clipboard" : state === "failed" ? "Could not copy: select the text and copy it by hand" : ""}
-      </span>
-      {state === "failed" && <span className="text-sm text-red-800">Copy failed — select the text and copy it by hand.</span>}
+      {state === "failed" && (
+        <span role="alert" className="text-sm text-red-800">
+          Copy failed — select the text and copy it by hand.
+        </span>
+      )}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { forgetPlaygroundKey } from "@/lib/portal/key-storage";
+import { toast } from "./Toaster";
 
 /** Main navigation; marks the current page (aria-current) and offers sign-out when a session exists. */
 export function NavLinks({ signedIn }: { signedIn: boolean }) {
@@ -13,6 +14,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
   const [busy, setBusy] = useState(false);
   const links = [
     { href: "/", label: "Home" },
+    { href: "/languages", label: "Languages" },
     { href: "/docs", label: "Docs" },
     signedIn ? { href: "/dashboard", label: "Dashboard" } : { href: "/signin", label: "Sign in" },
   ];
@@ -24,6 +26,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
     router.push("/");
     router.refresh();
     setBusy(false);
+    toast("Signed out");
   }
 
   return (

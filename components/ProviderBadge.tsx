@@ -4,12 +4,14 @@ const STYLES: Record<string, string> = {
   provider_c: "bg-violet-100 text-violet-950 ring-violet-300",
 };
 
-export function ProviderBadge({ provider }: { provider: string }) {
+/** The provider's human name (when given) beside its API id: "Sunbird AI provider_a". */
+export function ProviderBadge({ provider, name }: { provider: string; name?: string }) {
   return (
     <span
-      className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset ${STYLES[provider] ?? "bg-slate-100 text-slate-900 ring-slate-300"}`}
+      className={`inline-block rounded px-1.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STYLES[provider] ?? "bg-slate-100 text-slate-900 ring-slate-300"}`}
     >
-      {provider}
+      {name && `${name} `}
+      <span className="font-mono font-normal">{provider}</span>
     </span>
   );
 }

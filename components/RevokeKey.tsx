@@ -5,6 +5,7 @@ import { signOut } from "next-auth/react";
 import { useRef, useState } from "react";
 import { revokeSessionKey } from "@/app/dashboard/actions";
 import { forgetPlaygroundKey } from "@/lib/portal/key-storage";
+import { toast } from "./Toaster";
 
 /** Revoke with confirmation (a modal dialog), then sign out: the key is refused by the API from then on. */
 export function RevokeKey({ name, prefix }: { name: string; prefix: string }) {
@@ -25,6 +26,7 @@ export function RevokeKey({ name, prefix }: { name: string; prefix: string }) {
     forgetPlaygroundKey();
     await signOut({ redirect: false }).catch(() => undefined);
     dialogRef.current?.close();
+    toast("Key revoked");
     router.push("/?revoked=1");
     router.refresh();
   }

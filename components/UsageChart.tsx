@@ -1,128 +1,313 @@
-import type { UsageDay } from "@/lib/keys/usage";
+"use client";
+
+import Link from "next/link";
+import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import { ScrollRegion } from "@/components/ScrollRegion";
+import { OUTCOMES, type Outcome, type SeriesDay } from "@/lib/usage/series";
 
 /**
- * Usage per day as two small bar charts (requests; characters translated), drawn on the server as inline SVG.
- * Each chart has a text alternative, and the numbers are also available as a table.
+ * The dashboard's usage chart: requests per UTC day split by endpoint or by outcome, or characters or cache hits, over
+ * 7, 30 or 90 days. Drawn with HTML and CSS rather than a scaled SVG, so every label is real text at a fixed 12–14 px at
+ * any width (a scaled SVG's ticks shrank to ~6 px on a phone). Each day is a button in one roving tab stop (arrow
+ * keys, Home, End): hovering, focusing or tapping it shows its tooltip. The numbers are also a table. The data is
+ * lib/usage's dashboardUsage — the same rows GET /api/v1/usage reads.
  */
-const W = 600;
-const H = 150;
-const PAD = { top: 12, right: 8, bottom: 24, left: 44 };
+
+export const RANGES = [7, 30, 90] as const;
+type View = "endpoint" | "outcome" | "characters" | "cacheHits";
+
+const VIEWS: { id: View; label: string }[] = [
+  { id: "endpoint", label: "Requests by endpoint" },
+  { id: "outcome", label: "Requests by outcome" },
+  { id: "characters", label: "Characters translated" },
+  { id: "cacheHits", label: "Cache hits" },
+];
+
+const OUTCOME_LABELS: Record<Outcome, string> = {
+  "2xx": "Succeeded (2xx)",
+  "4xx": "Refused (4xx)",
+  "429": "Rate limited (429)",
+  "5xx": "Failed (5xx)",
+};
+const OUTCOME_COLORS: Record<Outcome, string> = { "2xx": "#047857", "4xx": "#b45309", "429": "#6d28d9", "5xx": "#b91c1c" };
+/** Distinct, on white at least 3:1 (WCAG non-text contrast). */
+const ENDPOINT_COLORS = ["#047857", "#1d4ed8", "#b45309", "#6d28d9", "#be123c", "#0f766e", "#4d7c0f", "#475569"];
+const MAX_ENDPOINT_SERIES = ENDPOINT_COLORS.length - 1;
+const OTHER = "Other endpoints";
+
+interface Segment {
+  label: string;
+  color: string;
+  value: number;
+}
+
+const number = (n: number) => n.toLocaleString("en-US");
+
+function dayLabel(day: string, long = false): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return date.toLocaleDateString("en-GB", {
+    timeZone: "UTC",
+    day: "numeric",
+    month: "short",
+    ...(long ? { weekday: "short", year: "numeric" } : {}),
+  });
+}
 
 function niceMax(n: number): number {
   if (n <= 4) return 4;
   const magnitude = 10 ** Math.floor(Math.log10(n));
-  const steps = [1, 2, 2.5, 5, 10];
-  for (const s of steps) if (s * magnitude >= n) return s * magnitude;
+  for (const s of [1, 2, 2.5, 5, 10]) if (s * magnitude >= n) return s * magnitude;
   return 10 * magnitude;
 }
 
-function shortDay(day: string): string {
-  const [, m, d] = day.split("-");
-  const month = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][Number(m) - 1];
-  return `${Number(d)} ${month}`;
+export interface UsageChartProps {
+  /** The last 90 UTC days, oldest first. */
+  days: SeriesDay[];
+  /** Endpoints with requests, busiest first. */
+  endpoints: string[];
+  /** endpoint → human name (the manifest's summaries). */
+  endpointLabels: Record<string, string>;
 }
 
-function BarChart({ id, days, value, label, color }: { id: string; days: UsageDay[]; value: (d: UsageDay) => number; label: string; color: string }) {
-  const values = days.map(value);
-  const total = values.reduce((a, b) => a + b, 0);
-  const max = niceMax(Math.max(0, ...values));
-  const innerW = W - PAD.left - PAD.right;
-  const innerH = H - PAD.top - PAD.bottom;
-  const slot = innerW / days.length;
-  const barW = Math.max(2, slot * 0.7);
-  const busiest = values.indexOf(Math.max(...values));
-  const summary =
-    total === 0
-      ? `No ${label} in the last ${days.length} days.`
-      : `${total.toLocaleString("en-US")} ${label} in the last ${days.length} days; busiest day ${shortDay(days[busiest].day)} with ${values[busiest].toLocaleString("en-US")}.`;
+export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageChartProps) {
+  const [range, setRange] = useState<(typeof RANGES)[number]>(30);
+  const [view, setView] = useState<View>("endpoint");
+  const [active, setActive] = useState<number | null>(null);
+  const [focusIndex, setFocusIndex] = useState<number | null>(null);
+  const bars = useRef<(HTMLButtonElement | null)[]>([]);
+  const ids = useId();
+  const days = useMemo(() => allDays.slice(-range), [allDays, range]);
+  const shown = endpoints.slice(0, MAX_ENDPOINT_SERIES);
+  const label = (e: string) => endpointLabels[e] ?? e;
 
-  return (
-    <figure className="min-w-0">
-      <figcaption className="text-sm font-semibold text-slate-900">
-        {label[0].toUpperCase() + label.slice(1)} per day <span className="font-normal text-slate-700">— total {total.toLocaleString("en-US")}</span>
-      </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} className="mt-2 h-auto w-full" role="img" aria-labelledby={`${id}-title ${id}-desc`}>
-        <title id={`${id}-title`}>{`${label} per day, last ${days.length} days`}</title>
-        <desc id={`${id}-desc`}>{summary}</desc>
-        {[0, 0.5, 1].map((f) => {
-          const y = PAD.top + innerH * (1 - f);
-          return (
-            <g key={f}>
-              <line x1={PAD.left} x2={W - PAD.right} y1={y} y2={y} stroke="#cbd5e1" strokeWidth={1} />
-              <text x={PAD.left - 6} y={y + 4} textAnchor="end" fontSize={11} fill="#334155">
-                {(max * f).toLocaleString("en-US")}
-              </text>
-            </g>
-          );
-        })}
-        {values.map((v, i) => {
-          const h = max === 0 ? 0 : (v / max) * innerH;
-          const x = PAD.left + i * slot + (slot - barW) / 2;
-          return (
-            <rect key={days[i].day} x={x} y={PAD.top + innerH - h} width={barW} height={Math.max(h, v > 0 ? 1 : 0)} fill={color} rx={1}>
-              <title>{`${shortDay(days[i].day)}: ${v.toLocaleString("en-US")} ${label}`}</title>
-            </rect>
-          );
-        })}
-        {[0, Math.floor(days.length / 2), days.length - 1].map((i) => (
-          <text
-            key={i}
-            x={PAD.left + i * slot + slot / 2}
-            y={H - 6}
-            textAnchor={i === 0 ? "start" : i === days.length - 1 ? "end" : "middle"}
-            fontSize={11}
-            fill="#334155"
-          >
-            {i === days.length - 1 ? "today" : shortDay(days[i].day)}
-          </text>
-        ))}
-      </svg>
-    </figure>
-  );
-}
+  const segments = (d: SeriesDay): Segment[] => {
+    if (view === "outcome") return OUTCOMES.map((o) => ({ label: OUTCOME_LABELS[o], color: OUTCOME_COLORS[o], value: d.byOutcome[o] }));
+    if (view === "characters") return [{ label: "Characters translated", color: "#6d28d9", value: d.characters }];
+    if (view === "cacheHits") return [{ label: "Cache hits", color: "#0f766e", value: d.cacheHits }];
+    const out = shown.map((e, i) => ({ label: label(e), color: ENDPOINT_COLORS[i], value: d.byEndpoint[e] ?? 0 }));
+    const other = endpoints.slice(MAX_ENDPOINT_SERIES).reduce((s, e) => s + (d.byEndpoint[e] ?? 0), 0);
+    if (endpoints.length > MAX_ENDPOINT_SERIES) out.push({ label: OTHER, color: ENDPOINT_COLORS[MAX_ENDPOINT_SERIES], value: other });
+    return out;
+  };
+  const unit = view === "characters" ? "characters" : view === "cacheHits" ? "cache hits" : "requests";
+  const totalOf = (d: SeriesDay) => segments(d).reduce((s, x) => s + x.value, 0);
+  const totals = days.map(totalOf);
+  const max = niceMax(Math.max(0, ...totals));
+  const legend = segments(days[0] ?? allDays[0]).map(({ label, color }) => ({ label, color }));
+  const sum = (f: (d: SeriesDay) => number) => days.reduce((s, d) => s + f(d), 0);
+  const everUsed = allDays.some((d) => d.requests > 0);
+  const current = focusIndex ?? days.length - 1;
 
-export function UsageChart({ days }: { days: UsageDay[] }) {
+  const move = (e: KeyboardEvent, i: number) => {
+    const next = e.key === "ArrowRight" ? i + 1 : e.key === "ArrowLeft" ? i - 1 : e.key === "Home" ? 0 : e.key === "End" ? days.length - 1 : -2;
+    if (next === -2 || next < 0 || next >= days.length) return;
+    e.preventDefault();
+    setFocusIndex(next);
+    setActive(next);
+    bars.current[next]?.focus();
+  };
+
+  const describe = (d: SeriesDay) =>
+    `${dayLabel(d.day, true)}: ${number(totalOf(d))} ${unit}${segments(d)
+      .filter((s) => s.value > 0 && segments(d).length > 1)
+      .map((s, i) => `${i === 0 ? " — " : ", "}${s.label} ${number(s.value)}`)
+      .join("")}`;
+
   return (
     <div>
-      <div className="grid gap-6 lg:grid-cols-2">
-        <BarChart id="usage-requests" days={days} value={(d) => d.requests} label="requests" color="#047857" />
-        <BarChart id="usage-chars" days={days} value={(d) => d.charactersTranslated} label="characters translated" color="#6d28d9" />
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
+        <fieldset className="flex flex-wrap items-center gap-2">
+          <legend className="sr-only">Range</legend>
+          {RANGES.map((r) => (
+            <button
+              key={r}
+              type="button"
+              aria-pressed={range === r}
+              onClick={() => {
+                setRange(r);
+                setActive(null);
+                setFocusIndex(null);
+              }}
+              className={`min-h-11 rounded-md border px-3 text-sm font-semibold ${range === r ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 bg-white text-slate-900 hover:bg-slate-50"}`}
+            >
+              {r} days
+            </button>
+          ))}
+        </fieldset>
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          Show
+          <select
+            value={view}
+            onChange={(e) => setView(e.target.value as View)}
+            className="min-h-11 rounded-md border border-slate-400 bg-white px-2 text-base"
+          >
+            {VIEWS.map((v) => (
+              <option key={v.id} value={v.id}>
+                {v.label}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
+
+      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="usage-totals">
+        {[
+          ["Requests", sum((d) => d.requests)],
+          ["Errors (4xx/5xx)", sum((d) => d.errors)],
+          ["Characters translated", sum((d) => d.characters)],
+          ["Cache hits", sum((d) => d.cacheHits)],
+        ].map(([name, value]) => (
+          <div key={name} className="rounded-md border border-slate-200 px-3 py-2">
+            <dt className="text-sm text-slate-700">{name}</dt>
+            <dd className="text-xl font-semibold tabular-nums text-slate-950">{number(value as number)}</dd>
+          </div>
+        ))}
+      </dl>
+
+      {!everUsed ? (
+        <div className="mt-4 rounded-md border border-dashed border-slate-300 bg-slate-50 p-6 text-center" data-testid="usage-empty">
+          <p className="font-semibold text-slate-900">No requests yet</p>
+          <p className="mt-1 text-sm text-slate-700">Your chart fills in as soon as this key makes its first request.</p>
+          <p className="mt-3 flex flex-wrap justify-center gap-3">
+            <a href="#playground-title" className="btn-primary">
+              Make your first request in the playground
+            </a>
+            <Link href="/#quick-start-title" className="btn-secondary">
+              Read the quick start
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <figure className="mt-4" aria-labelledby={`${ids}-caption`}>
+          <figcaption id={`${ids}-caption`} className="text-sm font-semibold text-slate-900">
+            {VIEWS.find((v) => v.id === view)?.label} per UTC day, last {range} days
+          </figcaption>
+          <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-800" aria-label="Legend">
+            {legend.map((l) => (
+              <li key={l.label} className="flex items-center gap-1.5">
+                <span aria-hidden="true" className="inline-block size-3 rounded-sm" style={{ background: l.color }} />
+                {l.label}
+              </li>
+            ))}
+          </ul>
+          <div className="relative mt-3 grid grid-cols-[auto_1fr] gap-x-2">
+            <div className="flex h-48 flex-col justify-between text-right text-xs text-slate-700 tabular-nums" aria-hidden="true">
+              <span>{number(max)}</span>
+              <span>{number(max / 2)}</span>
+              <span>0</span>
+            </div>
+            <div className="relative h-48 border-b border-l border-slate-300">
+              <div className="pointer-events-none absolute inset-x-0 top-0 border-t border-dashed border-slate-200" />
+              <div className="pointer-events-none absolute inset-x-0 top-1/2 border-t border-dashed border-slate-200" />
+              {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's anonymous content box leaves the bars' percentage heights unresolved */}
+              <div role="group" aria-label={`${unit} per day; the arrow keys move between days`} className="absolute inset-0 flex items-end">
+                {days.map((d, i) => {
+                  const total = totals[i];
+                  return (
+                    <button
+                      key={d.day}
+                      ref={(el) => {
+                        bars.current[i] = el;
+                      }}
+                      type="button"
+                      tabIndex={i === current ? 0 : -1}
+                      aria-label={describe(d)}
+                      aria-describedby={active === i ? `${ids}-tip` : undefined}
+                      onMouseEnter={() => setActive(i)}
+                      onMouseLeave={() => setActive(null)}
+                      onFocus={() => {
+                        setActive(i);
+                        setFocusIndex(i);
+                      }}
+                      onBlur={() => setActive(null)}
+                      onClick={() => setActive(i)}
+                      onKeyDown={(e) => move(e, i)}
+                      data-testid="usage-bar"
+                      className={`group flex h-full min-w-0 flex-1 flex-col-reverse items-stretch px-[12%] outline-offset-0 ${active === i ? "bg-slate-100" : ""}`}
+                    >
+                      {segments(d).map((s) =>
+                        s.value > 0 ? (
+                          <span
+                            key={s.label}
+                            className="block w-full"
+                            style={{ background: s.color, height: `${(s.value / max) * 100}%`, minHeight: total > 0 ? 1 : 0 }}
+                          />
+                        ) : null,
+                      )}
+                    </button>
+                  );
+                })}
+              </div>
+              {active !== null && days[active] && (
+                <div
+                  id={`${ids}-tip`}
+                  role="tooltip"
+                  data-testid="usage-tooltip"
+                  className="pointer-events-none absolute -top-2 z-10 w-max max-w-[16rem] -translate-y-full rounded-md border border-slate-300 bg-white p-2 text-sm text-slate-900 shadow-lg"
+                  style={
+                    active < days.length / 2
+                      ? { left: `${(active / days.length) * 100}%` }
+                      : { right: `${((days.length - active - 1) / days.length) * 100}%` }
+                  }
+                >
+                  <p className="font-semibold">{dayLabel(days[active].day, true)}</p>
+                  <p className="tabular-nums">
+                    {number(totals[active])} {unit}
+                  </p>
+                  {segments(days[active]).length > 1 && (
+                    <ul className="mt-1 space-y-0.5">
+                      {segments(days[active])
+                        .filter((s) => s.value > 0)
+                        .map((s) => (
+                          <li key={s.label} className="flex items-center gap-1.5 tabular-nums">
+                            <span aria-hidden="true" className="inline-block size-2.5 rounded-sm" style={{ background: s.color }} />
+                            {s.label}: {number(s.value)}
+                          </li>
+                        ))}
+                    </ul>
+                  )}
+                </div>
+              )}
+            </div>
+            <div />
+            <div className="mt-1 flex justify-between text-xs text-slate-700" aria-hidden="true">
+              <span>{dayLabel(days[0].day)}</span>
+              {range > 7 && <span>{dayLabel(days[Math.floor(days.length / 2)].day)}</span>}
+              <span>today</span>
+            </div>
+          </div>
+        </figure>
+      )}
+
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer font-medium text-brand-800 underline underline-offset-2">Show the numbers as a table</summary>
-        <div className="relative mt-2 max-h-72 overflow-auto rounded-md border border-slate-200">
+        <ScrollRegion label="Usage per day" className="relative mt-2 max-h-72 overflow-auto rounded-md border border-slate-200">
           <table className="min-w-full text-left">
-            <caption className="sr-only">Requests, characters translated upstream and cache hits per day (UTC)</caption>
+            <caption className="sr-only">Requests, errors, characters translated upstream and cache hits per UTC day, last {range} days</caption>
             <thead className="sticky top-0 bg-slate-100">
               <tr>
-                <th scope="col" className="px-3 py-1.5">
-                  Day (UTC)
-                </th>
-                <th scope="col" className="px-3 py-1.5 text-right">
-                  Requests
-                </th>
-                <th scope="col" className="px-3 py-1.5 text-right">
-                  Characters translated
-                </th>
-                <th scope="col" className="px-3 py-1.5 text-right">
-                  Cache hits
-                </th>
+                {["Day (UTC)", "Requests", "Errors", "Characters translated", "Cache hits"].map((h, i) => (
+                  <th key={h} scope="col" className={`px-3 py-1.5 ${i > 0 ? "text-right" : ""}`}>
+                    {h}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {[...days].reverse().map((d) => (
                 <tr key={d.day}>
-                  <th scope="row" className="px-3 py-1 font-normal">
+                  <th scope="row" className="px-3 py-1 font-normal whitespace-nowrap">
                     {d.day}
                   </th>
-                  <td className="px-3 py-1 text-right tabular-nums">{d.requests.toLocaleString("en-US")}</td>
-                  <td className="px-3 py-1 text-right tabular-nums">{d.charactersTranslated.toLocaleString("en-US")}</td>
-                  <td className="px-3 py-1 text-right tabular-nums">{d.cacheHits.toLocaleString("en-US")}</td>
+                  <td className="px-3 py-1 text-right tabular-nums">{number(d.requests)}</td>
+                  <td className="px-3 py-1 text-right tabular-nums">{number(d.errors)}</td>
+                  <td className="px-3 py-1 text-right tabular-nums">{number(d.characters)}</td>
+                  <td className="px-3 py-1 text-right tabular-nums">{number(d.cacheHits)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </div>
   );

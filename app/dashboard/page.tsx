@@ -3,12 +3,14 @@ import { redirect } from "next/navigation";
 import { Playground } from "@/components/playground/Playground";
 import { PlaygroundProvider } from "@/components/playground/PlaygroundContext";
 import { RateLimitPanel, type RuleView } from "@/components/playground/RateLimitPanel";
+import { providerNames } from "@/components/providerNames";
 import { RevokeKey } from "@/components/RevokeKey";
 import { UsageChart } from "@/components/UsageChart";
 import { portalSession } from "@/lib/auth/session";
-import { usageByDay } from "@/lib/keys/usage";
+import { operations } from "@/lib/http/manifest";
 import { listLanguages } from "@/lib/languages/listing";
 import { ruleFor } from "@/lib/ratelimit";
+import { dashboardUsage } from "@/lib/usage/read";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -33,13 +35,24 @@ export default async function DashboardPage() {
   const { key } = session;
 
   const now = new Date();
-  const days = await usageByDay(key.id, 30, now);
+  const usage = await dashboardUsage(key.id, 90, now.getTime());
+  const endpointLabels = Object.fromEntries(operations().map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operation.summary]));
   const daysLeft = Math.ceil((key.expiresAt.getTime() - now.getTime()) / DAY_MS);
   const rules: RuleView[] = BUCKETS.map((b) => {
     const rule = ruleFor(b.bucket);
     return { ...b, limit: rule.limit, windowSeconds: rule.windowMs / 1000 };
   });
-  const languages = listLanguages().languages.map((l) => ({ code: l.code, name: l.name, targets: l.translation.targets.map((t) => t.code) }));
+  const listing = listLanguages().languages;
+  const languages = listing.map((l) => ({ code: l.code, name: l.name, targets: l.translation.targets.map((t) => t.code) }));
+  const sttLanguages = listing.filter((l) => l.stt.supported).map((l) => ({ code: l.code, name: l.name }));
+  const names = providerNames();
+  const ttsLanguages = listing
+    .filter((l) => l.tts.supported)
+    .map((l) => ({
+      code: l.code,
+      name: l.name,
+      voices: l.tts.providers.flatMap((p) => p.voices.map((v) => ({ id: v.id, label: `${v.name} — ${names[p.provider] ?? p.provider}` }))),
+    }));
 
   return (
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-10 sm:px-6">
@@ -102,13 +115,15 @@ export default async function DashboardPage() {
 
       <section aria-labelledby="usage-title" className="card">
         <h2 id="usage-title" className="text-xl font-semibold text-slate-950">
-          Usage, last 30 days
+          Usage
         </h2>
-        <p className="mt-1 mb-4 text-sm text-slate-700">Per UTC day. Updated as you use the key.</p>
-        <UsageChart days={days} />
+        <p className="mt-1 mb-4 text-sm text-slate-700">
+          Per UTC day, updated as you use the key. The same numbers are in the API: <code className="font-mono">GET /api/v1/usage</code>.
+        </p>
+        <UsageChart days={usage.days} endpoints={usage.endpoints} endpointLabels={endpointLabels} />
       </section>
 
-      <PlaygroundProvider expectedPrefix={key.displayPrefix}>
+      <PlaygroundProvider expectedPrefix={key.displayPrefix} providerNames={names}>
         <section aria-labelledby="limits-title" className="card">
           <h2 id="limits-title" className="text-xl font-semibold text-slate-950">
             Rate limits
@@ -122,7 +137,7 @@ export default async function DashboardPage() {
             Playground
           </h2>
           <p className="mt-1 mb-5 text-sm text-slate-700">Real API calls with your key: they count towards requests_total and your rate limits.</p>
-          <Playground languages={languages} />
+          <Playground languages={languages} sttLanguages={sttLanguages} ttsLanguages={ttsLanguages} />
         </section>
       </PlaygroundProvider>
 

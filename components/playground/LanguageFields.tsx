@@ -1,6 +1,7 @@
 "use client";
 
 import { PROVIDER_BLURB } from "@/lib/portal/quality";
+import { usePlayground } from "./PlaygroundContext";
 
 export interface PlaygroundLanguage {
   code: string;
@@ -27,6 +28,7 @@ export function LanguageFields({
   value: LanguageChoice;
   onChange(next: LanguageChoice): void;
 }) {
+  const { providerNames } = usePlayground();
   const sources = languages.filter((l) => l.targets.length > 0);
   const source = languages.find((l) => l.code === value.source);
   const targetCodes = new Set(source ? source.targets : languages.flatMap((l) => l.targets));
@@ -73,11 +75,41 @@ export function LanguageFields({
         <select id={`${idPrefix}-provider`} className="field-input" value={value.provider} onChange={(e) => set({ provider: e.target.value })}>
           {Object.entries(PROVIDER_BLURB).map(([id, blurb]) => (
             <option key={id} value={id}>
-              {blurb}
+              {providerNames[id] ? `${providerNames[id]} (${id}) — ${blurb}` : blurb}
             </option>
           ))}
         </select>
       </div>
+    </div>
+  );
+}
+
+/** A labelled select of languages ("Luganda (lug)"), for the tabs that take one language (Speak, Transcribe). */
+export function LanguageSelect({
+  id,
+  label,
+  languages,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  languages: { code: string; name: string }[];
+  value: string;
+  onChange(code: string): void;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+      </label>
+      <select id={id} className="field-input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {languages.map((l) => (
+          <option key={l.code} value={l.code}>
+            {l.name} ({l.code})
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

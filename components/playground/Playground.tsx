@@ -2,29 +2,56 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { type ApiProblem, callApi, formatSeconds } from "@/lib/portal/api";
+import { callApi } from "@/lib/portal/api";
 import { KEY_PATTERN } from "@/lib/portal/key-storage";
 import { htmlLang } from "@/lib/portal/lang";
 import { qualityLabel } from "@/lib/portal/quality";
 import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
-import { type LanguageChoice, LanguageFields, type PlaygroundLanguage } from "./LanguageFields";
+import { type LanguageChoice, LanguageFields, LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
+import { ProblemBox } from "./ProblemBox";
+import { ResultActions } from "./ResultActions";
+import { DetectSection, TranscribeSection } from "./SpeechAndDetect";
+import { type Tab, Tabs } from "./Tabs";
+import { useApiCall } from "./useApiCall";
 
 /**
  * The playground is a plain client of the public API: it calls /api/v1/translate, /translate/batch and /speech/tts from
  * this browser with the user's key (Authorization: Bearer), exactly as their own code would. Requests are counted and
  * rate-limited like any other; the portal's session cookie plays no part in them.
  */
-export function Playground({ languages }: { languages: PlaygroundLanguage[] }) {
+/** A language text-to-speech speaks, with its voices (provider and name), from the languages listing. */
+export interface TtsLanguage {
+  code: string;
+  name: string;
+  voices: { id: string; label: string }[];
+}
+
+export function Playground({
+  languages,
+  sttLanguages,
+  ttsLanguages,
+}: {
+  languages: PlaygroundLanguage[];
+  sttLanguages: { code: string; name: string }[];
+  ttsLanguages: TtsLanguage[];
+}) {
   const { apiKey, ready } = usePlayground();
   if (!ready) return <p className="text-slate-700">Loading the playground…</p>;
   if (!apiKey) return <KeyGate />;
+  const names = new Map(languages.map((l) => [l.code, l.name]));
+  const tabs: Tab[] = [
+    { id: "translate", label: "Translate", panel: <TranslateSection languages={languages} speaks={new Set(ttsLanguages.map((l) => l.code))} /> },
+    { id: "batch", label: "Batch", panel: <BatchSection languages={languages} /> },
+    { id: "detect", label: "Detect", panel: <DetectSection names={names} /> },
+    { id: "speak", label: "Speak", panel: <SpeakSection languages={ttsLanguages} /> },
+    { id: "transcribe", label: "Transcribe", panel: <TranscribeSection languages={sttLanguages} /> },
+  ];
   return (
-    <div className="space-y-10">
+    <div className="space-y-6">
       <KeyBar />
-      <TranslateSection languages={languages} />
-      <BatchSection languages={languages} />
+      <Tabs label="Playground" tabs={tabs} />
     </div>
   );
 }
@@ -92,32 +119,6 @@ function KeyBar() {
   );
 }
 
-function ProblemBox({ problem, what }: { problem: ApiProblem; what: string }) {
-  return (
-    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900">
-      <p>
-        <strong>
-          {what} failed: {problem.message}
-        </strong>
-      </p>
-      <p className="mt-1 font-mono text-xs">
-        HTTP {problem.status} {problem.code}
-        {problem.retryAfter ? ` · Retry-After ${problem.retryAfter} s (${formatSeconds(problem.retryAfter)})` : ""}
-        {problem.requestId ? ` · ${problem.requestId}` : ""}
-      </p>
-      {problem.errors && problem.errors.length > 0 && (
-        <ul className="mt-2 list-disc pl-5">
-          {problem.errors.map((e) => (
-            <li key={`${e.loc.join(".")}: ${e.msg}`}>
-              <code className="font-mono">{e.loc.join(".")}</code>: {e.msg}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
 type TranslateResult = Record<string, unknown> & {
   translated_text: string;
   target_lang: string;
@@ -127,33 +128,22 @@ type TranslateResult = Record<string, unknown> & {
   provider: string;
 };
 
-function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
-  const { apiKey, recordRateLimit } = usePlayground();
-  const router = useRouter();
+function TranslateSection({ languages, speaks }: { languages: PlaygroundLanguage[]; speaks: Set<string> }) {
   const id = useId();
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const [text, setText] = useState("Good morning, how are you?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "lug", provider: "auto" });
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ data: TranslateResult; requestId: string | null } | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const { busy, result, problem, submit, request } = useApiCall("translate", "/api/v1/translate", (data: TranslateResult, headers) => ({
+    data,
+    requestId: headers.get("x-request-id"),
+  }));
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
     const body: Record<string, unknown> = { text, target_lang: choice.target };
     if (choice.source) body.source_lang = choice.source;
     if (choice.provider !== "auto") body.provider = choice.provider;
-    const r = await callApi<TranslateResult>("/api/v1/translate", { method: "POST", apiKey: apiKey!, body: JSON.stringify(body) });
-    recordRateLimit("translate", r.rateLimit);
-    setBusy(false);
-    if (r.ok) setResult({ data: r.data, requestId: r.headers.get("x-request-id") });
-    else {
-      setResult(null);
-      setProblem(r.problem);
-    }
-    router.refresh(); // requests_total and the usage chart
+    await submit(body);
   }
 
   return (
@@ -177,7 +167,10 @@ function TranslateSection({ languages }: { languages: PlaygroundLanguage[] }) {
 
       <div aria-live="polite" className="mt-5 space-y-4">
         {problem && <ProblemBox problem={problem} what="Translation" />}
-        {result && <TranslationResult data={result.data} requestId={result.requestId} names={names} />}
+        {result && (
+          <TranslationResult data={result.data} requestId={result.requestId} names={names} speakable={speaks.has(result.data.target_lang)} />
+        )}
+        {result && request && <ResultActions result={result.data} path="/api/v1/translate" request={request} />}
       </div>
     </section>
   );
@@ -201,7 +194,16 @@ const FIELD_LABELS: Record<string, string> = {
   cached: "Answered from the cache (no provider called for this request)",
 };
 
-function formatValue(field: string, value: unknown, names: Map<string, string>): React.ReactNode {
+/** "Sunbird AI (provider_a)": the human name beside the API's id. */
+export function providerLabel(id: string, providerNames: Record<string, string>): string {
+  return providerNames[id] ? `${providerNames[id]} (${id})` : id;
+}
+
+function formatValue(field: string, value: unknown, names: Map<string, string>, providerNames: Record<string, string>): React.ReactNode {
+  if ((field === "provider" || field === "requested_provider") && typeof value === "string")
+    return <span>{providerLabel(value, providerNames)}</span>;
+  if (field === "providers_tried" && Array.isArray(value))
+    return <span>{value.map((p) => providerLabel(String(p), providerNames)).join(" → ") || "—"}</span>;
   if (field === "quality_score" && typeof value === "number") {
     const q = qualityLabel(value);
     return (
@@ -226,7 +228,19 @@ function formatValue(field: string, value: unknown, names: Map<string, string>):
   return <code className="break-all font-mono">{String(value)}</code>;
 }
 
-function TranslationResult({ data, requestId, names }: { data: TranslateResult; requestId: string | null; names: Map<string, string> }) {
+function TranslationResult({
+  data,
+  requestId,
+  names,
+  speakable,
+}: {
+  data: TranslateResult;
+  requestId: string | null;
+  names: Map<string, string>;
+  /** Text-to-speech speaks the target language: offer "Speak". */
+  speakable: boolean;
+}) {
+  const { providerNames } = usePlayground();
   return (
     <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="translate-result">
       <p className="text-sm font-semibold text-slate-700">
@@ -240,7 +254,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
           Sandbox output — not a real translation
         </p>
       )}
-      <Speak text={data.translated_text} language={data.target_lang} />
+      {speakable && <Speak text={data.translated_text} language={data.target_lang} />}
       <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         {Object.entries(data)
           .filter(([k]) => k !== "translated_text")
@@ -250,7 +264,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
                 {FIELD_LABELS[k] ?? k} <code className="ml-1 font-mono text-xs text-slate-600">{k}</code>
               </dt>
               <dd className="text-slate-900" data-field={k}>
-                {formatValue(k, v, names)}
+                {formatValue(k, v, names, providerNames)}
               </dd>
             </div>
           ))}
@@ -265,7 +279,7 @@ function TranslationResult({ data, requestId, names }: { data: TranslateResult; 
 }
 
 /** Text-to-speech of the translation: POST /api/v1/speech/tts with Accept: audio/wav, played from the bytes. */
-function Speak({ text, language }: { text: string; language: string }) {
+function Speak({ text, language, voice }: { text: string; language: string; voice?: string }) {
   const { apiKey, recordRateLimit } = usePlayground();
   const router = useRouter();
   const [busy, setBusy] = useState(false);
@@ -277,7 +291,7 @@ function Speak({ text, language }: { text: string; language: string }) {
   useEffect(() => {
     setAudioUrl(null);
     setMessage(null);
-  }, [text, language]);
+  }, [text, language, voice]);
   useEffect(() => {
     if (!audioUrl) return;
     audioRef.current?.play().catch(() => setMessage({ kind: "info", text: "Press play to listen." }));
@@ -289,7 +303,7 @@ function Speak({ text, language }: { text: string; language: string }) {
     setMessage(null);
     const r = await callApi<Blob>(
       "/api/v1/speech/tts",
-      { method: "POST", apiKey: apiKey!, headers: { Accept: "audio/wav" }, body: JSON.stringify({ text, language }) },
+      { method: "POST", apiKey: apiKey!, headers: { Accept: "audio/wav" }, body: JSON.stringify({ text, language, ...(voice ? { voice } : {}) }) },
       (res) => res.blob(),
     );
     recordRateLimit("tts", r.rateLimit);
@@ -329,6 +343,57 @@ function Speak({ text, language }: { text: string; language: string }) {
   );
 }
 
+/** The Speak tab: text-to-speech in a language that has voices, with a voice picker (default: the provider's own). */
+function SpeakSection({ languages }: { languages: TtsLanguage[] }) {
+  const id = useId();
+  const [language, setLanguage] = useState(languages.find((l) => l.code === "lug")?.code ?? languages[0]?.code ?? "");
+  const [voice, setVoice] = useState("");
+  const [text, setText] = useState("Wasuze otya nno?");
+  const voices = languages.find((l) => l.code === language)?.voices ?? [];
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`} className="text-lg font-semibold text-slate-950">
+        Speak a text
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">Only the {languages.length} languages text-to-speech speaks are listed.</p>
+      <form className="mt-3 space-y-4" aria-label="Speak a text" onSubmit={(e) => e.preventDefault()}>
+        <div>
+          <label htmlFor={`${id}-text`} className="field-label">
+            Text
+          </label>
+          <textarea id={`${id}-text`} rows={2} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <LanguageSelect
+            id={`${id}-language`}
+            label="Language"
+            languages={languages}
+            value={language}
+            onChange={(code) => {
+              setLanguage(code);
+              setVoice("");
+            }}
+          />
+          <div>
+            <label htmlFor={`${id}-voice`} className="field-label">
+              Voice
+            </label>
+            <select id={`${id}-voice`} className="field-input" value={voice} onChange={(e) => setVoice(e.target.value)}>
+              <option value="">Default voice</option>
+              {voices.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      </form>
+      <Speak text={text} language={language} voice={voice || undefined} />
+    </section>
+  );
+}
+
 type BatchResponse = {
   results: (Record<string, unknown> & {
     id: string;
@@ -345,20 +410,19 @@ type BatchResponse = {
 };
 
 function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
-  const { apiKey, recordRateLimit } = usePlayground();
-  const router = useRouter();
+  const { providerNames } = usePlayground();
   const id = useId();
   const [lines, setLines] = useState("Good morning\nThank you very much\nWhere is the market?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "sw", provider: "auto" });
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ data: BatchResponse; texts: string[]; target: string } | null>(null);
-  const [problem, setProblem] = useState<ApiProblem | null>(null);
   const texts = lines.split(/\r?\n/).filter((l) => l.trim() !== "");
+  const { busy, result, problem, submit, request } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
+    data,
+    texts,
+    target: choice.target,
+  }));
 
   async function onSubmit(e: React.FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setProblem(null);
     const items = texts.map((text, i) => ({
       id: `line-${i + 1}`,
       text,
@@ -366,15 +430,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
       ...(choice.source ? { source_lang: choice.source } : {}),
     }));
     const body = { items, ...(choice.provider !== "auto" ? { provider: choice.provider } : {}) };
-    const r = await callApi<BatchResponse>("/api/v1/translate/batch", { method: "POST", apiKey: apiKey!, body: JSON.stringify(body) });
-    recordRateLimit("batch", r.rateLimit);
-    setBusy(false);
-    if (r.ok) setResult({ data: r.data, texts, target: choice.target });
-    else {
-      setResult(null);
-      setProblem(r.problem);
-    }
-    router.refresh();
+    await submit(body);
   }
 
   return (
@@ -424,20 +480,20 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                       Text
                     </th>
                     <th scope="col" className="px-3 py-2">
-                      translated_text / error
+                      Translation or error
                     </th>
                     <th scope="col" className="px-3 py-2">
-                      provider
+                      Served by
                     </th>
                     <th scope="col" className="px-3 py-2">
-                      quality_score
+                      Quality
                     </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {result.data.results.map((item, i) => (
                     <tr key={item.id} className="align-top">
-                      <th scope="row" className="px-3 py-2 font-mono font-normal">
+                      <th scope="row" className="whitespace-nowrap px-3 py-2 font-mono font-normal">
                         {item.id}
                       </th>
                       <td className="px-3 py-2">{result.texts[i]}</td>
@@ -450,7 +506,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                           <span lang={htmlLang(result.target)}>{item.translated_text}</span>
                         )}
                       </td>
-                      <td className="px-3 py-2 font-mono">{item.provider ?? "—"}</td>
+                      <td className="px-3 py-2">{item.provider ? providerLabel(item.provider, providerNames) : "—"}</td>
                       <td className="px-3 py-2">
                         {item.quality_score === null ? "—" : `${item.quality_score.toFixed(2)} ${qualityLabel(item.quality_score).band}`}
                       </td>
@@ -461,6 +517,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
             </ScrollRegion>
           </div>
         )}
+        {result && request && <ResultActions result={result.data} path="/api/v1/translate/batch" request={request} />}
       </div>
     </section>
   );

@@ -17,11 +17,21 @@ interface PlaygroundState {
   /** Last X-RateLimit-* the API sent this browser, per bucket. */
   rateLimits: Partial<Record<Bucket, RateLimitSnapshot>>;
   recordRateLimit(bucket: Bucket, snapshot: RateLimitSnapshot | undefined): void;
+  /** API provider id → its human name ("provider_a" → "Sunbird AI"), from the provider descriptors on the server. */
+  providerNames: Record<string, string>;
 }
 
 const Ctx = createContext<PlaygroundState | null>(null);
 
-export function PlaygroundProvider({ expectedPrefix, children }: { expectedPrefix: string; children: React.ReactNode }) {
+export function PlaygroundProvider({
+  expectedPrefix,
+  providerNames,
+  children,
+}: {
+  expectedPrefix: string;
+  providerNames: Record<string, string>;
+  children: React.ReactNode;
+}) {
   const [apiKey, setKeyState] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const [rateLimits, setRateLimits] = useState<Partial<Record<Bucket, RateLimitSnapshot>>>({});
@@ -44,8 +54,8 @@ export function PlaygroundProvider({ expectedPrefix, children }: { expectedPrefi
   }, []);
 
   const value = useMemo(
-    () => ({ apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit }),
-    [apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit],
+    () => ({ apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit, providerNames }),
+    [apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit, providerNames],
   );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

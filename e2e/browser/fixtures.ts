@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
 
 /**
@@ -77,4 +78,19 @@ export async function signIn(page: Page, key: string) {
 
 export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The widths every page is checked at. */
+export const VIEWPORTS = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** axe-core over the WCAG 2.2 A/AA rules and its best practices; a critical or serious finding fails the test. */
+export async function expectAccessible(page: Page, where: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  const blocking = violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0]?.target.join(" ")})`);
+  expect(blocking, `axe findings on ${where}`).toEqual([]);
 }

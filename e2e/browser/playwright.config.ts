@@ -49,6 +49,9 @@ export default defineConfig({
         "--disable-sync",
         "--no-first-run",
         "--disable-quic",
+        // A fake microphone (a beep) for the playground's recorder, granted without a prompt.
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
       ],
     },
     viewport: { width: 1280, height: 800 },

@@ -31,6 +31,7 @@ test.describe("portal journey", () => {
     // 2. Copy it with the button; the clipboard holds exactly the key.
     await panel.getByRole("button", { name: "Copy key" }).click();
     await expect(panel.getByRole("button", { name: "Copied" })).toBeVisible();
+    await expect(page.getByTestId("toasts")).toContainText("Copied to the clipboard");
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(key);
 
@@ -100,7 +101,8 @@ test.describe("portal journey", () => {
       .toBeGreaterThan(0);
     await expect(total).toHaveText("5");
 
-    // 6. Batch: one line per item.
+    // 6. Batch (its own tab): one line per item.
+    await page.getByRole("tab", { name: "Batch" }).click();
     const batch = page.getByRole("form", { name: "Translate a batch" });
     await batch.getByLabel("Texts, one per line").fill("Good morning\nThank you very much\n\nWhere is the market?");
     await batch.getByLabel("From").selectOption("en");
@@ -112,13 +114,16 @@ test.describe("portal journey", () => {
     await expect(total).toHaveText("6");
     await expect(page.getByTestId("remaining-batch")).toHaveText("9");
 
-    // 7. Usage chart: today's bar and the table agree with the counters.
-    await expect(page.locator("#usage-requests-desc")).toContainText("6 requests in the last 30 days");
+    // 7. Usage chart: today's bar, its tooltip and the table agree with the counters (the 422 is today's one error).
+    await expect(page.getByTestId("usage-totals")).toContainText("Requests6");
+    await page.getByTestId("usage-bar").last().hover();
+    await expect(page.getByTestId("usage-tooltip")).toContainText("6 requests");
     await page.getByText("Show the numbers as a table").click();
     const today = new Date().toISOString().slice(0, 10);
     const row = page.getByRole("row", { name: new RegExp(today) });
     await expect(row.getByRole("cell").first()).toHaveText("6");
-    await expect(row.getByRole("cell").nth(1)).not.toHaveText("0");
+    await expect(row.getByRole("cell").nth(1)).toHaveText("1");
+    await expect(row.getByRole("cell").nth(2)).not.toHaveText("0");
     await screenshot(page, "dashboard-after-playground-desktop");
 
     // 8. Revoke, with confirmation; then signed out, and the API refuses the key.
@@ -130,6 +135,8 @@ test.describe("portal journey", () => {
     await page.getByRole("button", { name: "Revoke this key…" }).click();
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await expect(page).toHaveURL(/\/\?revoked=1$/);
+    await expect(page.getByTestId("toasts")).toContainText("Key revoked");
+    expect(await page.evaluate(() => window.scrollY), "the confirmation page opens at its top").toBe(0);
     await expect(page.getByRole("status").filter({ hasText: "Your key has been revoked" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);

@@ -7,6 +7,7 @@ import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { maxUploadBytes } from "@/lib/speech/limits";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
+import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/schemas";
 import type { ErrorCode } from "./errors";
 import { matchTemplate } from "./path-template";
 
@@ -252,6 +253,19 @@ export const ROUTES = {
       exactUsage: true,
       errors: [],
       ok: { description: "The key is revoked", schema: "RevokedKey" },
+    }),
+  },
+  "/api/v1/usage": {
+    get: op({
+      operationId: "getUsage",
+      tags: ["API keys"],
+      summary: "Usage of the calling key",
+      description: `Requests, characters sent to providers, translation cache hits and errors (4xx/5xx responses) of the calling key, per UTC day or grouped by endpoint, HTTP status, language pair or provider. The range is \`from\`–\`to\` inclusive (UTC days, YYYY-MM-DD): by default the last ${USAGE_DEFAULT_DAYS} days including today, at most ${USAGE_MAX_DAYS} days. Every request made with the key counts, whatever its answer (a 429 or a 422 too); a request refused for its key (401) belongs to no key. Counts are written in batches just after each response, so a request shows here within about USAGE_FLUSH_INTERVAL_MS (this request is not counted yet). A bad date, \`from\` after \`to\`, a longer range or an unknown \`group_by\` is a 422 VALIDATION_ERROR whose \`loc\` names the parameter.`,
+      auth: "api_key",
+      rateLimit: "default",
+      query: UsageQuery,
+      errors: ["VALIDATION_ERROR"],
+      ok: { description: "The usage, grouped", schema: "UsageResponse" },
     }),
   },
   "/api/v1/glossaries": {

@@ -1,10 +1,10 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordTranslationUsage } from "@/lib/keys/store";
+import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordRequestOutcome } from "@/lib/keys/store";
 import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
-import { SANDBOX_HEADER, translationUsage } from "@/lib/translate";
-import type { BatchTranslateResponse, TranslateResponse } from "@/lib/translate/schemas";
+import { SANDBOX_HEADER } from "@/lib/translate";
+import { requestOutcome } from "@/lib/usage/outcome";
 import { throttleFailedAuth } from "./auth-throttle";
 import { parseJsonBody } from "./body";
 import { clientIp } from "./client-ip";
@@ -45,6 +45,8 @@ export class RawReply {
   constructor(
     readonly response: Response,
     readonly sandbox: boolean,
+    /** The provider that served it, for the usage breakdown. */
+    readonly provider?: string,
   ) {}
 }
 
@@ -59,6 +61,8 @@ type RouteOptions<TBody, A extends Auth> = Pick<
   "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsTranslationUsage"
 > &
   Partial<Pick<Operation<TBody, A>, "ok">> & {
+    /** "POST /api/v1/translate", for the usage breakdown (serveRoute sets it). */
+    endpoint?: string;
     /** JSON body schema; the body is read with a byte limit and validated before the handler runs. */
     body?: z.ZodType<TBody>;
     handler: RouteHandler<TBody, A>;
@@ -79,11 +83,11 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     const startedAt = performance.now();
     const requestId = requestIdFor(req.headers.get("x-request-id"));
     const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
+    let key: AuthenticatedKey | undefined;
     try {
-      let key: AuthenticatedKey | undefined;
       if (options.auth === "api_key") {
         key = await authenticate(req, options.exactUsage === true);
-        if (!options.exactUsage) writeUsageAfterResponse();
+        writeUsageAfterResponse(); // the request's outcome is counted in memory on every path, exact or not
         if (options.rateLimit) await enforceRateLimit(options.rateLimit, key.id, headers);
       } else if (options.rateLimit) {
         await enforceRateLimit(options.rateLimit, clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined), headers, false);
@@ -95,13 +99,15 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const result = await options.handler(ctx as never);
       const response = toResponse(result, options.ok?.status ?? 200);
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
-      if (options.recordsTranslationUsage && key) recordUsage(key.id, result as TranslateResponse | BatchTranslateResponse, requestId);
+      if (key) recordOutcome(key.id, options, response.status, result instanceof RawReply ? { provider: result.provider } : result);
       headers.forEach((value, name) => {
         if (!response.headers.has(name)) response.headers.set(name, value);
       });
       return response;
     } catch (err) {
-      return errorResponse(err, requestId, headers);
+      const response = errorResponse(err, requestId, headers);
+      if (key) recordOutcome(key.id, options, response.status);
+      return response;
     }
   };
 }
@@ -130,7 +136,8 @@ export function serveRoute<P extends RoutePath>(path: P, handlers: NoInfer<Handl
   };
   for (const [method, operation] of Object.entries(ROUTES[path]) as [string, Operation<unknown, Auth>][]) {
     const handler = (handlers as Record<string, RouteHandler<unknown, Auth>>)[method.toUpperCase()];
-    out[method.toUpperCase() as NextMethod] = apiRoute({ ...operation, body: operation.body?.zod, handler } as RouteOptions<unknown, Auth>);
+    const endpoint = `${method.toUpperCase()} ${path}`;
+    out[method.toUpperCase() as NextMethod] = apiRoute({ ...operation, endpoint, body: operation.body?.zod, handler } as RouteOptions<unknown, Auth>);
     if (method === "get") out.HEAD = undefined;
   }
   return out;
@@ -170,14 +177,9 @@ function isSandboxed(result: HandlerResult): boolean {
   return !(result instanceof Response) && (result as { sandbox?: unknown }).sandbox === true;
 }
 
-/**
- * The dashboard's counts (characters sent upstream, cache hits); the response never waits for them, and a failure is
- * logged, not surfaced.
- */
-function recordUsage(keyId: string, result: TranslateResponse | BatchTranslateResponse, requestId: string) {
-  recordTranslationUsage(keyId, translationUsage(result)).catch((err) =>
-    console.error(`[${requestId}] could not record translation usage: ${(err as Error).message}`),
-  );
+/** How the request ended, for GET /api/v1/usage and the dashboard: tallied in memory, written by the usage flush. */
+function recordOutcome(keyId: string, options: { endpoint?: string; recordsTranslationUsage?: boolean }, status: number, result?: unknown) {
+  if (options.endpoint) recordRequestOutcome(keyId, requestOutcome(options.endpoint, status, result, options.recordsTranslationUsage));
 }
 
 /** Builds the error envelope for anything thrown inside a route. */

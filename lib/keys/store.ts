@@ -1,7 +1,7 @@
 import { getPrisma } from "@/lib/db";
 import { KeyCache, keyCacheTtlFromEnv, type VerifiedKey } from "./cache";
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./format";
-import { databaseUsageWriter, UsageBuffer, usageFlushIntervalFromEnv } from "./usage-buffer";
+import { databaseUsageWriter, type RequestOutcome, UsageBuffer, usageFlushIntervalFromEnv } from "./usage-buffer";
 
 const DAY_MS = 86_400_000;
 
@@ -203,10 +203,10 @@ export async function revokeKey(id: string, now = new Date()): Promise<void> {
 }
 
 /**
- * Adds a translation's usage to today's row (the dashboard's series): the characters sent upstream and the requests
- * answered from the cache. Tallied in memory and written with the request counts after the response (never blocks it).
+ * Counts how an authenticated request ended — endpoint, status, language pair, provider, characters sent upstream,
+ * cache hits — for GET /api/v1/usage and the dashboard. Tallied in memory and written with the request counts by the
+ * next batched flush (never a write of its own, never blocks the response).
  */
-export async function recordTranslationUsage(keyId: string, usage: { characters: number; cacheHits: number }): Promise<void> {
-  if (usage.characters <= 0 && usage.cacheHits <= 0) return;
-  hotPath().usage.record(keyId, 0, usage.characters, usage.cacheHits);
+export function recordRequestOutcome(keyId: string, outcome: RequestOutcome): void {
+  hotPath().usage.recordOutcome(keyId, outcome);
 }

@@ -163,4 +163,50 @@ describe("UsageBuffer", () => {
     await buf.flush();
     expect(inactive).toEqual(["revoked-1"]);
   });
+
+  it("tallies request outcomes by day, endpoint, status, pair and provider in the same write as the counts", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer, 0, () => Date.UTC(2026, 10, 24, 12));
+    const ok = { endpoint: "POST /api/v1/translate", status: 200, languagePair: "en-lug", provider: "provider_a", characters: 12, cacheHits: 0 };
+    for (let i = 0; i < 3; i++) {
+      buf.record("a", 1);
+      buf.recordOutcome("a", i === 2 ? { ...ok, characters: 0, cacheHits: 1 } : ok);
+    }
+    buf.record("a", 1);
+    buf.recordOutcome("a", { endpoint: "POST /api/v1/translate", status: 429, languagePair: "", provider: "", characters: 0, cacheHits: 0 });
+    expect(w.calls).toHaveLength(0); // no I/O per request
+    w.setMode("fail");
+    expect(await buf.flush(true)).toBe(false);
+    w.setMode("ok");
+    expect(await buf.flush(true)).toBe(true);
+    const written = w.calls.at(-1)!.get("a")!;
+    expect(written.requests).toBe(4);
+    expect([...written.days.values()]).toEqual([{ requests: 4, characters: 24, cacheHits: 1 }]);
+    const outcomes = [...written.outcomes.values()].map(({ dayNo, ...o }) => ({
+      day: new Date(dayNo * 86_400_000).toISOString().slice(0, 10),
+      ...o,
+    }));
+    expect(outcomes).toEqual([
+      {
+        day: "2026-11-24",
+        endpoint: "POST /api/v1/translate",
+        status: 200,
+        languagePair: "en-lug",
+        provider: "provider_a",
+        requests: 3,
+        characters: 24,
+        cacheHits: 1,
+      },
+      {
+        day: "2026-11-24",
+        endpoint: "POST /api/v1/translate",
+        status: 429,
+        languagePair: "",
+        provider: "",
+        requests: 1,
+        characters: 0,
+        cacheHits: 0,
+      },
+    ]);
+  });
 });

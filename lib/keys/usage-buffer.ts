@@ -37,13 +37,36 @@ interface DayTally {
   cacheHits: number;
 }
 
+/** How one request ended, for the usage breakdown (GET /api/v1/usage): the dimensions and what it translated. */
+export interface RequestOutcome {
+  /** "POST /api/v1/translate". */
+  endpoint: string;
+  status: number;
+  /** "en-lug", or "" when the request has none. */
+  languagePair: string;
+  /** The provider that served it, or "". */
+  provider: string;
+  /** Characters sent upstream (a cache hit sends none). */
+  characters: number;
+  cacheHits: number;
+}
+
+interface OutcomeTally extends Omit<RequestOutcome, "characters" | "cacheHits">, DayTally {
+  dayNo: number;
+}
+
 export interface KeyTally {
   requests: number;
   /** Epoch ms of the latest counted request; 0 when none. */
   lastUsedAt: number;
   /** UTC day number (epoch ms / 86400000) → counts. */
   days: Map<number, DayTally>;
+  /** One entry per (day, endpoint, status, pair, provider) → counts (outcomeKey). */
+  outcomes: Map<string, OutcomeTally>;
 }
+
+const outcomeKey = (o: Pick<OutcomeTally, "dayNo" | "endpoint" | "status" | "languagePair" | "provider">) =>
+  `${o.dayNo}\n${o.endpoint}\n${o.status}\n${o.languagePair}\n${o.provider}`;
 
 export type UsageBatch = Map<string, KeyTally>;
 
@@ -96,10 +119,32 @@ export class UsageBuffer {
    * from the cache) for the key, now. Synchronous, no I/O.
    */
   record(keyId: string, requests: number, characters = 0, cacheHits = 0): void {
+    this.tallyDay(keyId, requests, characters, cacheHits);
+  }
+
+  /**
+   * Counts how a request (already counted by record() when it was authenticated) ended, for the breakdown by endpoint,
+   * status, pair and provider; its characters and cache hits go to the day's row too. Synchronous, no I/O: it is
+   * written with the rest by the next flush.
+   */
+  recordOutcome(keyId: string, outcome: RequestOutcome): void {
+    const { tally, dayNo } = this.tallyDay(keyId, 0, outcome.characters, outcome.cacheHits);
+    const { characters, cacheHits, ...dimensions } = outcome;
+    const entry = { ...dimensions, dayNo };
+    const key = outcomeKey(entry);
+    const e = tally.outcomes.get(key);
+    if (e) {
+      e.requests += 1;
+      e.characters += characters;
+      e.cacheHits += cacheHits;
+    } else tally.outcomes.set(key, { ...entry, requests: 1, characters, cacheHits });
+  }
+
+  private tallyDay(keyId: string, requests: number, characters: number, cacheHits: number): { tally: KeyTally; dayNo: number } {
     const now = this.now();
     if (this.pending.size === 0) this.pendingSince = now;
     let tally = this.pending.get(keyId);
-    if (!tally) this.pending.set(keyId, (tally = { requests: 0, lastUsedAt: 0, days: new Map() }));
+    if (!tally) this.pending.set(keyId, (tally = { requests: 0, lastUsedAt: 0, days: new Map(), outcomes: new Map() }));
     tally.requests += requests;
     if (requests > 0 && now > tally.lastUsedAt) tally.lastUsedAt = now;
     const dayNo = Math.floor(now / DAY_MS);
@@ -109,6 +154,7 @@ export class UsageBuffer {
       day.characters += characters;
       day.cacheHits += cacheHits;
     } else tally.days.set(dayNo, { requests, characters, cacheHits });
+    return { tally, dayNo };
   }
 
   /**
@@ -244,6 +290,14 @@ export class UsageBuffer {
           e.cacheHits += d.cacheHits;
         } else into.days.set(dayNo, { ...d });
       }
+      for (const [key, o] of t.outcomes) {
+        const e = into.outcomes.get(key);
+        if (e) {
+          e.requests += o.requests;
+          e.characters += o.characters;
+          e.cacheHits += o.cacheHits;
+        } else into.outcomes.set(key, { ...o });
+      }
     }
   }
 
@@ -275,8 +329,8 @@ export class UsageBuffer {
 // ------------------------------------------------------------------------------------------- the database writer
 
 /**
- * One statement: add each key's requests to requests_total, move last_used_at forward, add the per-day rows, and
- * report keys no longer active. Rows are matched by id; keys that no longer exist are skipped. `marker` adds the
+ * One statement: add each key's requests to requests_total, move last_used_at forward, add the per-day rows and the
+ * per-day breakdown rows (usage_breakdown), and report keys no longer active. Rows are matched by id; keys that no longer exist are skipped. `marker` adds the
  * PostgreSQL bookkeeping (see databaseUsageWriter).
  */
 const writeSql = (marker = "") => `
@@ -284,6 +338,8 @@ WITH v AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, n bigint, last_used timestamptz)
 ), d AS (
   SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, day date, n bigint, c bigint, h bigint)
+), b AS (
+  SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, day date, e text, s int, p text, v text, n bigint, c bigint, h bigint)
 ), k AS (
   UPDATE api_keys AS a
      SET requests_total = a.requests_total + v.n,
@@ -298,14 +354,21 @@ WITH v AS (
      SET requests = usage_daily.requests + excluded.requests,
          characters_translated = usage_daily.characters_translated + excluded.characters_translated,
          cache_hits = usage_daily.cache_hits + excluded.cache_hits
+), ub AS (
+  INSERT INTO usage_breakdown (key_id, day, endpoint, status, language_pair, provider, requests, characters, cache_hits)
+  SELECT b.id, b.day, b.e, b.s, b.p, b.v, b.n, b.c, b.h FROM b JOIN k ON k.id = b.id
+  ON CONFLICT (key_id, day, endpoint, status, language_pair, provider) DO UPDATE
+     SET requests = usage_breakdown.requests + excluded.requests,
+         characters = usage_breakdown.characters + excluded.characters,
+         cache_hits = usage_breakdown.cache_hits + excluded.cache_hits
 )${marker}
 SELECT id::text AS id FROM k WHERE revoked_at IS NOT NULL OR expires_at <= now()`;
 
 /** PostgreSQL: this write's marker goes in with the counts; markers whose outcome is known, and day-old ones, go. */
 const MARKED_WRITE_SQL = writeSql(`, mark AS (
-  INSERT INTO usage_writes (id) VALUES ($3::uuid)
+  INSERT INTO usage_writes (id) VALUES ($4::uuid)
 ), done AS (
-  DELETE FROM usage_writes WHERE id = ANY($4::uuid[]) OR written_at < now() - interval '1 day'
+  DELETE FROM usage_writes WHERE id = ANY($5::uuid[]) OR written_at < now() - interval '1 day'
 )`);
 
 /**
@@ -316,18 +379,35 @@ const MARKED_WRITE_SQL = writeSql(`, mark AS (
 const FENCE_SQL = `WITH f AS (INSERT INTO usage_writes (id) VALUES ($1::uuid) ON CONFLICT (id) DO NOTHING RETURNING 1)
 SELECT count(*)::int AS fenced FROM f`;
 
-function payload(batch: UsageBatch): [string, string] {
+const isoDay = (dayNo: number) => new Date(dayNo * DAY_MS).toISOString().slice(0, 10);
+
+function payload(batch: UsageBatch): [string, string, string] {
   const keys: { id: string; n: number; last_used: string | null }[] = [];
   const days: { id: string; day: string; n: number; c: number; h: number }[] = [];
+  const outcomes: { order: string; row: object }[] = [];
   for (const [id, t] of batch) {
     keys.push({ id, n: t.requests, last_used: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null });
-    for (const [dayNo, d] of t.days)
-      days.push({ id, day: new Date(dayNo * DAY_MS).toISOString().slice(0, 10), n: d.requests, c: d.characters, h: d.cacheHits });
+    for (const [dayNo, d] of t.days) days.push({ id, day: isoDay(dayNo), n: d.requests, c: d.characters, h: d.cacheHits });
+    for (const [key, o] of t.outcomes) {
+      const row = {
+        id,
+        day: isoDay(o.dayNo),
+        e: o.endpoint,
+        s: o.status,
+        p: o.languagePair,
+        v: o.provider,
+        n: o.requests,
+        c: o.characters,
+        h: o.cacheHits,
+      };
+      outcomes.push({ order: `${id}\n${key}`, row });
+    }
   }
   // A fixed order makes two instances writing the same keys lock them in the same order.
   keys.sort((a, b) => (a.id < b.id ? -1 : 1));
   days.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.day < b.day ? -1 : 1));
-  return [JSON.stringify(keys), JSON.stringify(days)];
+  outcomes.sort((a, b) => (a.order < b.order ? -1 : 1));
+  return [JSON.stringify(keys), JSON.stringify(days), JSON.stringify(outcomes.map((o) => o.row))];
 }
 
 /** Markers whose outcome this instance knows; the next write deletes them. */
@@ -340,17 +420,17 @@ let settledMarkers: string[] = [];
 export const databaseUsageWriter: UsageWriter = {
   async write(batch) {
     const db = await getDatabase();
-    const [keys, days] = payload(batch);
+    const [keys, days, outcomes] = payload(batch);
     if (db.kind === "pglite") {
       // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
-      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(writeSql(), keys, days);
+      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(writeSql(), keys, days, outcomes);
       return { inactiveKeyIds: rows.map((r) => r.id) };
     }
     const marker = randomUUID();
     const settled = settledMarkers;
     settledMarkers = [];
     try {
-      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(MARKED_WRITE_SQL, keys, days, marker, settled);
+      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(MARKED_WRITE_SQL, keys, days, outcomes, marker, settled);
       settledMarkers.push(marker);
       return { inactiveKeyIds: rows.map((r) => r.id) };
     } catch (err) {

@@ -17,6 +17,7 @@ import {
   TranslateRequest,
   TranslateResponse,
 } from "@/lib/translate/schemas";
+import { UsageResponse, UsageRow } from "@/lib/usage/schemas";
 import packageJson from "@/package.json";
 import { ERROR_DOCS, ErrorBody, errorExample, FieldError } from "./errors";
 import { HealthResponse } from "./health";
@@ -215,6 +216,8 @@ function schemas(): Record<string, SchemaObject> {
       Glossary,
       GlossaryList,
       DeletedGlossary,
+      UsageResponse,
+      UsageRow,
       ErrorBody,
       FieldError,
     },

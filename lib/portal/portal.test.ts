@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { fillDays } from "@/lib/keys/usage";
 import { formatSeconds, rateLimitFrom } from "./api";
 import { contentSecurityPolicy } from "./csp";
 import { htmlLang } from "./lang";
@@ -39,13 +38,6 @@ describe("portal helpers", () => {
     expect(formatSeconds(5)).toBe("5 s");
     expect(formatSeconds(125)).toBe("2 min 5 s");
     expect(formatSeconds(3600)).toBe("1 h");
-  });
-
-  it("fills every day of the chart window, oldest first", () => {
-    const days = fillDays(new Date("2026-10-23T00:00:00Z"), 30, (day) => ({ requests: day === "2026-11-21" ? 4 : 0, charactersTranslated: 0 }));
-    expect(days).toHaveLength(30);
-    expect(days[0].day).toBe("2026-10-23");
-    expect(days[29]).toEqual({ day: "2026-11-21", requests: 4, charactersTranslated: 0 });
   });
 });
 

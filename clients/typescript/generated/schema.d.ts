@@ -165,6 +165,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage of the calling key
+         * @description Requests, characters sent to providers, translation cache hits and errors (4xx/5xx responses) of the calling key, per UTC day or grouped by endpoint, HTTP status, language pair or provider. The range is `from`–`to` inclusive (UTC days, YYYY-MM-DD): by default the last 30 days including today, at most 366 days. Every request made with the key counts, whatever its answer (a 429 or a 422 too); a request refused for its key (401) belongs to no key. Counts are written in batches just after each response, so a request shows here within about USAGE_FLUSH_INTERVAL_MS (this request is not counted yet). A bad date, `from` after `to`, a longer range or an unknown `group_by` is a 422 VALIDATION_ERROR whose `loc` names the parameter. Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/glossaries": {
         parameters: {
             query?: never;
@@ -1205,6 +1225,49 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
             id: string;
+        };
+        /** @description Usage of the calling key */
+        UsageResponse: {
+            /** @description First day of the range (UTC, YYYY-MM-DD) */
+            from: string;
+            /** @description Last day of the range (UTC, YYYY-MM-DD) */
+            to: string;
+            /** @enum {string} */
+            group_by: "day" | "endpoint" | "status" | "language_pair" | "provider";
+            /** @description Sums over the whole range */
+            totals: {
+                /** @description Requests made with the key */
+                requests: number;
+                /** @description Characters sent to providers for translation (translations answered from the cache are not counted) */
+                characters: number;
+                /** @description Translations answered from the translation cache (a batch counts each such item) */
+                cache_hits: number;
+                /** @description Requests answered with a 4xx or 5xx status (429 included) */
+                errors: number;
+            };
+            /** @description group_by=day: one row per day, oldest first; otherwise the groups with requests, most requests first */
+            rows: components["schemas"]["UsageRow"][];
+        };
+        /** @description One group: exactly the field group_by names, and the counts */
+        UsageRow: {
+            /** @description group_by=day: the UTC day; every day of the range has a row, zeros included */
+            day?: string;
+            /** @description group_by=endpoint: method and path, e.g. "POST /api/v1/translate" */
+            endpoint?: string;
+            /** @description group_by=status: the HTTP status of the response */
+            status?: number;
+            /** @description group_by=language_pair: "<source>-<target>" of a translation (a batch: when all its items share one), else null */
+            language_pair?: string | null;
+            /** @description group_by=provider: the provider that served the request (a batch: when one served every item), else null */
+            provider?: string | null;
+            /** @description Requests made with the key */
+            requests: number;
+            /** @description Characters sent to providers for translation (translations answered from the cache are not counted) */
+            characters: number;
+            /** @description Translations answered from the translation cache (a batch counts each such item) */
+            cache_hits: number;
+            /** @description Requests answered with a 4xx or 5xx status (429 included) */
+            errors: number;
         };
         /** @description Error body: {"detail": {code, message, request_id, errors?}} */
         ErrorBody: {
@@ -2277,6 +2340,106 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @example Bearer realm="lugha" */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC, YYYY-MM-DD), inclusive; default 29 days before `to` */
+                from?: string;
+                /** @description Last day (UTC, YYYY-MM-DD), inclusive; default today */
+                to?: string;
+                /** @description How to group the rows (default day): day, endpoint, status (the HTTP status), language_pair or provider */
+                group_by?: "day" | "endpoint" | "status" | "language_pair" | "provider";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage, grouped */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

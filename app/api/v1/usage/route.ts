@@ -1,0 +1,22 @@
+import { validate } from "@/lib/http/body";
+import { serveRoute } from "@/lib/http/route";
+import { usageReport } from "@/lib/usage/read";
+import { UsageQuery, usageRange } from "@/lib/usage/schemas";
+
+/**
+ * GET /api/v1/usage — the calling key's requests, characters, cache hits and errors over a UTC day range (default the
+ * last 30 days, at most 366), grouped by day, endpoint, status, language pair or provider (lib/usage).
+ */
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/usage", {
+  GET: async ({ req, key }) => {
+    const params = new URL(req.url).searchParams;
+    const query = validate(
+      UsageQuery,
+      Object.fromEntries(["from", "to", "group_by"].filter((k) => params.has(k)).map((k) => [k, params.get(k)])),
+      "query",
+    );
+    const range = usageRange(query);
+    if ("field" in range) throw new Error("unreachable: UsageQuery checks the range");
+    return usageReport(key.id, range, query.group_by ?? "day");
+  },
+});

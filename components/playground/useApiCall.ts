@@ -1,0 +1,40 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { type ApiProblem, callApi } from "@/lib/portal/api";
+import { type Bucket, usePlayground } from "./PlaygroundContext";
+
+/**
+ * The submit logic every playground tab repeats: call the API with the tab's key, note the rate-limit headers for the
+ * bucket, keep either the result or the problem, and refresh the server data (requests_total, the usage chart).
+ * `toResult` turns the response body (and the request's own inputs) into what the tab shows.
+ */
+export function useApiCall<TData, TResult>(bucket: Bucket, path: string, toResult: (data: TData, headers: Headers) => TResult) {
+  const { apiKey, recordRateLimit } = usePlayground();
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<TResult | null>(null);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  /** The JSON body of the last request, for "View code". */
+  const [request, setRequest] = useState<Record<string, unknown> | null>(null);
+
+  /** Sends `body`: a JSON object, or a FormData (multipart). */
+  async function submit(json: Record<string, unknown> | FormData) {
+    setBusy(true);
+    setProblem(null);
+    const body = json instanceof FormData ? json : JSON.stringify(json);
+    setRequest(json instanceof FormData ? null : json);
+    const r = await callApi<TData>(path, { method: "POST", apiKey: apiKey!, body });
+    recordRateLimit(bucket, r.rateLimit);
+    setBusy(false);
+    if (r.ok) setResult(toResult(r.data, r.headers));
+    else {
+      setResult(null);
+      setProblem(r.problem);
+    }
+    router.refresh(); // requests_total and the usage chart
+  }
+
+  return { busy, result, problem, submit, request };
+}

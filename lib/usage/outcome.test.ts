@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { requestOutcome } from "./outcome";
+
+const translation = { detected_source_lang: "en", target_lang: "lug", provider: "provider_a", characters_translated: 12, cached: false, error: null };
+
+describe("requestOutcome", () => {
+  it("a translation: its pair, provider and the characters sent upstream; a cache hit counts as a hit", () => {
+    expect(requestOutcome("POST /api/v1/translate", 200, translation, true)).toEqual({
+      endpoint: "POST /api/v1/translate",
+      status: 200,
+      languagePair: "en-lug",
+      provider: "provider_a",
+      characters: 12,
+      cacheHits: 0,
+    });
+    expect(requestOutcome("POST /api/v1/translate", 200, { ...translation, cached: true }, true)).toMatchObject({ characters: 0, cacheHits: 1 });
+  });
+
+  it("a batch: the pair and provider its served items share, else none; failed items count nothing", () => {
+    const failed = {
+      ...translation,
+      provider: null,
+      detected_source_lang: null,
+      target_lang: null,
+      error: "x",
+      characters_translated: null,
+      cached: null,
+    };
+    const same = requestOutcome("POST /api/v1/translate/batch", 200, { results: [translation, { ...translation, cached: true }, failed] }, true);
+    expect(same).toMatchObject({ languagePair: "en-lug", provider: "provider_a", characters: 12, cacheHits: 1 });
+    const mixed = requestOutcome(
+      "POST /api/v1/translate/batch",
+      200,
+      { results: [translation, { ...translation, target_lang: "yo", provider: "provider_b" }] },
+      true,
+    );
+    expect(mixed).toMatchObject({ languagePair: "", provider: "", characters: 24 });
+  });
+
+  it("speech: the provider only; an error or a plain Response: nothing but endpoint and status", () => {
+    expect(requestOutcome("POST /api/v1/speech/tts", 200, { provider: "provider_c" })).toMatchObject({ languagePair: "", provider: "provider_c" });
+    expect(requestOutcome("POST /api/v1/translate", 429, undefined, true)).toEqual({
+      endpoint: "POST /api/v1/translate",
+      status: 429,
+      languagePair: "",
+      provider: "",
+      characters: 0,
+      cacheHits: 0,
+    });
+    expect(requestOutcome("GET /api/v1/languages", 304, new Response(null, { status: 304 }))).toMatchObject({ provider: "", languagePair: "" });
+  });
+});
