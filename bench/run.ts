@@ -86,8 +86,13 @@ interface AppProcessResult {
   cache: CacheMode;
   /** After start-up, a minted key and one request of each scenario, before any load. */
   idle_rss_mb: number;
-  /** The kernel's high-water mark (VmHWM) of the process when it stopped: the peak over everything it served. */
+  /** The highest RSS sampled while it served the benchmark's load (every 100 ms, all scenarios and the cache fill). */
   peak_rss_mb: number;
+  /**
+   * The kernel's high-water mark (VmHWM) when it stopped. On PGlite it is set at start-up, before any request: opening
+   * the embedded database (PGlite's WebAssembly start-up) briefly takes about twice what it keeps a second later.
+   */
+  vm_hwm_mb: number;
   rss_budget_mb: number;
 }
 
@@ -789,11 +794,11 @@ function markdown(
     );
   }
   const apps = [
-    "| database | app process | idle RSS | peak RSS (VmHWM) | budget | cold start to first translation (median of tries) |",
-    "|---|---|---:|---:|---:|---:|",
+    "| database | app process | idle RSS | peak RSS under load | budget | VmHWM | cold start to first translation (median of tries) |",
+    "|---|---|---:|---:|---:|---:|---:|",
     ...processes.map((p) => {
       const cold = p.cache === "off" ? coldStarts.find((c) => c.database === p.database) : undefined;
-      return `| ${p.database} | cache ${p.cache} | ${p.idle_rss_mb} MB | ${p.peak_rss_mb} MB | ${p.peak_rss_mb <= p.rss_budget_mb ? "within" : "**over**"} ${p.rss_budget_mb} MB | ${cold ? `${cold.median_ms} ms (${cold.tries_ms.join(", ")})` : ""} |`;
+      return `| ${p.database} | cache ${p.cache} | ${p.idle_rss_mb} MB | ${p.peak_rss_mb} MB | ${p.peak_rss_mb <= p.rss_budget_mb ? "within" : "**over**"} ${p.rss_budget_mb} MB | ${p.vm_hwm_mb} MB | ${cold ? `${cold.median_ms} ms (${cold.tries_ms.join(", ")})` : ""} |`;
     }),
   ];
   const batch = [
@@ -831,7 +836,14 @@ function markdown(
       "`peak RSS (at start)` = highest summed VmRSS of the server's process tree, sampled every 100 ms during the measured run, and in brackets its RSS when the run started (one process serves several scenarios).",
     "",
     ...(processes.length
-      ? ["App processes (idle = after start-up and one translation; peak = over everything the process served):", "", ...apps, ""]
+      ? [
+          "App processes: idle = after start-up and one translation; peak under load = the highest RSS sampled every 100 ms while the process served the load (what the budget applies to); " +
+            "VmHWM = the kernel's high-water mark over the whole process, on PGlite set at start-up while the embedded database opens (for a moment about twice what it keeps), before any request. " +
+            "Cold start = from spawning the launcher to the first 200 on POST /api/v1/translate, on a database an earlier process migrated.",
+          "",
+          ...apps,
+          "",
+        ]
       : []),
     ...(batches.length
       ? [
@@ -945,9 +957,15 @@ async function main() {
         await setLatency(upstreams, 0);
         memory.push(await fillCache(db, app.url, key, app.child.pid!, CACHE_MAX_BYTES));
       }
-      const peak = Math.round(descendants(app.child.pid!).reduce((sum, p) => sum + statusKb(p, "VmHWM"), 0) / 1024);
-      processes.push({ database: db, cache, idle_rss_mb: idleRssMb, peak_rss_mb: peak, rss_budget_mb: RSS_BUDGET_MB[db] });
-      log(`${db} app (cache ${cache}): RSS idle ${idleRssMb} MB, peak ${peak} MB (budget ${RSS_BUDGET_MB[db]} MB)`);
+      const hwm = Math.round(descendants(app.child.pid!).reduce((sum, p) => sum + statusKb(p, "VmHWM"), 0) / 1024);
+      const underLoad = [
+        ...all.filter((m) => m.target === "app" && m.database === db && m.cache === cache).map((m) => m.peak_rss_mb ?? 0),
+        ...memory.filter((m) => m.database === db && cache === "on").map((m) => m.peak_rss_mb),
+        idleRssMb,
+      ];
+      const peak = Math.max(...underLoad);
+      processes.push({ database: db, cache, idle_rss_mb: idleRssMb, peak_rss_mb: peak, vm_hwm_mb: hwm, rss_budget_mb: RSS_BUDGET_MB[db] });
+      log(`${db} app (cache ${cache}): RSS idle ${idleRssMb} MB, peak under load ${peak} MB (budget ${RSS_BUDGET_MB[db]} MB), VmHWM ${hwm} MB`);
       const errors = app
         .logs()
         .split("\n")
