@@ -8,7 +8,7 @@
 // process.execve replaces this process with the server (same pid, signals and exit code; no second Node process).
 import { createRequire } from "node:module";
 
-const DEFAULT_HEAP_MB = 256;
+const DEFAULT_HEAP_MB = 384;
 
 const raw = process.env.LUGHA_HEAP_MB?.trim();
 const heapMb = raw ? (/^\d+$/.test(raw) ? Number(raw) : undefined) : DEFAULT_HEAP_MB;
