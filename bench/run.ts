@@ -919,6 +919,8 @@ async function main() {
       });
       const key = await mintKey(app.url);
       await smoke(`${app.url}/api/v1/translate`, IDLE_PROBE, key);
+      // After PGlite's start-up transient has been returned (it lasts about a second; see AppProcessResult.vm_hwm_mb).
+      await new Promise((r) => setTimeout(r, 3_000));
       const idleRssMb = treeRssMb(app.child.pid!);
 
       if (!baseline && !CHECK) {
