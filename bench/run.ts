@@ -789,7 +789,7 @@ function markdown(
     const other = (target: Target) => all.find((b) => b.target === target && b.scenario === m.scenario && b.database === m.database);
     const floorRatio = ratio(m, other("floor"));
     lines.push(
-      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.cache ?? ""} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${round1(m.upstream_calls_per_1000 / 10) / 100} | ${floorRatio ? `**${floorRatio}**` : ""} | ${ratio(m, other("baseline"))} |`,
+      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.cache ?? ""} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${(m.upstream_calls_per_1000 / 1000).toFixed(2)} | ${floorRatio ? `**${floorRatio}**` : ""} | ${ratio(m, other("baseline"))} |`,
     );
   }
   const apps = [
