@@ -76,6 +76,47 @@ interface Measurement {
   /** Translation calls the emulators received during the measured run, per 1,000 requests answered. */
   upstream_calls_per_1000: number;
   duration_s: number;
+  /** With BENCH_ROUNDS > 1: each round's req/s (the row holds the medians). */
+  rounds?: number[];
+}
+
+/** One app process: its memory at rest and at its highest, and (once per database) how long it took to serve. */
+interface AppProcessResult {
+  database: Db;
+  cache: CacheMode;
+  /** After start-up, a minted key and one request of each scenario, before any load. */
+  idle_rss_mb: number;
+  /** The highest RSS sampled while it served the benchmark's load (every 100 ms, all scenarios and the cache fill). */
+  peak_rss_mb: number;
+  /**
+   * The kernel's high-water mark (VmHWM) when it stopped. On PGlite it is set at start-up, before any request: opening
+   * the embedded database (PGlite's WebAssembly start-up) briefly takes about twice what it keeps a second later.
+   */
+  vm_hwm_mb: number;
+  rss_budget_mb: number;
+}
+
+interface ColdStartResult {
+  database: Db;
+  /** Spawn of the launcher → first 200 on POST /api/v1/translate, each try. */
+  tries_ms: number[];
+  median_ms: number;
+}
+
+interface BatchProbeResult {
+  database: Db;
+  items: number;
+  upstream_latency_ms: number;
+  concurrency_per_provider: number;
+  requests: number;
+  elapsed_ms: number[];
+  median_ms: number;
+  /** Upstream calls per request / the most in flight at once, rounded up. */
+  round_trips: number;
+  /** Median wall time / upstream latency: round trips plus the gateway's own time. */
+  elapsed_over_latency: number;
+  upstream_calls_per_request: number;
+  max_in_flight: number;
 }
 
 interface MemoryResult {
@@ -93,12 +134,21 @@ interface MemoryResult {
 
 const env = process.env;
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DURATION = Number(env.BENCH_DURATION ?? 20);
+/** `npm run bench -- --check`: the short regression gate (see the top of this file). */
+const CHECK = process.argv.includes("--check");
+const DURATION = Number(env.BENCH_DURATION ?? (CHECK ? 10 : 20));
+/** Each scenario runs its targets in turn this many times (app, floor, baseline, app, floor, …); medians are reported. */
+const ROUNDS = Number(env.BENCH_ROUNDS ?? (CHECK ? 3 : 1));
+/** BATCH_CONCURRENCY_PER_PROVIDER of the app the batch probe runs on (the load scenarios keep the default). */
+const BATCH_CONCURRENCY = Number(env.BENCH_BATCH_CONCURRENCY ?? 16);
+/** The gate: app/floor throughput at least this, and peak RSS within the database's budget. */
+const MIN_FLOOR_RATIO = 0.85;
+const RSS_BUDGET_MB: Record<Db, number> = { pglite: 768, postgres: 512 };
 const WARMUP = Number(env.BENCH_WARMUP ?? 3);
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
 const OUT = path.resolve(ROOT, env.BENCH_OUT ?? "bench/results");
 const CACHE_MAX_BYTES = Number(env.BENCH_CACHE_MAX_MB ?? 32) * 1024 * 1024;
-const DATABASES = (env.BENCH_DATABASES ?? "pglite,postgres")
+const DATABASES = (env.BENCH_DATABASES ?? (CHECK ? "pglite" : "pglite,postgres"))
   .split(",")
   .map((s) => s.trim())
   .filter(Boolean) as Db[];
@@ -169,7 +219,28 @@ const SCENARIOS: Scenario[] = [
     cache: "on",
     targets: ALL,
   },
-].filter((s) => !env.BENCH_SCENARIOS || env.BENCH_SCENARIOS.split(",").includes(s.name)) as Scenario[];
+]
+  .filter((s) => !env.BENCH_SCENARIOS || env.BENCH_SCENARIOS.split(",").includes(s.name))
+  // The gate compares the app with the framework floor on the single translation only.
+  .filter((s) => !CHECK || s.name === "translate-0ms")
+  .map((s) => (CHECK ? { ...s, targets: s.targets.filter((t) => t !== "baseline") } : s)) as Scenario[];
+
+/** The one translation an app serves before its idle RSS is read. */
+const IDLE_PROBE: Scenario = {
+  name: "idle-probe",
+  title: "one translation",
+  method: "POST",
+  path: "/api/v1/translate",
+  body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }),
+  upstreamLatencyMs: 0,
+  cache: "off",
+  targets: ["app"],
+};
+/** Cold starts timed per database (each a fresh process on the database the earlier ones migrated). */
+const COLD_STARTS = Number(env.BENCH_COLD_STARTS ?? (CHECK ? 0 : 3));
+
+/** The 50-item batch at 200 ms upstream latency, sent one at a time: how many upstream round trips it takes. */
+const BATCH_PROBE = { items: 50, latencyMs: 200, requests: Number(env.BENCH_BATCH_REQUESTS ?? 5) };
 
 const children = new Set<ChildProcess>();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -241,6 +312,53 @@ function statusKb(pid: number, field: "VmRSS" | "VmHWM"): number {
   } catch {
     return 0;
   }
+}
+
+function treeRssMb(pid: number): number {
+  return Math.round(descendants(pid).reduce((sum, p) => sum + statusKb(p, "VmRSS"), 0) / 1024);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Several interleaved runs of one target as one row: medians of rates, latencies and CPU; totals of errors; the highest RSS. */
+function medianMeasurement(runs: Measurement[]): Measurement {
+  if (runs.length === 1) return runs[0];
+  const med = (pick: (m: Measurement) => number | undefined) => {
+    const values = runs.map(pick).filter((v): v is number => v !== undefined);
+    return values.length ? round1(median(values)) : undefined;
+  };
+  const sum = (pick: (m: Measurement) => number) => runs.reduce((a, m) => a + pick(m), 0);
+  const byStatus: Record<string, number> = {};
+  for (const m of runs) for (const [k, v] of Object.entries(m.errors.by_status)) byStatus[k] = (byStatus[k] ?? 0) + v;
+  const peaks = runs.map((m) => m.peak_rss_mb).filter((v): v is number => v !== undefined);
+  return {
+    ...runs[0],
+    rounds: runs.map((m) => m.requests_per_second),
+    requests_per_second: med((m) => m.requests_per_second)!,
+    requests: sum((m) => m.requests),
+    latency_ms: {
+      p50: med((m) => m.latency_ms.p50)!,
+      p95: med((m) => m.latency_ms.p95)!,
+      p99: med((m) => m.latency_ms.p99)!,
+      mean: med((m) => m.latency_ms.mean)!,
+      max: Math.max(...runs.map((m) => m.latency_ms.max)),
+    },
+    errors: {
+      total: sum((m) => m.errors.total),
+      non_2xx: sum((m) => m.errors.non_2xx),
+      socket: sum((m) => m.errors.socket),
+      timeouts: sum((m) => m.errors.timeouts),
+      by_status: byStatus,
+    },
+    ...(peaks.length ? { peak_rss_mb: Math.max(...peaks) } : {}),
+    cpu_ms_per_request: med((m) => m.cpu_ms_per_request),
+    upstream_calls_per_1000: med((m) => m.upstream_calls_per_1000)!,
+    duration_s: sum((m) => m.duration_s),
+  };
 }
 
 /** CPU time (user + system, ms) used so far by a process tree. */
@@ -393,13 +511,66 @@ async function setLatency(upstreams: Record<string, string>, latencyMs: number) 
 
 /** Translation calls the emulators received (summed over the three), or zeroes their counters. */
 async function upstreamCalls(upstreams: Record<string, string>, op: "read" | "reset"): Promise<number> {
+  return (await emulatorStats(upstreams, op)).calls;
+}
+
+/** Translation calls (summed) and the most requests one emulator handled at once since the last reset. */
+async function emulatorStats(upstreams: Record<string, string>, op: "read" | "reset" = "read"): Promise<{ calls: number; maxInFlight: number }> {
   let calls = 0;
+  let maxInFlight = 0;
   for (const url of Object.values(upstreams)) {
     const res = await fetch(op === "reset" ? `${url}/__control/stats/reset` : `${url}/__control`, { method: op === "reset" ? "POST" : "GET" });
     if (!res.ok) throw new Error(`emulator stats ${url}: ${res.status}`);
-    calls += ((await res.json()) as { stats: { translations: { calls: number } } }).stats.translations.calls;
+    const { stats } = (await res.json()) as { stats: { maxInFlight: number; translations: { calls: number } } };
+    calls += stats.translations.calls;
+    maxInFlight = Math.max(maxInFlight, stats.maxInFlight);
   }
-  return calls;
+  return { calls, maxInFlight };
+}
+
+/**
+ * The 50-item batch at 200 ms upstream latency, one request at a time (after one unmeasured), on the cache-off app with
+ * BATCH_CONCURRENCY_PER_PROVIDER = BENCH_BATCH_CONCURRENCY: its wall time in upstream round trips.
+ */
+async function batchProbe(database: Db, url: string, key: string, upstreams: Record<string, string>): Promise<BatchProbeResult> {
+  await setLatency(upstreams, BATCH_PROBE.latencyMs);
+  const body = JSON.stringify({
+    items: Array.from({ length: BATCH_PROBE.items }, (_, i) => ({ id: `p${i}`, text: `${TEXT} [${i}]`, source_lang: "en", target_lang: "lug" })),
+  });
+  const send = async () => {
+    const started = performance.now();
+    const res = await fetch(`${url}/api/v1/translate/batch`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body,
+    });
+    const out = (await res.json()) as { failed?: number };
+    if (res.status !== 200 || out.failed !== 0) throw new Error(`batch probe: ${res.status} ${JSON.stringify(out).slice(0, 300)}`);
+    return performance.now() - started;
+  };
+  await send();
+  await emulatorStats(upstreams, "reset");
+  const elapsed: number[] = [];
+  for (let i = 0; i < BATCH_PROBE.requests; i++) elapsed.push(Math.round(await send()));
+  const stats = await emulatorStats(upstreams);
+  const med = median(elapsed);
+  const m: BatchProbeResult = {
+    database,
+    items: BATCH_PROBE.items,
+    upstream_latency_ms: BATCH_PROBE.latencyMs,
+    concurrency_per_provider: BATCH_CONCURRENCY,
+    requests: BATCH_PROBE.requests,
+    elapsed_ms: elapsed,
+    median_ms: med,
+    round_trips: Math.ceil(stats.calls / BATCH_PROBE.requests / Math.max(1, stats.maxInFlight)),
+    elapsed_over_latency: round1(med / BATCH_PROBE.latencyMs),
+    upstream_calls_per_request: round1(stats.calls / BATCH_PROBE.requests),
+    max_in_flight: stats.maxInFlight,
+  };
+  log(
+    `${database} batch of ${m.items} at ${m.upstream_latency_ms} ms: ${elapsed.join(", ")} ms → ${m.round_trips} round trips (max in flight ${m.max_in_flight}, median ${m.elapsed_over_latency}× the latency)`,
+  );
+  return m;
 }
 
 /**
@@ -417,18 +588,34 @@ function snapshotBuild(tmp: string): string {
   return dir;
 }
 
-async function startApp(
+interface RunningApp {
+  url: string;
+  child: ChildProcess;
+  logs: () => string;
+  /** performance.now() when the process was spawned. */
+  spawnedAt: number;
+}
+
+/**
+ * Spawns `npm start`'s launcher (scripts/start.mjs: `next start` with the heap cap) on a free loopback port, in live
+ * mode against the emulators, and returns at once; startApp also waits for /health.
+ */
+async function spawnApp(
   appDir: string,
   databaseUrl: string,
   upstreams: Record<string, string>,
   extraEnv: Record<string, string> = {},
-): Promise<{ url: string; child: ChildProcess; logs: () => string }> {
+  role: "app" | "floor" = "app",
+): Promise<RunningApp> {
   const port = await freePort();
+  // BENCH_CPU_PROF=<dir>: the app (not the floor) writes a V8 CPU profile there when it stops (bench/cpuprofile.ts reads it).
+  const profile = env.BENCH_CPU_PROF && role === "app" ? `--cpu-prof --cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF)}` : "";
   const appEnv: NodeJS.ProcessEnv = {
     PATH: env.PATH,
     HOME: env.HOME,
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
+    ...(profile ? { NODE_OPTIONS: profile } : {}),
     DATABASE_URL: databaseUrl,
     PROVIDER_MODE: "live",
     SUNBIRD_API_URL: upstreams.sunbird,
@@ -447,7 +634,9 @@ async function startApp(
     ...(env.BENCH_APP_ENV ? JSON.parse(env.BENCH_APP_ENV) : {}),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const spawnedAt = performance.now();
+  // The launcher of this checkout (the floor's copy may predate it); `next start` serves the directory it runs in.
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
     cwd: appDir,
     env: appEnv,
     stdio: ["ignore", "pipe", "pipe"],
@@ -457,17 +646,49 @@ async function startApp(
   let output = "";
   child.stdout!.on("data", (d) => (output = (output + d).slice(-100_000)));
   child.stderr!.on("data", (d) => (output = (output + d).slice(-100_000)));
-  const url = `http://127.0.0.1:${port}`;
+  return { url: `http://127.0.0.1:${port}`, child, logs: () => output, spawnedAt };
+}
+
+async function startApp(...args: Parameters<typeof spawnApp>): Promise<RunningApp> {
+  const app = await spawnApp(...args);
   await waitFor(
     async () => {
-      if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}: ${output}`);
-      const res = await fetch(`${url}/health`);
+      if (app.child.exitCode !== null) throw new Error(`next start exited ${app.child.exitCode}: ${app.logs()}`);
+      const res = await fetch(`${app.url}/health`);
       if (res.status !== 200) throw new Error(`health ${res.status}`);
     },
     90_000,
     200,
   );
-  return { url, child, logs: () => output };
+  return app;
+}
+
+/**
+ * Cold start: from spawning the launcher to the first 200 on POST /api/v1/translate (with a key minted by an earlier
+ * process on the same database), polled every 20 ms. Nothing is warmed: the first request pays whatever start-up left
+ * for it (compiling the route, opening the database, the availability sync).
+ */
+async function coldStart(appDir: string, databaseUrl: string, upstreams: Record<string, string>, key: string): Promise<number> {
+  const app = await spawnApp(appDir, databaseUrl, upstreams, { TRANSLATION_CACHE: "off" });
+  try {
+    return await waitFor(
+      async () => {
+        if (app.child.exitCode !== null) throw new Error(`next start exited ${app.child.exitCode}: ${app.logs()}`);
+        const res = await fetch(`${app.url}/api/v1/translate`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ text: TEXT, source_lang: "en", target_lang: "lug" }),
+        });
+        await res.body?.cancel();
+        if (res.status !== 200) throw new Error(`translate ${res.status}`);
+        return Math.round(performance.now() - app.spawnedAt);
+      },
+      60_000,
+      20,
+    );
+  } finally {
+    await stopChild(app.child);
+  }
 }
 
 async function mintKey(url: string): Promise<string> {
@@ -552,17 +773,41 @@ function ratio(app: Measurement, base: Measurement | undefined): string {
   return `${(app.requests_per_second / base.requests_per_second).toFixed(2)}×`;
 }
 
-function markdown(all: Measurement[], memory: MemoryResult[], meta: Record<string, unknown>): string {
+function markdown(
+  all: Measurement[],
+  memory: MemoryResult[],
+  processes: AppProcessResult[],
+  coldStarts: ColdStartResult[],
+  batches: BatchProbeResult[],
+  meta: Record<string, unknown>,
+): string {
   const lines = [
-    "| database | scenario | target | cache | req/s | p50 ms | p95 ms | p99 ms | errors | peak RSS | CPU ms/req | upstream calls /1000 req | app/floor | app/baseline |",
+    "| database | scenario | target | cache | req/s | p50 ms | p95 ms | p99 ms | errors | peak RSS (at start) | CPU ms/req | upstream calls /req | app/floor | app/baseline |",
     "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const m of all) {
     const other = (target: Target) => all.find((b) => b.target === target && b.scenario === m.scenario && b.database === m.database);
+    const floorRatio = ratio(m, other("floor"));
     lines.push(
-      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.cache ?? ""} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${m.upstream_calls_per_1000} | ${ratio(m, other("floor"))} | ${ratio(m, other("baseline"))} |`,
+      `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.cache ?? ""} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${(m.upstream_calls_per_1000 / 1000).toFixed(2)} | ${floorRatio ? `**${floorRatio}**` : ""} | ${ratio(m, other("baseline"))} |`,
     );
   }
+  const apps = [
+    "| database | app process | idle RSS | peak RSS under load | budget | VmHWM | cold start to first translation (median of tries) |",
+    "|---|---|---:|---:|---:|---:|---:|",
+    ...processes.map((p) => {
+      const cold = p.cache === "off" ? coldStarts.find((c) => c.database === p.database) : undefined;
+      return `| ${p.database} | cache ${p.cache} | ${p.idle_rss_mb} MB | ${p.peak_rss_mb} MB | ${p.peak_rss_mb <= p.rss_budget_mb ? "within" : "**over**"} ${p.rss_budget_mb} MB | ${p.vm_hwm_mb} MB | ${cold ? `${cold.median_ms} ms (${cold.tries_ms.join(", ")})` : ""} |`;
+    }),
+  ];
+  const batch = [
+    "| database | batch | upstream latency | concurrency per provider | wall time, median (each) | upstream calls /req | max in flight | round trips |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...batches.map(
+      (b) =>
+        `| ${b.database} | ${b.items} items | ${b.upstream_latency_ms} ms | ${b.concurrency_per_provider} | ${b.median_ms} ms (${b.elapsed_ms.join(", ")}) | ${b.upstream_calls_per_request} | ${b.max_in_flight} | **${b.round_trips}** (${b.elapsed_over_latency}× latency) |`,
+    ),
+  ];
   const mem = [
     "| database | cache bound | idle RSS | peak RSS while filling | RSS after | texts sent | seconds |",
     "|---|---:|---:|---:|---:|---:|---:|",
@@ -572,11 +817,12 @@ function markdown(all: Measurement[], memory: MemoryResult[], meta: Record<strin
     ),
   ];
   return [
-    "# Benchmark results",
+    CHECK ? "# Benchmark check (npm run bench -- --check)" : "# Benchmark results",
     "",
-    `Generated by \`npm run bench\` (bench/run.ts) at ${meta.finished_at} on commit ${meta.commit}. ${meta.connections} connections, ${meta.duration_s} s per run after ${meta.warmup_s} s of warm-up, ` +
-      `on ${meta.cpus}× ${meta.cpu_model}, Node ${meta.node}, load average ${JSON.stringify(meta.load_average_at_end)} at the end. App: \`next start\` (production build), live provider clients against loopback ` +
-      "emulators, rate limits raised. Floor: the same Next.js build plus one bare route handler forwarding to the same emulator (bench/floor.ts). " +
+    `Generated by \`npm run bench${CHECK ? " -- --check" : ""}\` (bench/run.ts) at ${meta.finished_at} on commit ${meta.commit}. ${meta.connections} connections, ${meta.duration_s} s per run after ${meta.warmup_s} s of warm-up, ` +
+      `${meta.rounds} round(s) per target interleaved (medians shown), on ${meta.cpus}× ${meta.cpu_model}, Node ${meta.node}, load average ${JSON.stringify(meta.load_average_at_end)} at the end. ` +
+      "App: `npm start`'s launcher (scripts/start.mjs: `next start` with the heap cap), production build, live provider clients against loopback " +
+      `emulators, rate limits raised (the batch probe alone on an app with BATCH_CONCURRENCY_PER_PROVIDER=${meta.batch_concurrency_per_provider}). Floor: the same Next.js build plus one bare route handler forwarding to the same emulator (bench/floor.ts), started the same way. ` +
       "Baseline: bench/baseline-proxy.mjs (bare node:http + fetch to the same emulator; no auth, limits, " +
       "database or validation). Load generator, emulators, app, floor, baseline and PostgreSQL share the same cores, so absolute numbers are " +
       "machine-bound; the ratios are the figures to compare. PostgreSQL runs with fsync=off, synchronous_commit=off (e2e/support/postgres.ts).",
@@ -584,16 +830,36 @@ function markdown(all: Measurement[], memory: MemoryResult[], meta: Record<strin
     ...lines,
     "",
     "`cache` = the app's TRANSLATION_CACHE. `errors` = non-2xx + socket errors + timeouts. `CPU ms/req` = user+system CPU of the server's process tree during the run divided by the requests served (less sensitive to the shared cores than req/s). " +
-      "`upstream calls /1000 req` = translation calls the emulators received during the measured run per 1,000 requests. " +
+      "`upstream calls /req` = translation calls the emulators received during the measured run per request answered (a little over 1 without a cache: calls of requests still in flight when the run stopped). " +
       `Replay: ${REPLAY.repeatShare * 100} % of requests repeat one of ${REPLAY.hotStrings} hot strings, the rest are strings not sent before (seed ${REPLAY.seed}, bench/workload.ts); its warm-up runs the same sequence. ` +
-      "`peak RSS (start)` = highest summed VmRSS of the server's process tree, sampled every 100 ms during the measured run, and in brackets its RSS when the run started — one process serves several scenarios and V8 rarely gives memory back, so growth carries over" +
-      (meta.vm_hwm_mb ? `; kernel VmHWM at the end of each app process: ${JSON.stringify(meta.vm_hwm_mb)}` : "") +
-      ".",
+      "`peak RSS (at start)` = highest summed VmRSS of the server's process tree, sampled every 100 ms during the measured run, and in brackets its RSS when the run started (one process serves several scenarios).",
     "",
-    "Memory with the in-process cache full (the cache-on app, TRANSLATION_CACHE_MAX_BYTES = the bound; distinct texts in 50-item batches until 1.25× the bound in characters had been translated):",
-    "",
-    ...mem,
-    "",
+    ...(processes.length
+      ? [
+          "App processes: idle = after start-up and one translation; peak under load = the highest RSS sampled every 100 ms while the process served the load (what the budget applies to); " +
+            "VmHWM = the kernel's high-water mark over the whole process, on PGlite set at start-up while the embedded database opens (for a moment about twice what it keeps), before any request. " +
+            "Cold start = from spawning the launcher to the first 200 on POST /api/v1/translate, on a database an earlier process migrated.",
+          "",
+          ...apps,
+          "",
+        ]
+      : []),
+    ...(batches.length
+      ? [
+          "A 50-item batch, one request at a time (after one unmeasured), on a cache-off app with the batch concurrency above (round trips = upstream calls per request / most calls in flight at once):",
+          "",
+          ...batch,
+          "",
+        ]
+      : []),
+    ...(memory.length
+      ? [
+          "Memory with the in-process cache full (the cache-on app, TRANSLATION_CACHE_MAX_BYTES = the bound; distinct texts in 50-item batches until 1.25× the bound in characters had been translated):",
+          "",
+          ...mem,
+          "",
+        ]
+      : []),
   ].join("\n");
 }
 
@@ -617,12 +883,14 @@ async function main() {
 
   const floorDir = prepareFloor(ROOT, env.BENCH_FLOOR_DIR ? path.resolve(env.BENCH_FLOOR_DIR) : path.join(tmp, "floor"), log);
   // The floor's database is never touched by its route; it only has to start.
-  const floor = await startApp(floorDir, "pglite:memory", upstreams);
+  const floor = await startApp(floorDir, "pglite:memory", upstreams, {}, "floor");
   log(`framework floor: ${floor.url}`);
 
   const all: Measurement[] = [];
   const memory: MemoryResult[] = [];
-  const hwm: Record<string, number> = {};
+  const processes: AppProcessResult[] = [];
+  const coldStarts: ColdStartResult[] = [];
+  const batches: BatchProbeResult[] = [];
   let pg: PostgresServer | undefined;
   let baseline: { child: ChildProcess; url: string } | undefined;
 
@@ -642,15 +910,19 @@ async function main() {
     }
     for (const cache of ["off", "on"] as const) {
       const scenarios = SCENARIOS.filter((sc) => sc.cache === cache);
-      if (!scenarios.length && cache === "off") continue;
+      if (!scenarios.length) continue;
       log(`starting the app on ${db}, TRANSLATION_CACHE=${cache}`);
       const app = await startApp(appDir, databaseUrl, upstreams, {
         TRANSLATION_CACHE: cache,
         ...(cache === "on" ? { TRANSLATION_CACHE_MAX_BYTES: String(CACHE_MAX_BYTES) } : {}),
       });
       const key = await mintKey(app.url);
+      await smoke(`${app.url}/api/v1/translate`, IDLE_PROBE, key);
+      // After PGlite's start-up transient has been returned (it lasts about a second; see AppProcessResult.vm_hwm_mb).
+      await new Promise((r) => setTimeout(r, 3_000));
+      const idleRssMb = treeRssMb(app.child.pid!);
 
-      if (!baseline) {
+      if (!baseline && !CHECK) {
         // The baseline serves the app's own /languages body, captured once.
         const langs = await fetch(`${app.url}/api/v1/languages`, { headers: { authorization: `Bearer ${key}` } });
         const file = path.join(tmp, "languages.json");
@@ -667,25 +939,59 @@ async function main() {
       const servers: Record<Target, { url: string; pid?: number; key?: string }> = {
         app: { url: app.url, pid: app.child.pid, key },
         floor: { url: floor.url, pid: floor.child.pid },
-        baseline: { url: baseline.url, pid: baseline.child.pid },
+        baseline: { url: baseline?.url ?? "", pid: baseline?.child.pid },
       };
       for (const s of scenarios) {
         await setLatency(upstreams, s.upstreamLatencyMs);
         const urlOf = (t: Target) => servers[t].url + (t === "floor" ? FLOOR_PATH : s.path);
         for (const t of s.targets) await smoke(urlOf(t), s, servers[t].key);
-        for (const t of s.targets) all.push(await measure(db, t, urlOf(t), s, upstreams, servers[t].key, servers[t].pid));
+        // Interleaved: app, floor, baseline, app, floor, … so a change in the machine's load hits every target alike.
+        const runs = new Map<Target, Measurement[]>();
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const t of s.targets)
+            runs.set(t, [...(runs.get(t) ?? []), await measure(db, t, urlOf(t), s, upstreams, servers[t].key, servers[t].pid)]);
+        }
+        for (const t of s.targets) all.push(medianMeasurement(runs.get(t)!));
       }
       if (cache === "on") {
         await setLatency(upstreams, 0);
         memory.push(await fillCache(db, app.url, key, app.child.pid!, CACHE_MAX_BYTES));
       }
-      hwm[`${db}, cache ${cache}`] = Math.round(descendants(app.child.pid!).reduce((sum, p) => sum + statusKb(p, "VmHWM"), 0) / 1024);
+      const hwm = Math.round(descendants(app.child.pid!).reduce((sum, p) => sum + statusKb(p, "VmHWM"), 0) / 1024);
+      const underLoad = [
+        ...all.filter((m) => m.target === "app" && m.database === db && m.cache === cache).map((m) => m.peak_rss_mb ?? 0),
+        ...memory.filter((m) => m.database === db && cache === "on").map((m) => m.peak_rss_mb),
+        idleRssMb,
+      ];
+      const peak = Math.max(...underLoad);
+      processes.push({ database: db, cache, idle_rss_mb: idleRssMb, peak_rss_mb: peak, vm_hwm_mb: hwm, rss_budget_mb: RSS_BUDGET_MB[db] });
+      log(`${db} app (cache ${cache}): RSS idle ${idleRssMb} MB, peak under load ${peak} MB (budget ${RSS_BUDGET_MB[db]} MB), VmHWM ${hwm} MB`);
       const errors = app
         .logs()
         .split("\n")
         .filter((l) => /error|unhandled|warn/i.test(l));
       if (errors.length) log(`app log lines mentioning errors (${errors.length}):\n  ${errors.slice(0, 10).join("\n  ")}`);
       await stopChild(app.child);
+      if (cache === "off" && !CHECK) {
+        // Its own process: the load scenarios keep the default concurrency, so a 50-connection batch storm does not
+        // open 16 calls per batch at once.
+        const prober = await startApp(appDir, databaseUrl, upstreams, {
+          TRANSLATION_CACHE: "off",
+          BATCH_CONCURRENCY_PER_PROVIDER: String(BATCH_CONCURRENCY),
+        });
+        try {
+          batches.push(await batchProbe(db, prober.url, key, upstreams));
+        } finally {
+          await stopChild(prober.child);
+        }
+      }
+      if (cache === "off" && COLD_STARTS > 0) {
+        await setLatency(upstreams, 0);
+        const tries: number[] = [];
+        for (let i = 0; i < COLD_STARTS; i++) tries.push(await coldStart(appDir, databaseUrl, upstreams, key));
+        coldStarts.push({ database: db, tries_ms: tries, median_ms: median(tries) });
+        log(`${db} cold start to the first translation: ${tries.join(", ")} ms`);
+      }
     }
   }
 
@@ -696,29 +1002,58 @@ async function main() {
     app_dir: env.BENCH_APP_DIR ?? "snapshot of .next",
     floor_dir: env.BENCH_FLOOR_DIR ?? "temporary copy",
     cache_max_bytes: CACHE_MAX_BYTES,
+    batch_concurrency_per_provider: BATCH_CONCURRENCY,
     connections: CONNECTIONS,
     duration_s: DURATION,
     warmup_s: WARMUP,
+    rounds: ROUNDS,
     cpus: os.cpus().length,
     cpu_model: os.cpus()[0]?.model.trim(),
     node: process.version,
-    vm_hwm_mb: hwm,
     load_average_at_end: os.loadavg().map((n) => Math.round(n * 100) / 100),
   };
-  for (const db of DATABASES) {
-    writeFileSync(
-      path.join(OUT, `bench-${db}.json`),
-      `${JSON.stringify({ meta, results: all.filter((m) => m.database === db), memory: memory.filter((m) => m.database === db) }, null, 2)}\n`,
-    );
-  }
-  const md = markdown(all, memory, meta);
-  writeFileSync(path.join(OUT, "RESULTS.md"), md);
-  process.stdout.write(`\n${md}\n`);
-
   if (baseline) await stopChild(baseline.child);
   await stopChild(floor.child);
   await stopChild(emu.child);
   await pg?.stop();
+
+  if (CHECK) {
+    const failures = gateFailures(all, processes);
+    writeFileSync(path.join(OUT, "check.json"), `${JSON.stringify({ meta, results: all, processes, failures }, null, 2)}\n`);
+    process.stdout.write(`\n${markdown(all, memory, processes, coldStarts, batches, meta)}\n`);
+    if (failures.length) {
+      process.stderr.write(`bench --check FAILED:\n  ${failures.join("\n  ")}\n`);
+      process.exitCode = 1;
+    } else log(`bench --check passed (app/floor ≥ ${MIN_FLOOR_RATIO}, RSS within budget)`);
+    return;
+  }
+  for (const db of DATABASES) {
+    const mine = <T extends { database: string }>(list: T[]) => list.filter((m) => m.database === db);
+    writeFileSync(
+      path.join(OUT, `bench-${db}.json`),
+      `${JSON.stringify({ meta, results: mine(all), processes: mine(processes), cold_start: mine(coldStarts), batch: mine(batches), memory: mine(memory) }, null, 2)}\n`,
+    );
+  }
+  const md = markdown(all, memory, processes, coldStarts, batches, meta);
+  writeFileSync(path.join(OUT, "RESULTS.md"), md);
+  process.stdout.write(`\n${md}\n`);
+}
+
+/** What makes `--check` fail: the app below MIN_FLOOR_RATIO of the floor, or an app process over its RSS budget. */
+function gateFailures(all: Measurement[], processes: AppProcessResult[]): string[] {
+  const failures: string[] = [];
+  for (const app of all.filter((m) => m.target === "app")) {
+    const floor = all.find((m) => m.target === "floor" && m.scenario === app.scenario && m.database === app.database);
+    if (!floor) continue;
+    const r = app.requests_per_second / floor.requests_per_second;
+    if (!(r >= MIN_FLOOR_RATIO)) failures.push(`${app.database} ${app.scenario}: app/floor ${r.toFixed(2)} < ${MIN_FLOOR_RATIO}`);
+    if (app.errors.total > 0) failures.push(`${app.database} ${app.scenario}: ${app.errors.total} errors`);
+  }
+  for (const p of processes) {
+    if (p.peak_rss_mb > p.rss_budget_mb)
+      failures.push(`${p.database} (cache ${p.cache}): peak RSS ${p.peak_rss_mb} MB > budget ${p.rss_budget_mb} MB`);
+  }
+  return failures;
 }
 
 async function cleanup() {

@@ -114,6 +114,15 @@ describe("translation cache variables", () => {
   });
 });
 
+describe("LUGHA_HEAP_MB (the heap cap of npm start)", () => {
+  it("takes whole MiB from 64 up; anything else stops start-up, naming the variable", () => {
+    expect(loadConfig({ LUGHA_HEAP_MB: " 512 " }).LUGHA_HEAP_MB).toBe(512);
+    expect(loadConfig({}).LUGHA_HEAP_MB).toBeUndefined(); // scripts/start.mjs keeps the default
+    for (const value of ["lots", "1.5", "32", "-1"])
+      expect(problemsOf({ LUGHA_HEAP_MB: value }).map((p) => p.split(" ")[0])).toEqual(["LUGHA_HEAP_MB"]);
+  });
+});
+
 describe("NEXTAUTH_SECRET in production", () => {
   const deployed: Record<string, string>[] = [
     { NODE_ENV: "production", VERCEL: "1" },

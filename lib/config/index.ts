@@ -163,6 +163,8 @@ export const ConfigSchema = z.object({
   /** Bearer token that adds the operator details to /health (lib/health.ts). */
   HEALTH_OPERATOR_TOKEN: text(),
   TRUST_PROXY: bool(),
+  /** V8 heap cap of `npm start` in MiB (scripts/start.mjs applies it and keeps the default). */
+  LUGHA_HEAP_MB: int(undefined, 64, 65_536),
   KEY_CACHE_TTL_MS: int(5_000, 0, 300_000),
   USAGE_FLUSH_INTERVAL_MS: int(50, 0, 10_000),
 

@@ -66,6 +66,9 @@ function isJsonContentType(value: string | null): boolean {
   return mime === "application/json" || /^application\/[\w.+-]+\+json$/.test(mime);
 }
 
+// One decoder for every request: decode() without { stream: true } keeps no state between calls.
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 /** Parses a JSON object body and validates it with `schema`; errors never echo the input back. */
 export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBytes: number): Promise<T> {
   if (!isJsonContentType(req.headers.get("content-type"))) {
@@ -82,7 +85,7 @@ export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBy
   }
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw));
+    data = JSON.parse(utf8.decode(raw));
   } catch (err) {
     const why = err instanceof SyntaxError ? err.message : "the body is not valid UTF-8";
     throw new ApiError("INVALID_JSON", `The request body is not valid JSON (${why}).`);

@@ -97,12 +97,9 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const params = await pathParams(context);
       const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, params, headers };
       const result = await options.handler(ctx as never);
-      const response = toResponse(result, options.ok?.status ?? 200);
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
+      const response = toResponse(result, options.ok?.status ?? 200, headers);
       if (key) recordOutcome(key.id, options, response.status, result instanceof RawReply ? { provider: result.provider } : result);
-      headers.forEach((value, name) => {
-        if (!response.headers.has(name)) response.headers.set(name, value);
-      });
       return response;
     } catch (err) {
       const response = errorResponse(err, requestId, headers);
@@ -159,16 +156,23 @@ export function notFoundRoute(): Record<Exclude<NextMethod, "OPTIONS">, (req: Re
   return { GET: notFound, HEAD: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
-/** A plain result is JSON with the operation's success status; a Response the handler built keeps its own. */
-function toResponse(result: HandlerResult, status: number): Response {
-  if (result instanceof Response) return result;
-  if (result instanceof RawReply) return result.response;
-  return Response.json(result, { status });
+/**
+ * A plain result is JSON with the operation's success status and the wrapper's headers (the common case: built once,
+ * nothing copied); a Response the handler built keeps its own status and its own value of any header both set.
+ */
+function toResponse(result: HandlerResult, status: number, headers: Headers): Response {
+  if (!(result instanceof Response) && !(result instanceof RawReply)) return Response.json(result, { status, headers });
+  const response = result instanceof RawReply ? result.response : result;
+  headers.forEach((value, name) => {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  });
+  return response;
 }
 
 /** The manifest's path parameters are single segments, so a repeated one (a catch-all `[...x]`) does not occur. */
 async function pathParams(context: NextRouteContext | undefined): Promise<Record<string, string>> {
-  const params = (await context?.params) ?? {};
+  if (!context) return {};
+  const params = (await context.params) ?? {};
   return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : value]));
 }
 

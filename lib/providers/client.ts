@@ -1,3 +1,4 @@
+import { upstreamFetch } from "@/lib/http/upstream-fetch";
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
 import { activeCall, CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
 import {
@@ -18,7 +19,7 @@ export interface ClientOptions {
   /** Token or subscription key; omitted → no auth header (a loopback emulator that does not check). */
   credential?: string;
   mode?: ProviderMode;
-  /** Defaults to the global fetch; the in-process sandbox injects its emulator here. */
+  /** Defaults to the runtime's fetch (lib/http/upstream-fetch.ts); the in-process sandbox injects its emulator here. */
   fetch?: FetchLike;
   policy?: Partial<HttpPolicy>;
   /** Per-attempt timeout for speech calls, which legitimately take longer than translation. */
@@ -61,7 +62,7 @@ export abstract class BaseClient {
     this.mode = opts.mode ?? "live";
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
     this.credential = opts.credential || undefined;
-    this.fetchImpl = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.fetchImpl = opts.fetch ?? upstreamFetch;
     this.policy = { ...DEFAULT_HTTP_POLICY, ...opts.policy };
     this.speechPolicy = { ...this.policy, attemptTimeoutMs: opts.speechAttemptTimeoutMs ?? DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS };
     this.circuit = new CircuitBreaker(id, { ...DEFAULT_CIRCUIT_OPTIONS, ...opts.circuit });

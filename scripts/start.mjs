@@ -1,0 +1,23 @@
+// `npm start`: `next start` (arguments passed through) with the V8 heap capped at LUGHA_HEAP_MB. Without a cap V8 sizes
+// the heap from the machine's memory and collects lazily, so a busy server grows to gigabytes of garbage on a large
+// host; capped, it collects sooner and stays inside a container's memory. The translation cache's default bound is at
+// most an eighth of the heap limit (lib/cache/config.ts). The value is validated with the rest of the configuration at
+// start-up (lib/config): a malformed one is not applied here, and the server then stops naming it. A
+// --max-old-space-size already in NODE_OPTIONS comes after ours, so it wins.
+//
+// The default depends on the database (measured with `npm run bench -- --check`, README "Benchmark"): on PostgreSQL the
+// server's live heap stays well under 384 MiB; with the embedded PGlite it does not, and below about 1 GiB the server
+// spends its time collecting garbage (at 256 MiB a translation cost 1.7× the CPU).
+//
+// process.execve replaces this process with the server (same pid, signals and exit code; no second Node process).
+import { createRequire } from "node:module";
+
+const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL?.trim() ?? "");
+const DEFAULT_HEAP_MB = onPostgres ? 384 : 1024;
+
+const raw = process.env.LUGHA_HEAP_MB?.trim();
+const heapMb = raw ? (/^\d+$/.test(raw) ? Number(raw) : undefined) : DEFAULT_HEAP_MB;
+const nodeOptions = [heapMb ? `--max-old-space-size=${heapMb}` : "", process.env.NODE_OPTIONS ?? ""].join(" ").trim();
+
+const next = createRequire(import.meta.url).resolve("next/dist/bin/next");
+process.execve(process.execPath, [process.execPath, next, "start", ...process.argv.slice(2)], { ...process.env, NODE_OPTIONS: nodeOptions });
