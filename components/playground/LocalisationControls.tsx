@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
 import type { z } from "zod";
 import type { GlossaryList, TextFormat } from "@/lib/glossaries/schemas";
 import { callApi } from "@/lib/portal/api";
@@ -62,8 +63,9 @@ export function DoNotTranslateInput({ id, value, onChange }: { id: string; value
 }
 
 /**
- * The calling key's glossaries (GET /api/v1/glossaries, one request of the key like any other), offering only those
- * for the chosen pair: the API refuses another pair's glossary. With the source detected, the target decides.
+ * The calling key's glossaries, offering only those for the chosen pair: the API refuses another pair's glossary. With
+ * the source detected, the target decides. Listed on demand, not when the page opens: GET /api/v1/glossaries is a
+ * request of the key like any other (counted, rate-limited), and opening the dashboard must not spend one.
  */
 export function GlossarySelect({
   id,
@@ -79,19 +81,21 @@ export function GlossarySelect({
   onChange(glossaryId: string): void;
 }) {
   const { apiKey, recordRateLimit } = usePlayground();
+  const router = useRouter();
   const [glossaries, setGlossaries] = useState<GlossarySummary[] | null>(null);
+  const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
+  async function load() {
     setError(null);
+    setLoading(true);
     const r = await callApi<z.output<typeof GlossaryList>>("/api/v1/glossaries", { apiKey: apiKey! });
     recordRateLimit("default", r.rateLimit);
+    setLoading(false);
     if (r.ok) setGlossaries(r.data.glossaries);
     else setError(`Could not list your glossaries: ${r.problem.message} (HTTP ${r.problem.status} ${r.problem.code})`);
-  }, [apiKey, recordRateLimit]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+    router.refresh(); // requests_total and the usage chart
+  }
 
   const matching = (glossaries ?? []).filter((g) => g.target_lang === target && (!source || g.source_lang === source));
   // A chosen glossary that no longer fits the pair is dropped rather than sent to a certain 422.
@@ -102,7 +106,7 @@ export function GlossarySelect({
   const others = (glossaries?.length ?? 0) - matching.length;
   const hint =
     glossaries === null
-      ? "Loading your glossaries…"
+      ? "None is used until you list this key's glossaries (one API request) and choose one."
       : glossaries.length === 0
         ? "This key has no glossaries yet: create one with POST /api/v1/glossaries (see /docs)."
         : `${matching.length} of your glossaries ${matching.length === 1 ? "is" : "are"} for ${source || "any source"} → ${target}${others > 0 ? `; ${others} for other pairs ${others === 1 ? "is" : "are"} not listed` : ""}.`;
@@ -113,7 +117,7 @@ export function GlossarySelect({
         Glossary <code className="ml-1 font-mono text-xs font-normal text-slate-600">glossary_id</code>
       </label>
       <div className="flex gap-2">
-        <select id={id} className="field-input mt-0" value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={`${id}-hint`}>
+        <select id={id} className="field-input mt-0 min-w-0" value={value} onChange={(e) => onChange(e.target.value)} aria-describedby={`${id}-hint`}>
           <option value="">None</option>
           {matching.map((g) => (
             <option key={g.id} value={g.id}>
@@ -121,8 +125,8 @@ export function GlossarySelect({
             </option>
           ))}
         </select>
-        <button type="button" className="btn-secondary px-3" onClick={() => void load()}>
-          Reload<span className="sr-only"> the glossaries</span>
+        <button type="button" className="btn-secondary whitespace-nowrap px-3" onClick={() => void load()} disabled={loading}>
+          {loading ? "Listing…" : glossaries === null ? "List my glossaries" : "Reload the list"}
         </button>
       </div>
       <p id={`${id}-hint`} className={`mt-1 text-xs ${error ? "text-red-800" : "text-slate-700"}`} role={error ? "alert" : undefined}>
