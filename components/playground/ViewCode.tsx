@@ -93,7 +93,7 @@ with ${opens}:
         "${origin}${path}",
         headers={"Authorization": "Bearer ${apiKey}"},
         files={${files.map(([name, file], i) => `${JSON.stringify(name)}: (${JSON.stringify(file)}, file${i})`).join(", ")}},
-        data=${JSON.stringify(Object.fromEntries(fields))},
+        data={${fields.map(([name, value]) => `${JSON.stringify(name)}: ${JSON.stringify(value)}`).join(", ")}},
         timeout=60,
     )
 response.raise_for_status()
