@@ -1,4 +1,4 @@
-import { expect, expectAccessible, issueKey, signIn, test, VIEWPORTS } from "./fixtures";
+import { expect, expectAccessible, issueKey, screenshot, signIn, test, VIEWPORTS } from "./fixtures";
 
 /** A one-second 440 Hz tone as 16 kHz mono 16-bit WAV: a real recording for the Transcribe tab's upload. */
 function toneWav(): Buffer {
@@ -183,6 +183,7 @@ test.describe("playground tabs", () => {
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });
       await expectAccessible(page, `playground, Translate tab with localisation, at ${vp.width}px`);
+      await screenshot(page, `playground-translate-localisation-${vp.name}`);
     }
   });
 });
