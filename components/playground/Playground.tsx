@@ -9,6 +9,7 @@ import { qualityLabel } from "@/lib/portal/quality";
 import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
 import { type LanguageChoice, LanguageFields, LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
+import { DoNotTranslateInput, FormatSelect, GlossarySelect, parseTerms, type TextFormatValue } from "./LocalisationControls";
 import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
 import { ResultActions } from "./ResultActions";
@@ -133,6 +134,9 @@ function TranslateSection({ languages, speaks }: { languages: PlaygroundLanguage
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const [text, setText] = useState("Good morning, how are you?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "lug", provider: "auto" });
+  const [format, setFormat] = useState<TextFormatValue>("text");
+  const [keep, setKeep] = useState("");
+  const [glossaryId, setGlossaryId] = useState("");
   const { busy, result, problem, submit, request } = useApiCall("translate", "/api/v1/translate", (data: TranslateResult, headers) => ({
     data,
     requestId: headers.get("x-request-id"),
@@ -143,6 +147,10 @@ function TranslateSection({ languages, speaks }: { languages: PlaygroundLanguage
     const body: Record<string, unknown> = { text, target_lang: choice.target };
     if (choice.source) body.source_lang = choice.source;
     if (choice.provider !== "auto") body.provider = choice.provider;
+    if (format !== "text") body.format = format;
+    const doNotTranslate = parseTerms(keep);
+    if (doNotTranslate.length > 0) body.do_not_translate = doNotTranslate;
+    if (glossaryId) body.glossary_id = glossaryId;
     await submit(body);
   }
 
@@ -160,6 +168,14 @@ function TranslateSection({ languages, speaks }: { languages: PlaygroundLanguage
           <p className="mt-1 text-xs text-slate-700">{[...text.trim()].length.toLocaleString("en-US")} / 5,000 characters</p>
         </div>
         <LanguageFields idPrefix={`${id}-lang`} languages={languages} value={choice} onChange={setChoice} />
+        <fieldset className="space-y-4 rounded-md border border-slate-200 p-4">
+          <legend className="px-1 text-sm font-semibold text-slate-900">Localisation (optional)</legend>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormatSelect id={`${id}-format`} value={format} onChange={setFormat} />
+            <GlossarySelect id={`${id}-glossary`} source={choice.source} target={choice.target} value={glossaryId} onChange={setGlossaryId} />
+          </div>
+          <DoNotTranslateInput id={`${id}-keep`} value={keep} onChange={setKeep} />
+        </fieldset>
         <button type="submit" className="btn-primary" disabled={busy}>
           {busy ? "Translating…" : "Translate"}
         </button>
@@ -192,6 +208,8 @@ const FIELD_LABELS: Record<string, string> = {
   providers_tried: "Providers called, in order",
   sandbox: "Offline emulator (not a real translation)",
   cached: "Answered from the cache (no provider called for this request)",
+  segments: "Upstream calls",
+  glossary_terms_applied: "Glossary terms used in the translation",
 };
 
 /** "Sunbird AI (provider_a)": the human name beside the API's id. */
@@ -220,6 +238,8 @@ function formatValue(field: string, value: unknown, names: Map<string, string>, 
         {names.get(value) ? ` (${names.get(value)})` : ""}
       </span>
     );
+  if (field === "glossary_terms_applied" && Array.isArray(value))
+    return <span>{value.length > 0 ? value.join(", ") : "none: the text held no term of the glossary"}</span>;
   if (field === "detected_source_confidence" && typeof value === "number") return <span className="tabular-nums">{(value * 100).toFixed(0)}%</span>;
   if (Array.isArray(value)) return <code className="font-mono">{value.join(" → ") || "—"}</code>;
   if (value === null) return <span className="text-slate-600">null</span>;
@@ -257,7 +277,8 @@ function TranslationResult({
       {speakable && <Speak text={data.translated_text} language={data.target_lang} />}
       <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         {Object.entries(data)
-          .filter(([k]) => k !== "translated_text")
+          // glossary_terms_applied is null without a glossary: nothing to say then.
+          .filter(([k, v]) => k !== "translated_text" && !(k === "glossary_terms_applied" && v === null))
           .map(([k, v]) => (
             <div key={k} className="contents">
               <dt className="text-slate-800">
@@ -414,6 +435,7 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
   const id = useId();
   const [lines, setLines] = useState("Good morning\nThank you very much\nWhere is the market?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "sw", provider: "auto" });
+  const [format, setFormat] = useState<TextFormatValue>("text");
   const texts = lines.split(/\r?\n/).filter((l) => l.trim() !== "");
   const { busy, result, problem, submit, request } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
     data,
@@ -429,7 +451,12 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
       target_lang: choice.target,
       ...(choice.source ? { source_lang: choice.source } : {}),
     }));
-    const body = { items, ...(choice.provider !== "auto" ? { provider: choice.provider } : {}) };
+    const body = {
+      items,
+      ...(choice.provider !== "auto" ? { provider: choice.provider } : {}),
+      // Batch-level: every item takes it (an item may name its own; the playground's items do not).
+      ...(format !== "text" ? { format } : {}),
+    };
     await submit(body);
   }
 
@@ -456,6 +483,9 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
           </p>
         </div>
         <LanguageFields idPrefix={`${id}-lang`} languages={languages} value={choice} onChange={setChoice} />
+        <div className="sm:w-1/3">
+          <FormatSelect id={`${id}-format`} value={format} onChange={setFormat} />
+        </div>
         <button type="submit" className="btn-primary" disabled={busy || texts.length === 0}>
           {busy ? "Translating…" : `Translate ${texts.length} ${texts.length === 1 ? "line" : "lines"}`}
         </button>

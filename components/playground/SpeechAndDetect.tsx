@@ -71,7 +71,7 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
   const id = useId();
   const [language, setLanguage] = useState(languages[0]?.code ?? "");
   const [file, setFile] = useState<File | null>(null);
-  const { busy, result, problem, submit } = useApiCall("stt", "/api/v1/speech/stt", (data: SttResponse) => data);
+  const { busy, result, problem, submit, request } = useApiCall("stt", "/api/v1/speech/stt", (data: SttResponse) => data);
 
   return (
     <section aria-labelledby={`${id}-title`}>
@@ -119,7 +119,7 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
             </p>
           </div>
         )}
-        {result && <ResultActions result={result} />}
+        {result && request && <ResultActions result={result} path="/api/v1/speech/stt" request={request} />}
       </div>
     </section>
   );

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { type ApiProblem, callApi } from "@/lib/portal/api";
 import { type Bucket, usePlayground } from "./PlaygroundContext";
+import type { PlaygroundRequest } from "./ViewCode";
 
 /**
  * The submit logic every playground tab repeats: call the API with the tab's key, note the rate-limit headers for the
@@ -16,15 +17,15 @@ export function useApiCall<TData, TResult>(bucket: Bucket, path: string, toResul
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<TResult | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
-  /** The JSON body of the last request, for "View code". */
-  const [request, setRequest] = useState<Record<string, unknown> | null>(null);
+  /** The last request's body (JSON or multipart), for "View code". */
+  const [request, setRequest] = useState<PlaygroundRequest | null>(null);
 
-  /** Sends `body`: a JSON object, or a FormData (multipart). */
-  async function submit(json: Record<string, unknown> | FormData) {
+  /** Sends `payload`: a JSON object, or a FormData (multipart). */
+  async function submit(payload: PlaygroundRequest) {
     setBusy(true);
     setProblem(null);
-    const body = json instanceof FormData ? json : JSON.stringify(json);
-    setRequest(json instanceof FormData ? null : json);
+    const body = payload instanceof FormData ? payload : JSON.stringify(payload);
+    setRequest(payload);
     const r = await callApi<TData>(path, { method: "POST", apiKey: apiKey!, body });
     recordRateLimit(bucket, r.rateLimit);
     setBusy(false);

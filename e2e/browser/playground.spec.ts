@@ -1,4 +1,4 @@
-import { expect, expectAccessible, issueKey, signIn, test, VIEWPORTS } from "./fixtures";
+import { expect, expectAccessible, issueKey, screenshot, signIn, test, VIEWPORTS } from "./fixtures";
 
 /** A one-second 440 Hz tone as 16 kHz mono 16-bit WAV: a real recording for the Transcribe tab's upload. */
 function toneWav(): Buffer {
@@ -67,6 +67,17 @@ test.describe("playground tabs", () => {
     await transcribe.getByLabel(/Recording/).setInputFiles({ name: "tone.wav", mimeType: "audio/wav", buffer: toneWav() });
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     await expect(page.getByTestId("transcribe-result")).toBeVisible();
+    // View code for the multipart upload: the file by the name it was chosen under, the fields beside it.
+    const transcribePanel = page.getByRole("tabpanel", { name: "Transcribe" });
+    await transcribePanel.getByText("View code").click();
+    const uploadCode = transcribePanel.getByTestId("view-code");
+    await expect(uploadCode).toContainText(`curl ${baseURL}/api/v1/speech/stt`);
+    await expect(uploadCode).toContainText(`Authorization: Bearer ${key}`);
+    await expect(uploadCode).toContainText("-F 'audio=@tone.wav'");
+    await expect(uploadCode).toContainText(/-F 'language=[a-z]+'/);
+    await expect(uploadCode).toContainText('form.set("audio", new Blob([await readFile("tone.wav")]), "tone.wav");');
+    await expect(uploadCode).toContainText('lugha.POST("/api/v1/speech/stt", { body: form })');
+    await expect(uploadCode).toContainText('files={"audio": ("tone.wav", file0)}');
 
     // Or record in the browser: the recording is converted to WAV before it is sent.
     await transcribe.getByRole("button", { name: "Record from the microphone" }).click();
@@ -99,6 +110,80 @@ test.describe("playground tabs", () => {
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });
       await expectAccessible(page, `playground, Transcribe tab, at ${vp.width}px`);
+    }
+  });
+
+  test("Translate with localisation: HTML format, a do-not-translate term and a glossary of the key, sent and shown; Batch takes the format", async ({
+    page,
+    api,
+  }) => {
+    const key = await issueKey(api, "localise");
+    const createGlossary = async (data: Record<string, unknown>) => {
+      const res = await api.post("/api/v1/glossaries", { headers: { Authorization: `Bearer ${key}` }, data });
+      expect(res.status(), await res.text()).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const shop = await createGlossary({ name: "shop", source_lang: "en", target_lang: "sw", entries: [{ source: "cart", target: "kikapu" }] });
+    await createGlossary({ name: "clinic", source_lang: "en", target_lang: "yo", entries: [{ source: "nurse", target: "nọọsi" }] });
+    await signIn(page, key);
+
+    const form = page.getByRole("form", { name: "Translate a text" });
+    await form.getByLabel("Text", { exact: true }).fill('Your <b>cart</b> is ready. Pay with M-Pesa. <img src="c.png" alt="Your cart">');
+    await form.getByLabel("From").selectOption("en");
+    await form.getByLabel("To", { exact: true }).selectOption("sw");
+    await form.getByLabel(/^Format/).selectOption("html");
+    await form.getByLabel(/^Do not translate/).fill("M-Pesa,\n Lugha");
+    // Listed on demand (a request of the key), and only the glossaries for the chosen pair are offered.
+    const glossary = form.getByLabel(/^Glossary/);
+    await expect(glossary.locator("option")).toHaveText(["None"]);
+    await form.getByRole("button", { name: "List my glossaries" }).click();
+    await expect(glossary.locator("option")).toHaveText(["None", "shop (en → sw, 1 term)"]);
+    await expect(form.getByText("1 of your glossaries is for en → sw; 1 for other pairs is not listed.")).toBeVisible();
+    await glossary.selectOption(shop);
+    await form.getByRole("button", { name: "Translate", exact: true }).click();
+
+    // The sandbox echoes what it was sent: the markup, the kept term and the glossary's term come back in place, and
+    // the alt attribute was a segment of its own (HTML format).
+    const translated = page.getByTestId("translated-text");
+    await expect(translated).toContainText("Your <b>kikapu</b> is ready. Pay with M-Pesa.");
+    await expect(translated).toContainText('alt="[sandbox:');
+    const result = page.getByTestId("translate-result");
+    await expect(result.locator("[data-field=segments]")).toHaveText("2");
+    await expect(result.locator("[data-field=glossary_terms_applied]")).toHaveText("kikapu");
+
+    // View code carries the new fields, in all three languages.
+    const panel = page.getByRole("tabpanel", { name: "Translate" });
+    await panel.getByText("View code").click();
+    const code = panel.getByTestId("view-code");
+    await expect(code).toContainText(`"format":"html","do_not_translate":["M-Pesa","Lugha"],"glossary_id":"${shop}"`);
+    await expect(code).toContainText(`"glossary_id": "${shop}"`);
+    await expect(code).toContainText('"format": "html"');
+
+    // No glossary and no terms: the fields are left out of the request.
+    await glossary.selectOption("");
+    await form.getByLabel(/^Do not translate/).fill(" , ");
+    await form.getByLabel(/^Format/).selectOption("text");
+    await form.getByRole("button", { name: "Translate", exact: true }).click();
+    await expect(result.locator("[data-field=glossary_terms_applied]")).toHaveCount(0);
+    await expect(code).not.toContainText("glossary_id");
+    await expect(code).not.toContainText("do_not_translate");
+    await expect(code).not.toContainText("format");
+
+    // Batch: one format for the whole batch.
+    await page.getByRole("tablist", { name: "Playground" }).getByRole("tab", { name: "Batch" }).click();
+    const batch = page.getByRole("form", { name: "Translate a batch" });
+    await batch.getByLabel(/^Format/).selectOption("markdown");
+    await batch.getByRole("button", { name: /^Translate \d+ lines?$/ }).click();
+    await expect(page.getByTestId("batch-result")).toContainText("3 of 3 succeeded");
+    const batchPanel = page.getByRole("tabpanel", { name: "Batch" });
+    await batchPanel.getByText("View code").click();
+    await expect(batchPanel.getByTestId("view-code")).toContainText('"format":"markdown"');
+
+    await page.getByRole("tablist", { name: "Playground" }).getByRole("tab", { name: "Translate" }).click();
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      await expectAccessible(page, `playground, Translate tab with localisation, at ${vp.width}px`);
+      await screenshot(page, `playground-translate-localisation-${vp.name}`);
     }
   });
 });
