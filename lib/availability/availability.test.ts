@@ -3,11 +3,22 @@ import { type RedisServer, startRedis } from "@/e2e/support/redis";
 import { ApiError } from "@/lib/http/errors";
 import { listLanguages } from "@/lib/languages/listing";
 import { hfModels } from "@/lib/languages/models";
+import { VOICES } from "@/lib/languages/speech";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import { hubModelAvailability } from "@/lib/providers/hub";
-import { createEmulator, type Emulator, HF_REFERENCE_UNDEPLOYED, type HfDeployment, hfDeployment, inProcessFetch } from "@/lib/providers/sandbox";
+import {
+  createEmulator,
+  type Emulator,
+  HF_REFERENCE_UNDEPLOYED,
+  type HfDeployment,
+  hfDeployment,
+  inProcessFetch,
+  makeWav,
+} from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
+import { transcribeAudio } from "@/lib/speech/stt";
+import { synthesizeSpeech } from "@/lib/speech/tts";
 import { translateText } from "@/lib/translate/service";
 import { ALL_AVAILABLE, Availability, type AvailabilityChecker, modelSubject } from "./index";
 import { catalogueSubjects } from "./live";
@@ -238,5 +249,84 @@ describe("a checker that cannot answer (the Hub unreachable)", () => {
     await live.view([subject]);
     await live.view([subject]);
     expect(calls).toBe(2);
+  });
+});
+
+describe("speech: STT and TTS plan with the same availability as translate", () => {
+  const WHISPER = "openai/whisper-large-v3-turbo";
+  const MMS_SW = "facebook/mms-tts-swh";
+  const wav = makeWav({ durationSeconds: 1, seed: 3 });
+  const setup = () => {
+    const deployment = hfDeployment();
+    const { emulators, providers } = sandbox(deployment);
+    const clock = 1_000_000;
+    const live = new Availability({
+      store: new MemoryAvailabilityStore(() => clock),
+      ttlMs: 3_600_000,
+      syncMs: 60_000,
+      timeoutMs: 500,
+      now: () => clock,
+    });
+    const calls = (model: string) => emulators.provider_c.stats.byPath[`/hf-inference/models/${model}`] ?? 0;
+    return { deployment, providers, live, calls, deps: { providers, deadlineMs: 5_000, maxAudioSeconds: 600, availability: live } };
+  };
+  const sttListed = (view: Awaited<ReturnType<Availability["view"]>>, code: string) =>
+    listLanguages({ capability: "stt" }, hfModels(), PROVIDERS, view).languages.some((l) => l.code === code);
+
+  it("Whisper answering 'not supported' is marked at once; then Lingala STT is 422 without a call, and leaves the listing", async () => {
+    const { deployment, live, calls, deps } = setup();
+    deployment.notSupported.add(WHISPER);
+    expect(sttListed(await live.view(), "ln")).toBe(true);
+    const first = await transcribeAudio({ audio: wav, language: "ln" }, deps).catch((e: unknown) => e);
+    expect(first).toMatchObject({ code: "PROVIDER_ERROR", status: 503 });
+    expect(calls(WHISPER)).toBe(1);
+    expect(live.report()).toEqual([expect.objectContaining({ subject: modelSubject("provider_c", WHISPER), source: "upstream" })]);
+
+    // Known unavailable: not tried again. Lingala has no other provider, so it answers as translate does for a pair
+    // whose every route is unavailable (422), and /languages no longer lists Lingala under STT.
+    const second = await transcribeAudio({ audio: wav, language: "ln" }, deps).catch((e: unknown) => e);
+    expect(second).toMatchObject({ code: "UNSUPPORTED_LANGUAGE", status: 422 });
+    const forced = await transcribeAudio({ audio: wav, language: "en", provider: "provider_c" }, deps).catch((e: unknown) => e);
+    expect(forced).toMatchObject({ code: "UNSUPPORTED_LANGUAGE", status: 422, options: { errors: [{ loc: ["body", "provider"] }] } });
+    expect(calls(WHISPER)).toBe(1);
+    expect(sttListed(await live.view(), "ln")).toBe(false);
+    expect(sttListed(await live.view(), "en")).toBe(true);
+  });
+
+  it("auto STT and TTS skip a provider whose model is known unavailable and go to the next, without a fallback", async () => {
+    const { live, deps } = setup();
+    await live.markUnavailable(modelSubject("provider_a", "sunbird-stt"), "test: not served");
+    for (const v of VOICES.filter((v) => v.provider === "provider_a"))
+      await live.markUnavailable(modelSubject("provider_a", v.model), "test: not served");
+    expect(await transcribeAudio({ audio: wav, language: "en" }, deps)).toMatchObject({
+      provider: "provider_b",
+      providers_tried: ["provider_b"],
+      fallback_used: false,
+    });
+    expect((await synthesizeSpeech({ text: "Oli otya", language: "lug" }, deps)).response).toMatchObject({
+      provider: "provider_c",
+      voice: "facebook/mms-tts-lug",
+      providers_tried: ["provider_c"],
+      fallback_used: false,
+    });
+    const voice = await synthesizeSpeech({ text: "Oli otya", language: "lug", voice: "248" }, deps).catch((e: unknown) => e);
+    expect(voice).toMatchObject({ code: "UNSUPPORTED_VOICE", status: 422 });
+    expect((voice as ApiError).message).toContain("Voices for Luganda (lug): facebook/mms-tts-lug.");
+  });
+
+  it("an MMS-TTS voice answering 'does not exist' is marked; then the voice is 422 and provider_c is not offered for Swahili", async () => {
+    const { deployment, live, calls, deps } = setup();
+    deployment.notDeployed.add(MMS_SW);
+    const first = await synthesizeSpeech({ text: "Habari", language: "sw", voice: MMS_SW }, deps).catch((e: unknown) => e);
+    expect(first).toMatchObject({ code: "PROVIDER_ERROR", status: 503 });
+    expect(live.report()).toEqual([expect.objectContaining({ subject: modelSubject("provider_c", MMS_SW), reason: expect.stringMatching(/404/) })]);
+    const again = await synthesizeSpeech({ text: "Habari", language: "sw", voice: MMS_SW }, deps).catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: "UNSUPPORTED_VOICE", status: 422 });
+    const forced = await synthesizeSpeech({ text: "Habari", language: "sw", provider: "provider_c" }, deps).catch((e: unknown) => e);
+    expect(forced).toMatchObject({ code: "UNSUPPORTED_LANGUAGE", status: 422, options: { errors: [{ loc: ["body", "provider"] }] } });
+    expect(calls(MMS_SW)).toBe(1);
+    const sw = listLanguages({ capability: "tts" }, hfModels(), PROVIDERS, await live.view()).languages.find((l) => l.code === "sw");
+    expect(sw?.tts.providers.map((p) => p.provider)).not.toContain("provider_c");
+    expect((await synthesizeSpeech({ text: "Habari", language: "sw" }, deps)).response).toMatchObject({ provider: "provider_a" });
   });
 });

@@ -1,3 +1,4 @@
+import { ALL_AVAILABLE, type AvailabilityView, modelSubject } from "@/lib/availability";
 import { toIso3 } from "@/lib/providers/codes";
 import type { AudioFormat, ProviderDescriptor } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
@@ -104,12 +105,18 @@ export interface SttOption {
 /** Canonical codes each provider transcribes. */
 export const STT_LANGUAGES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(tablesFor(PROVIDERS).stt);
 
-/** The providers that transcribe `language`, in routing order. */
-export function sttOptions(language: string, providers: readonly ProviderDescriptor[] = PROVIDERS): SttOption[] {
+/** The providers that transcribe `language`, in routing order; those whose model `availability` knows to be unavailable are left out. */
+export function sttOptions(
+  language: string,
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+  availability: AvailabilityView = ALL_AVAILABLE,
+): SttOption[] {
   const { stt } = tablesFor(providers);
-  return providers.flatMap(({ id, stt: spec }) =>
-    spec && stt.get(id)?.includes(language) ? [{ provider: id, model: spec.model(), formats: spec.formats }] : [],
-  );
+  return providers.flatMap(({ id, stt: spec }) => {
+    if (!spec || !stt.get(id)?.includes(language)) return [];
+    const model = spec.model();
+    return availability.isAvailable(modelSubject(id, model)) ? [{ provider: id, model, formats: spec.formats }] : [];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -128,18 +135,29 @@ export interface TtsOption {
   defaultVoice: Voice;
 }
 
-/** The providers that speak `language`, in routing order, each with its voices (default first). */
-export function ttsOptions(language: string, providers: readonly ProviderDescriptor[] = PROVIDERS): TtsOption[] {
+/**
+ * The providers that speak `language`, in routing order, each with its voices (default first); voices whose model
+ * `availability` knows to be unavailable are left out, and so is a provider left without voices.
+ */
+export function ttsOptions(
+  language: string,
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+  availability: AvailabilityView = ALL_AVAILABLE,
+): TtsOption[] {
   const { voices } = tablesFor(providers);
   return providers.flatMap(({ id }) => {
-    const own = voices.filter((v) => v.provider === id && v.languages.includes(language));
+    const own = voices.filter((v) => v.provider === id && v.languages.includes(language) && availability.isAvailable(modelSubject(id, v.model)));
     return own.length > 0 ? [{ provider: id, voices: own, defaultVoice: own[0] }] : [];
   });
 }
 
-/** Every voice id valid for `language` (for error messages). */
-export function voiceIdsFor(language: string, providers: readonly ProviderDescriptor[] = PROVIDERS): string[] {
-  return ttsOptions(language, providers).flatMap((o) => o.voices.map((v) => v.id));
+/** Every voice id valid for `language` now (for error messages). */
+export function voiceIdsFor(
+  language: string,
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+  availability: AvailabilityView = ALL_AVAILABLE,
+): string[] {
+  return ttsOptions(language, providers, availability).flatMap((o) => o.voices.map((v) => v.id));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

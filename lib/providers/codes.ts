@@ -76,7 +76,7 @@ export const SUNBIRD_TRANSLATE_LANGUAGES: Readonly<Record<string, string>> = {
 /**
  * Sunbird speech-to-text languages: the `language` enum (SttbLanguage) plus Rutooro (ttj), which Sunbird's tutorial
  * lists and its published STT list (11 languages) includes. Should the live enum still refuse ttj, Rutooro STT answers
- * 503 (no other provider transcribes it): speech planning does not consult lib/availability yet.
+ * 503 (no other provider transcribes it; availability records models for speech, not languages).
  */
 export const SUNBIRD_STT_LANGUAGES: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn", "swa", "kin", "xog", "myx", "ttj"];
 

@@ -1,3 +1,4 @@
+import { getAvailability } from "@/lib/availability/live";
 import { getProviders } from "@/lib/providers";
 import { maxAudioSeconds, speechDeadlineMs } from "./limits";
 import type { SpeechDeps } from "./stt";
@@ -17,7 +18,7 @@ export { readSttUpload, type SttUpload } from "./multipart";
 export { type SpeechDeps, type TranscribeInput, transcribeAudio } from "./stt";
 export { type SynthesisOutcome, type SynthesizeInput, synthesizeSpeech } from "./tts";
 
-/** The production wiring: the shared provider clients (live or sandbox, per the environment) and env-configured limits. */
+/** The production wiring: the shared provider clients (live or sandbox, per the environment), env-configured limits and live availability. */
 export function defaultSpeechDeps(): SpeechDeps {
-  return { providers: getProviders(), deadlineMs: speechDeadlineMs(), maxAudioSeconds: maxAudioSeconds() };
+  return { providers: getProviders(), deadlineMs: speechDeadlineMs(), maxAudioSeconds: maxAudioSeconds(), availability: getAvailability() };
 }

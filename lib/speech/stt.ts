@@ -1,3 +1,5 @@
+import { ALL_AVAILABLE, type Availability, type AvailabilityView } from "@/lib/availability";
+import { unavailableSubject } from "@/lib/availability/subjects";
 import { ApiError } from "@/lib/http/errors";
 import { resolveSpeechLanguage, type SttOption, speechLanguageCodes, speechLanguageName, sttOptions } from "@/lib/languages/speech";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
@@ -13,6 +15,10 @@ import type { SpeechProviderChoice, SttResponse } from "./schemas";
  *   unknown language                         → 422 UNSUPPORTED_LANGUAGE (body.language)
  *   known, but nobody transcribes it         → 422 UNSUPPORTED_LANGUAGE (body.language)
  *   forced provider does not transcribe it   → 422 UNSUPPORTED_LANGUAGE (body.provider)
+ *
+ * Providers whose model live availability (lib/availability) knows to be unavailable are left out of the plan, as in
+ * translate: auto routing goes to the next provider, and a forced provider left out answers 422 as above. A call
+ * answered "not supported"/"does not exist" marks its model unavailable.
  *   empty / not audio / truncated / video    → 415 UNSUPPORTED_MEDIA_TYPE (body.audio)
  *   longer than SPEECH_MAX_AUDIO_SECONDS     → 422 VALIDATION_ERROR (body.audio, type audio_too_long)
  *   no provider for the language takes the
@@ -28,6 +34,24 @@ export interface SpeechDeps {
   maxAudioSeconds: number;
   /** The providers, in routing order (default: every descriptor in lib/providers). */
   catalogue?: readonly ProviderDescriptor[];
+  /** Live availability: models known to be unavailable are not planned; refusals proving a model unavailable are recorded. */
+  availability?: Availability;
+}
+
+/** The availability view a speech request plans with (everything available without `availability`). */
+export async function speechView(deps: Pick<SpeechDeps, "availability">): Promise<AvailabilityView> {
+  return deps.availability ? deps.availability.view() : ALL_AVAILABLE;
+}
+
+/** Rethrows `err` after recording the model it proves unavailable, if it does (the same detection as translate). */
+export async function noteSpeechFailure(
+  err: unknown,
+  deps: Pick<SpeechDeps, "availability">,
+  route: { provider: ProviderId; model: string },
+): Promise<never> {
+  const finding = deps.availability && unavailableSubject(err, route);
+  if (finding) await deps.availability!.markUnavailable(finding.subject, finding.reason);
+  throw err;
 }
 
 export interface TranscribeInput {
@@ -42,7 +66,7 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
   const requested = input.provider ?? "auto";
   const catalogue = deps.catalogue ?? PROVIDERS;
   const language = resolveLanguage(input.language);
-  const candidates = chooseProviders(language, requested, catalogue);
+  const candidates = chooseProviders(language, requested, catalogue, await speechView(deps));
 
   let info: AudioInfo;
   try {
@@ -68,13 +92,15 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
     attempt: async (callDeadline: number) => {
       const client: ProviderClient = deps.providers[option.provider];
       if (!client.transcribe) throw new ProviderError(option.provider, "rejected", "provider offers no speech-to-text");
-      const result = await client.transcribe({
-        audio: input.audio,
-        contentType: info.contentType,
-        language,
-        ...descriptorFor(option.provider, catalogue).stt?.request?.(option.model),
-        deadline: callDeadline,
-      });
+      const result = await client
+        .transcribe({
+          audio: input.audio,
+          contentType: info.contentType,
+          language,
+          ...descriptorFor(option.provider, catalogue).stt?.request?.(option.model),
+          deadline: callDeadline,
+        })
+        .catch((err: unknown) => noteSpeechFailure(err, deps, option));
       return { result, sandbox: client.mode === "sandbox" };
     },
   }));
@@ -110,8 +136,13 @@ function resolveLanguage(value: string): string {
   return code;
 }
 
-function chooseProviders(language: string, requested: SpeechProviderChoice, catalogue: readonly ProviderDescriptor[]): SttOption[] {
-  const options = sttOptions(language, catalogue);
+function chooseProviders(
+  language: string,
+  requested: SpeechProviderChoice,
+  catalogue: readonly ProviderDescriptor[],
+  view: AvailabilityView,
+): SttOption[] {
+  const options = sttOptions(language, catalogue, view);
   if (options.length === 0) {
     throw languageError(
       `Speech-to-text is not available for ${describe(language)}. Languages with speech-to-text: ${speechLanguageCodes("stt", catalogue).join(", ")} (GET /api/v1/languages?capability=stt).`,

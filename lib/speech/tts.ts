@@ -5,7 +5,7 @@ import { chainFailure, fieldError, routingFields, runChain } from "@/lib/routing
 import { type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
 import { MAX_TTS_CHARS } from "./limits";
 import type { SpeechProviderChoice, TtsResponse } from "./schemas";
-import { describe, round3, type SpeechDeps } from "./stt";
+import { describe, noteSpeechFailure, round3, type SpeechDeps, speechView } from "./stt";
 
 /**
  * Text-to-speech: text, language, voice and provider checks, then plan → run the chain (lib/routing) → respond with the audio —
@@ -19,6 +19,11 @@ import { describe, round3, type SpeechDeps } from "./stt";
  *   language, or of another provider than the
  *   forced one                                → 422 UNSUPPORTED_VOICE (body.voice), listing the valid voices
  *   every provider tried failed               → 503 PROVIDER_ERROR
+ *
+ * Voices whose model live availability (lib/availability) knows to be unavailable are left out of the plan, as in
+ * translate and STT: auto routing speaks with the provider's next available voice or goes to the next provider, and a
+ * forced provider or an explicit voice left out answers 422 as above (the voice error lists the voices available now).
+ * A call answered "not supported"/"does not exist" marks the voice's model unavailable.
  *
  * An explicit voice belongs to exactly one provider, so it fixes the chain to that provider (no fallback: another
  * provider would mean another voice). Without a voice, each provider tried speaks with its default voice for the
@@ -45,7 +50,7 @@ interface Candidate {
 
 export async function synthesizeSpeech(
   input: SynthesizeInput,
-  deps: Pick<SpeechDeps, "providers" | "deadlineMs" | "catalogue">,
+  deps: Pick<SpeechDeps, "providers" | "deadlineMs" | "catalogue" | "availability">,
   options: { startedAt?: number } = {},
 ): Promise<SynthesisOutcome> {
   const startedAt = options.startedAt ?? performance.now();
@@ -74,7 +79,8 @@ export async function synthesizeSpeech(
       "unsupported_language",
     );
   }
-  const options_ = ttsOptions(language, catalogue);
+  const view = await speechView(deps);
+  const options_ = ttsOptions(language, catalogue, view);
   if (options_.length === 0) {
     throw fieldError(
       "UNSUPPORTED_LANGUAGE",
@@ -88,11 +94,14 @@ export async function synthesizeSpeech(
   let forcedBy = "requested explicitly";
   if (input.voice !== undefined) {
     const voice = findVoice(input.voice, catalogue);
-    const valid = voiceIdsFor(language, catalogue);
+    const valid = voiceIdsFor(language, catalogue, view);
     const list = () => `Voices for ${describe(language)}: ${valid.join(", ")}.`;
     if (!voice) throw voiceError(`voice is not a known voice id. ${list()}`);
     if (!voice.languages.includes(language)) {
       throw voiceError(`Voice "${voice.id}" (${voice.provider}, ${voice.name}) does not speak ${describe(language)}. ${list()}`);
+    }
+    if (!valid.includes(voice.id)) {
+      throw voiceError(`Voice "${voice.id}" (${voice.provider}, ${voice.name}) is not available now: its model is not served upstream. ${list()}`);
     }
     if (requested !== "auto" && voice.provider !== requested) {
       const own = valid.filter((id) => findVoice(id, catalogue)?.provider === requested);
@@ -123,12 +132,14 @@ export async function synthesizeSpeech(
       attempt: async (callDeadline: number) => {
         const client = deps.providers[provider];
         if (!client.synthesize) throw new ProviderError(provider, "rejected", "provider offers no text-to-speech");
-        const result = await client.synthesize({
-          text,
-          language,
-          ...(descriptorFor(provider, catalogue).tts?.request?.(voice) ?? { voice: voice.id }),
-          deadline: callDeadline,
-        });
+        const result = await client
+          .synthesize({
+            text,
+            language,
+            ...(descriptorFor(provider, catalogue).tts?.request?.(voice) ?? { voice: voice.id }),
+            deadline: callDeadline,
+          })
+          .catch((err: unknown) => noteSpeechFailure(err, deps, { provider, model: voice.model }));
         let info: AudioInfo;
         try {
           info = await analyzeAudio(result.audio);
