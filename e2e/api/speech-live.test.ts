@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { type AudioFile, type AudioFixtures, audioFixtures, removeAudioFixtures } from "../support/audio";
 
 /**
@@ -9,6 +9,8 @@ import { type AudioFile, type AudioFixtures, audioFixtures, removeAudioFixtures 
  * credentials, so the wire contracts, the signed-URL download, fallback and the error mapping run end to end.
  */
 
+/** Declared "not supported" by the Hugging Face emulator (hf-inference has no deployment of it); no other test uses it. */
+const UNDEPLOYED_VOICE = "facebook/mms-tts-swh";
 const CREDENTIALS = { sunbird: "eyJ.live-speech", khaya: "0123456789abcdef0123456789abcdef", hf: "hf_livespeech" };
 let sunbird: EmulatorServer;
 let khaya: EmulatorServer;
@@ -21,7 +23,7 @@ beforeAll(async () => {
   [sunbird, khaya, hf, fx] = await Promise.all([
     startEmulatorServer("sunbird", { credential: CREDENTIALS.sunbird }),
     startEmulatorServer("khaya", { credential: CREDENTIALS.khaya }),
-    startEmulatorServer("hf", { credential: CREDENTIALS.hf }),
+    startEmulatorServer("hf", { credential: CREDENTIALS.hf, hfNotSupported: [UNDEPLOYED_VOICE] }),
     audioFixtures(),
   ]);
   app = await startApp({
@@ -33,6 +35,7 @@ beforeAll(async () => {
       KHAYA_API_KEY: CREDENTIALS.khaya,
       HF_API_URL: hf.url,
       HF_TOKEN: CREDENTIALS.hf,
+      HF_HUB_URL: hf.url,
       PROVIDER_MAX_RETRIES: "0",
       CIRCUIT_FAILURE_THRESHOLD: "1000",
       RATE_LIMIT_STT: "1000/60s",
@@ -162,5 +165,29 @@ describe("TTS against the live clients", () => {
   it("Khaya answering an HTML page with 200 instead of audio is a failure, not audio", async () => {
     khaya.setControls({ failMode: "html", status: 200 });
     expectEnvelope(await tts({ text: "Maakye", language: "tw" }), 503, "PROVIDER_ERROR");
+  });
+
+  it("a voice whose model answers 'not supported' is marked unavailable: then 422 without a call, out of /languages, in the operator /health", async () => {
+    const path = `/hf-inference/models/${UNDEPLOYED_VOICE}`;
+    expectEnvelope(await tts({ text: "Habari", language: "sw", voice: UNDEPLOYED_VOICE }), 503, "PROVIDER_ERROR");
+    expect(hf.stats.byPath[path]).toBe(1);
+
+    const again = expectEnvelope(await tts({ text: "Habari", language: "sw", voice: UNDEPLOYED_VOICE }), 422, "UNSUPPORTED_VOICE");
+    expect(again.message).toContain("is not available now");
+    expect(hf.stats.byPath[path]).toBe(1);
+
+    const health = await call(app.url, "GET", "/health", { headers: OPERATOR_HEADERS });
+    expect(health.body.checks.availability.unavailable).toContainEqual(
+      expect.objectContaining({
+        subject: `model:provider_c:${UNDEPLOYED_VOICE}`,
+        source: "upstream",
+        reason: expect.stringMatching(/not supported/),
+      }),
+    );
+    const listing = await call(app.url, "GET", "/api/v1/languages?capability=tts", { key });
+    const swahili = listing.body.languages.find((l: { code: string }) => l.code === "sw");
+    const voices = swahili.tts.providers.flatMap((p: { voices: { id: string }[] }) => p.voices.map((v) => v.id));
+    expect(voices.length).toBeGreaterThan(0);
+    expect(voices).not.toContain(UNDEPLOYED_VOICE);
   });
 });
