@@ -6,8 +6,9 @@ import type { ProviderId } from "@/lib/providers/types";
 import { detectableLanguages } from "./detectable";
 import { hfModels, type ResolvedHfModels } from "./models";
 import { allPairs, type PairOption } from "./pairs";
+import { qualityBand } from "./quality-bands";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
-import { type LanguageEntry, type LanguagesQuery, type LanguagesResponse, qualityBand } from "./schemas";
+import type { LanguageEntry, LanguagesQuery, LanguagesResponse } from "./schemas";
 import { speechCapabilities } from "./speech";
 
 /**

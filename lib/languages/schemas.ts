@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AudioFormat } from "@/lib/providers/descriptor";
 import { PROVIDER_IDS } from "@/lib/providers/types";
+import { QUALITY_BANDS } from "./quality-bands";
 
 /** GET /api/v1/languages query and response. Used by the route, OpenAPI and the portal. */
 
@@ -22,13 +23,6 @@ export const LanguagesQuery = z
   })
   .describe("GET /api/v1/languages query parameters");
 export type LanguagesQuery = z.infer<typeof LanguagesQuery>;
-
-export const QUALITY_BANDS = ["excellent", "good", "decent", "acceptable", "poor"] as const;
-
-/** The contract's interpretation of a quality_score: ≥0.90 excellent, ≥0.80 good, ≥0.70 decent, ≥0.60 acceptable. */
-export function qualityBand(score: number): (typeof QUALITY_BANDS)[number] {
-  return score >= 0.9 ? "excellent" : score >= 0.8 ? "good" : score >= 0.7 ? "decent" : score >= 0.6 ? "acceptable" : "poor";
-}
 
 export const TranslationTarget = z.object({
   code: z.string(),

@@ -1,5 +1,7 @@
-/** What each quality band of the API (quality_band, lib/languages/schemas.ts) means, in words. */
-export const BAND_MEANING: Record<string, string> = {
+import { type QualityBand, qualityBand } from "@/lib/languages/quality-bands";
+
+/** What each quality band of the API (quality_band, lib/languages/quality-bands.ts) means, in words. */
+export const BAND_MEANING: Record<QualityBand, string> = {
   excellent: "specialised provider for the language pair",
   good: "dedicated translation model",
   decent: "general purpose model with reasonable coverage",
@@ -9,7 +11,7 @@ export const BAND_MEANING: Record<string, string> = {
 
 /** The quality bands of the API reference, as the portal labels them. */
 export function qualityLabel(score: number): { band: string; meaning: string } {
-  const band = score >= 0.9 ? "excellent" : score >= 0.8 ? "good" : score >= 0.7 ? "decent" : score >= 0.6 ? "acceptable" : "poor";
+  const band = qualityBand(score);
   return { band: band[0].toUpperCase() + band.slice(1), meaning: BAND_MEANING[band] };
 }
 
