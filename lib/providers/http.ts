@@ -73,21 +73,44 @@ export async function send<T>(opts: SendOptions<T>): Promise<T> {
 }
 
 async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number, breakerCall?: InFlightCall): Promise<T> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signals = [opts.signal, breakerCall?.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
-  const attemptSignal = signals.length > 1 ? AbortSignal.any(signals) : timeout;
+  const attempt = attemptSignal(timeoutMs, opts.signal, breakerCall?.signal);
   try {
-    const res = await opts.fetch(opts.url, { ...opts.init, signal: attemptSignal });
+    const res = await opts.fetch(opts.url, { ...opts.init, signal: attempt.signal });
     breakerCall?.answered();
-    return await opts.handle(res, attemptSignal);
+    return await opts.handle(res, attempt.signal);
   } catch (err) {
     if (opts.signal?.aborted) throw cancelled(opts.provider);
     if (breakerCall?.signal.aborted) throw breakerCall.signal.reason;
     if (err instanceof ProviderError) throw err;
-    if (attemptSignal.aborted) throw new ProviderError(opts.provider, "timeout", "provider did not answer in time");
+    if (attempt.signal.aborted) throw new ProviderError(opts.provider, "timeout", "provider did not answer in time");
     if (err instanceof SyntaxError) throw new ProviderError(opts.provider, "malformed", "provider sent an unreadable response");
     throw new ProviderError(opts.provider, "network", "could not reach provider");
+  } finally {
+    attempt.release();
   }
+}
+
+/**
+ * One attempt's signal: aborted by its own timeout, the caller's signal or the breaker's. Hand-built rather than
+ * AbortSignal.timeout + AbortSignal.any: those keep a 15 s timer and the composite's bookkeeping alive after every
+ * attempt (most answer in milliseconds); here the timer and the listeners go as soon as the attempt ends.
+ */
+function attemptSignal(timeoutMs: number, ...sources: (AbortSignal | undefined)[]): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  for (const source of sources) {
+    if (!source) continue;
+    if (source.aborted) controller.abort(source.reason);
+    else source.addEventListener("abort", onAbort, { once: true });
+  }
+  const timer = setTimeout(() => controller.abort(new DOMException("attempt timed out", "TimeoutError")), timeoutMs);
+  return {
+    signal: controller.signal,
+    release: () => {
+      clearTimeout(timer);
+      for (const source of sources) source?.removeEventListener("abort", onAbort);
+    },
+  };
 }
 
 /** Whether another attempt may succeed. 4xx other than 429 are the request's fault and never retried. */
@@ -165,8 +188,11 @@ export async function readBytes(res: Response, provider: ProviderId, maxBytes: n
   return out;
 }
 
+/** Stateless without `stream`, so one decoder serves every call. */
+const utf8 = new TextDecoder();
+
 export async function readText(res: Response, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<string> {
-  return new TextDecoder().decode(await readBytes(res, provider, maxBytes, signal));
+  return utf8.decode(await readBytes(res, provider, maxBytes, signal));
 }
 
 /** Parses JSON or returns undefined; error bodies are often not JSON (HTML gateway pages, plain text). */

@@ -108,7 +108,13 @@ export class GuardedRateLimitStore implements RateLimitStore {
     this.failMode = options.failMode;
   }
 
-  async check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+  check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+    // The in-process store cannot hang or fail: no timer and no race on every request.
+    if (this.inner.name === "memory") return this.inner.check(bucket, identifier, rule);
+    return this.checkShared(bucket, identifier, rule);
+  }
+
+  private async checkShared(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     let decision: RateLimitDecision;
     try {
       decision = await withTimeout(this.inner.check(bucket, identifier, rule), this.timeoutMs);

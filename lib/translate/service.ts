@@ -1,5 +1,6 @@
 import type { Availability, AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
+import { config, loadConfig } from "@/lib/config";
 import { findGlossary, type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/http/errors";
 import { type Detection, detectLanguage } from "@/lib/languages/detect";
@@ -113,9 +114,8 @@ interface Answer extends Fresh<StoredTranslation> {
   routing: Pick<TranslateResponse, "fallback_used" | "providers_tried">;
 }
 
-export function deadlineFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.TRANSLATE_DEADLINE_MS);
-  return Number.isFinite(n) && n >= 100 ? Math.floor(n) : DEFAULT_TRANSLATE_DEADLINE_MS;
+export function deadlineFromEnv(env?: Record<string, string | undefined>): number {
+  return (env ? loadConfig(env) : config()).TRANSLATE_DEADLINE_MS ?? DEFAULT_TRANSLATE_DEADLINE_MS;
 }
 
 interface Prepared {
