@@ -39,12 +39,15 @@ export class PgliteOnServerlessError extends Error {
   }
 }
 
-interface Database {
-  kind: DatabaseKind;
+interface DatabaseBase {
   prisma: PrismaClient;
   /** Cheap liveness probe for /health. */
   ping(): Promise<void>;
 }
+
+type Database = (DatabaseBase & { kind: "postgres" }) | (DatabaseBase & { kind: "pglite"; pglite: PGliteInstance });
+
+type PGliteInstance = import("@electric-sql/pglite").PGlite;
 
 const globalForDb = globalThis as unknown as { lughaDb?: Promise<Database> };
 
@@ -92,7 +95,32 @@ async function openDatabase(): Promise<Database> {
   await pglite.waitReady;
   await applyMigrations(pgliteExecutor(pglite));
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  return { kind: "pglite", prisma, ping: async () => void (await pglite.query("SELECT 1")) };
+  return { kind: "pglite", prisma, pglite, ping: async () => void (await pglite.query("SELECT 1")) };
+}
+
+const preparedStatements = new WeakMap<PGliteInstance, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `sql` (parameters $1…$n of the given types) on PGlite as a statement prepared once per database session. PGlite
+ * parses and plans every other statement on each call, and it does so on the server's own thread: for the usage write
+ * that costs more than running it (≈1.3 → 0.5 ms of CPU per write). PGlite's query API has no named statements, so
+ * the arguments travel as SQL string literals (quotes doubled; standard_conforming_strings is on, as by default).
+ */
+export async function runPrepared<T>(pglite: PGliteInstance, name: string, sql: string, types: string[], args: string[]): Promise<T[]> {
+  let prepared = preparedStatements.get(pglite);
+  if (!prepared) preparedStatements.set(pglite, (prepared = new Map()));
+  let ready = prepared.get(name);
+  if (!ready) {
+    ready = pglite.exec(`PREPARE ${name}(${types.join(", ")}) AS ${sql}`);
+    prepared.set(name, ready);
+    ready.catch(() => prepared.delete(name)); // the next call prepares again
+  }
+  await ready;
+  const literals = args.map((arg) => {
+    if (arg.includes("\0")) throw new Error("a PostgreSQL text value cannot contain NUL");
+    return `'${arg.replaceAll("'", "''")}'`;
+  });
+  return (await pglite.query<T>(`EXECUTE ${name}(${literals.join(", ")})`)).rows;
 }
 
 function pgliteExecutor(pglite: import("@electric-sql/pglite").PGlite): SqlExecutor {

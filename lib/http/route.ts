@@ -1,7 +1,14 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { type AuthenticatedKey, authenticateAndCount, authenticateKey, flushUsageAfterResponse, recordRequestOutcome } from "@/lib/keys/store";
+import {
+  type AuthenticatedKey,
+  authenticateAndCount,
+  authenticateKey,
+  flushUsageAfterResponse,
+  recordRequestOutcome,
+  usageFlushNeeded,
+} from "@/lib/keys/store";
 import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
 import { SANDBOX_HEADER } from "@/lib/translate";
 import { requestOutcome } from "@/lib/usage/outcome";
@@ -87,7 +94,6 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     try {
       if (options.auth === "api_key") {
         key = await authenticate(req, options.exactUsage === true);
-        writeUsageAfterResponse(); // the request's outcome is counted in memory on every path, exact or not
         if (options.rateLimit) await enforceRateLimit(options.rateLimit, key.id, headers);
       } else if (options.rateLimit) {
         await enforceRateLimit(options.rateLimit, clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined), headers, false);
@@ -105,6 +111,9 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const response = errorResponse(err, requestId, headers);
       if (key) recordOutcome(key.id, options, response.status);
       return response;
+    } finally {
+      // The request's outcome is counted in memory on every path, exact or not; it is written after the response.
+      if (key) writeUsageAfterResponse();
     }
   };
 }
@@ -234,8 +243,11 @@ async function authenticate(req: Request, exact: boolean): Promise<Authenticated
  * The request was counted in memory; write the counts once the response has gone out. Next's after() runs the task
  * after the response, keeps a serverless function alive until it settles, and makes `next start` wait for it on
  * SIGTERM. Outside a request scope (unit tests calling a handler directly) the task simply runs in the background.
+ * Under load most requests need no task of their own: the one an earlier request scheduled, until its write takes the
+ * pending counts, writes theirs too (and keeps the process alive for them just the same).
  */
 function writeUsageAfterResponse() {
+  if (!usageFlushNeeded()) return;
   try {
     after(flushUsageAfterResponse);
   } catch {

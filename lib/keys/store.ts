@@ -61,6 +61,14 @@ export async function flushUsageAfterResponse(): Promise<void> {
   if (!(await usage.flush())) await usage.drain(USAGE_DRAIN_MS);
 }
 
+/**
+ * Called once a request's counts are recorded: whether it must schedule flushUsageAfterResponse itself, or the task of
+ * an earlier request, not yet started or still waiting for its write, will write them too (UsageBuffer.claimFlushTask).
+ */
+export function usageFlushNeeded(): boolean {
+  return hotPath().usage.claimFlushTask();
+}
+
 /** Writes this instance's pending counts now (read paths such as the portal call it so they show every request). */
 export async function flushUsage(): Promise<void> {
   await hotPath().usage.flush(true);

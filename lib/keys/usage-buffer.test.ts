@@ -45,6 +45,42 @@ function fakeWriter() {
 }
 
 describe("UsageBuffer", () => {
+  it("asks for one flush task per write: every request recorded before that task's write takes its batch goes with it", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer, 20);
+    // Request 1 is recorded and schedules the task (here: the flush it would run after its response).
+    buf.record("a", 1);
+    expect(buf.claimFlushTask()).toBe(true);
+    const task = buf.flush();
+    // Requests 2–10 end while that task waits for the interval: none needs a task of its own.
+    for (let i = 0; i < 9; i++) {
+      buf.record("a", 1);
+      expect(buf.claimFlushTask()).toBe(false);
+    }
+    expect(await task).toBe(true);
+    expect(w.calls).toHaveLength(1);
+    expect(w.db.get("a")).toBe(10);
+    // Once a write has taken the batch, the next request must schedule a task again.
+    buf.record("a", 1);
+    expect(buf.claimFlushTask()).toBe(true);
+    expect(await buf.flush()).toBe(true);
+    expect(w.db.get("a")).toBe(11);
+  });
+
+  it("asks for a new flush task once a failed write has taken the batch (the failed task drains; later counts get their own)", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    w.setMode("fail");
+    buf.record("a", 1);
+    expect(buf.claimFlushTask()).toBe(true);
+    expect(await buf.flush()).toBe(false);
+    buf.record("a", 1);
+    expect(buf.claimFlushTask()).toBe(true);
+    w.setMode("ok");
+    expect(await buf.flush()).toBe(true);
+    expect(w.db.get("a")).toBe(2);
+  });
+
   it("writes nothing per record, and one batch with the summed counts per flush", async () => {
     const w = fakeWriter();
     const buf = new UsageBuffer(w.writer);

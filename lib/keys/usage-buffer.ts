@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { config, loadConfig } from "@/lib/config";
-import { getDatabase } from "@/lib/db";
+import { getDatabase, runPrepared } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 
 /**
@@ -101,6 +101,8 @@ export class UsageBuffer {
   private failing = false;
   private retryDelayMs = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A flush task has been promised (claimFlushTask) and no write has taken the pending counts since. */
+  private flushClaimed = false;
   /** Called with ids the database reports inactive (revoked or expired): the key cache drops them. */
   onInactive?: (keyId: string) => void;
 
@@ -174,6 +176,18 @@ export class UsageBuffer {
     });
   }
 
+  /**
+   * Whether the caller, having recorded its counts, must schedule a flush of its own to get them written (true), or a
+   * flush promised earlier will take them (false): until a write takes the pending counts, every count recorded
+   * meanwhile goes with them, so one after-response task per write covers every request of that interval. True claims
+   * the task: the caller must then call flush() (or drain()).
+   */
+  claimFlushTask(): boolean {
+    if (this.flushClaimed) return false;
+    this.flushClaimed = true;
+    return true;
+  }
+
   /** Flushes, retrying with backoff while the database is unreachable, for at most `timeoutMs`. */
   async drain(timeoutMs: number): Promise<boolean> {
     const until = this.now() + timeoutMs;
@@ -241,6 +255,7 @@ export class UsageBuffer {
     if (this.pending.size === 0) return this.uncertain.length === 0;
     const batch = this.pending;
     this.pending = new Map();
+    this.flushClaimed = false; // counts recorded from now on need a flush that has not yet taken its batch
     this.lastWriteAt = this.now();
     try {
       const { inactiveKeyIds } = await this.writer.write(batch);
@@ -423,7 +438,7 @@ export const databaseUsageWriter: UsageWriter = {
     const [keys, days, outcomes] = payload(batch);
     if (db.kind === "pglite") {
       // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
-      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(writeSql(), keys, days, outcomes);
+      const rows = await runPrepared<{ id: string }>(db.pglite, "lugha_usage_write", writeSql(), ["jsonb", "jsonb", "jsonb"], [keys, days, outcomes]);
       return { inactiveKeyIds: rows.map((r) => r.id) };
     }
     const marker = randomUUID();
