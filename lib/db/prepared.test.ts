@@ -15,9 +15,21 @@ const INSERT = "INSERT INTO notes SELECT (x->>'id')::int, x FROM jsonb_array_ele
 describe("runPrepared (PGlite)", () => {
   it("prepares once and runs again with new arguments, quotes and backslashes intact", async () => {
     const hostile = `it's a "test" \\ with '' quotes'); DROP TABLE notes; --`;
-    const first = await runPrepared<{ id: number; text: string }>(pglite, "insert_notes", INSERT, ["jsonb"], [JSON.stringify([{ id: 1, text: hostile }])]);
+    const first = await runPrepared<{ id: number; text: string }>(
+      pglite,
+      "insert_notes",
+      INSERT,
+      ["jsonb"],
+      [JSON.stringify([{ id: 1, text: hostile }])],
+    );
     expect(first).toEqual([{ id: 1, text: hostile }]);
-    const second = await runPrepared<{ id: number; text: string }>(pglite, "insert_notes", INSERT, ["jsonb"], [JSON.stringify([{ id: 2, text: "ok" }])]);
+    const second = await runPrepared<{ id: number; text: string }>(
+      pglite,
+      "insert_notes",
+      INSERT,
+      ["jsonb"],
+      [JSON.stringify([{ id: 2, text: "ok" }])],
+    );
     expect(second).toEqual([{ id: 2, text: "ok" }]);
     const stored = await pglite.query<{ n: number }>("SELECT count(*)::int AS n FROM notes");
     expect(stored.rows[0].n).toBe(2);
