@@ -120,7 +120,9 @@ export async function runPrepared<T>(pglite: PGliteInstance, name: string, sql: 
     if (arg.includes("\0")) throw new Error("a PostgreSQL text value cannot contain NUL");
     return `'${arg.replaceAll("'", "''")}'`;
   });
-  return (await pglite.query<T>(`EXECUTE ${name}(${literals.join(", ")})`)).rows;
+  // The simple query protocol: one message, where query() sends five.
+  const results = await pglite.exec(`EXECUTE ${name}(${literals.join(", ")})`);
+  return (results.at(-1)?.rows ?? []) as T[];
 }
 
 function pgliteExecutor(pglite: import("@electric-sql/pglite").PGlite): SqlExecutor {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CircuitBreaker } from "./circuit";
+import { CircuitBreaker, upperQuantile } from "./circuit";
 import { DEFAULT_HTTP_POLICY, send } from "./http";
 import { providerError } from "./test-support";
 import { ProviderError } from "./types";
@@ -250,5 +250,21 @@ describe("CircuitBreaker: hang detection", () => {
     t.releaseAll();
     await expect(probe).resolves.toBe("late");
     expect(t.circuit.getState()).toBe("closed");
+  });
+});
+
+describe("upperQuantile", () => {
+  it("is the nearest-rank quantile a full sort gives, for any order and with repeats", () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 1000;
+    for (const n of [1, 2, 5, 9, 10, 11, 49, 50]) {
+      for (let round = 0; round < 20; round++) {
+        const values = Array.from({ length: n }, () => Math.round(random() / (round % 3 === 0 ? 100 : 1)));
+        for (const q of [0.5, 0.9, 0.99, 1]) {
+          const sorted = [...values].sort((a, b) => a - b);
+          expect(upperQuantile(values, q)).toBe(sorted[Math.min(n - 1, Math.ceil(n * q) - 1)]);
+        }
+      }
+    }
   });
 });

@@ -89,6 +89,26 @@ export class InFlightCall {
   }
 }
 
+/**
+ * The q-quantile of `values` by nearest rank, for q near 1 (every provider call asks for the p90 of the last 50 answer
+ * times): only the values from that rank up are kept, in order, instead of sorting them all.
+ */
+export function upperQuantile(values: readonly number[], q: number): number {
+  const rank = Math.min(values.length - 1, Math.max(0, Math.ceil(values.length * q) - 1)); // ascending index
+  const top: number[] = []; // the largest values.length - rank values, ascending; top[0] is the answer
+  const keep = values.length - rank;
+  for (const v of values) {
+    if (top.length === keep) {
+      if (v <= top[0]) continue;
+      top.shift();
+    }
+    let i = top.length;
+    while (i > 0 && top[i - 1] > v) i--;
+    top.splice(i, 0, v);
+  }
+  return top[0];
+}
+
 const callScope = new AsyncLocalStorage<InFlightCall>();
 
 /** The breaker's record of the call running in this async context, if any (read by the HTTP layer). */
@@ -191,9 +211,7 @@ export class CircuitBreaker {
   hangLimitMs(lane: CallLane): number {
     const times = this.answerTimes[lane];
     if (times.length < this.hang.minSamples) return this.hang.coldMs[lane];
-    const sorted = Float64Array.from(times).sort(); // numeric order, without a comparator call per step (every call asks)
-    const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.9) - 1)];
-    return Math.max(this.hang.multiple * p90, this.hang.floorMs[lane]);
+    return Math.max(this.hang.multiple * upperQuantile(times, 0.9), this.hang.floorMs[lane]);
   }
 
   /** Milliseconds until this call's silence reaches its limit (≤ 0: reached). Paused calls are never due. */
