@@ -1,0 +1,88 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * `npm start`'s launcher (scripts/start.mjs), run for real: it replaces itself with `next start` under the NODE_OPTIONS
+ * it computed. A probe preloaded through the caller's NODE_OPTIONS reports what the server process got — its V8 heap
+ * limit, NODE_OPTIONS, pid and arguments — and exits before Next.js starts.
+ */
+const dir = mkdtempSync(path.join(tmpdir(), "lugha-start-"));
+const probe = path.join(dir, "probe.cjs");
+writeFileSync(
+  probe,
+  `// The launcher runs with the caller's NODE_OPTIONS too: only the process it becomes reports.
+if (!/next[\\/]dist[\\/]bin[\\/]next$/.test(process.argv[1] ?? "")) return;
+const v8 = require("node:v8");
+process.stdout.write(JSON.stringify({
+  heapLimitMb: Math.round(v8.getHeapStatistics().heap_size_limit / 1048576),
+  nodeOptions: process.env.NODE_OPTIONS,
+  pid: process.pid,
+  argv: process.argv.slice(1),
+}));
+process.exit(0);
+`,
+);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Probe {
+  heapLimitMb: number;
+  nodeOptions: string;
+  pid: number;
+  argv: string[];
+}
+
+function launch(env: Record<string, string>, args: string[] = []): Probe & { launcherPid: number } {
+  const r = spawnSync(process.execPath, ["scripts/start.mjs", ...args], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: "production",
+      ...env,
+      NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --require ${probe}`.trim(),
+    },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return { ...(JSON.parse(r.stdout) as Probe), launcherPid: r.pid ?? -1 };
+}
+
+/** The heap limit V8 reports for a plain process given this old-space cap (it adds the young generation). */
+function heapLimitWith(oldSpaceMb: number): number {
+  const r = spawnSync(
+    process.execPath,
+    [`--max-old-space-size=${oldSpaceMb}`, "-p", 'Math.round(require("node:v8").getHeapStatistics().heap_size_limit / 1048576)'],
+    { encoding: "utf8" },
+  );
+  return Number(r.stdout.trim());
+}
+
+describe("npm start's launcher (scripts/start.mjs)", () => {
+  it("caps the heap at 1024 MiB on the embedded PGlite and 384 MiB on PostgreSQL", () => {
+    const pglite = launch({});
+    expect(pglite.nodeOptions).toMatch(/^--max-old-space-size=1024 /);
+    expect(pglite.heapLimitMb).toBe(heapLimitWith(1024));
+    const postgres = launch({ DATABASE_URL: "postgres://lugha@127.0.0.1:5432/lugha" });
+    expect(postgres.nodeOptions).toMatch(/^--max-old-space-size=384 /);
+    expect(postgres.heapLimitMb).toBe(heapLimitWith(384));
+  });
+
+  it("takes LUGHA_HEAP_MB, and a --max-old-space-size already in NODE_OPTIONS wins over it", () => {
+    expect(launch({ LUGHA_HEAP_MB: "512" }).heapLimitMb).toBe(heapLimitWith(512));
+    expect(launch({ LUGHA_HEAP_MB: "512", NODE_OPTIONS: "--max-old-space-size=300" }).heapLimitMb).toBe(heapLimitWith(300));
+  });
+
+  it("applies no cap for a malformed LUGHA_HEAP_MB (the server's configuration check then stops it, naming the variable)", () => {
+    expect(launch({ LUGHA_HEAP_MB: "lots" }).nodeOptions).not.toMatch(/max-old-space-size/);
+  });
+
+  it("becomes next start itself, in the same process, with the arguments passed through", () => {
+    const p = launch({}, ["-p", "4321", "-H", "127.0.0.1"]);
+    expect(p.pid).toBe(p.launcherPid);
+    expect(p.argv.at(0)).toMatch(/next[/\\]dist[/\\]bin[/\\]next$/);
+    expect(p.argv.slice(1)).toEqual(["start", "-p", "4321", "-H", "127.0.0.1"]);
+  });
+});
