@@ -50,7 +50,7 @@ export function listLanguages(
     }
   }
   const provider = query.provider as ProviderId | undefined;
-  const pick = (options: PairOption[]): PairOption | undefined => (provider ? options.find((o) => o.provider === provider) : options[0]);
+  const pick = (options: readonly PairOption[]): PairOption | undefined => (provider ? options.find((o) => o.provider === provider) : options[0]);
 
   const targets = new Map<string, LanguageEntry["translation"]["targets"]>();
   const sources = new Map<string, string[]>();

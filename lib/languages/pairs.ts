@@ -30,9 +30,18 @@ export interface PairOption {
 }
 
 /**
+ * pairOptions' answers for one model map, provider list and availability version (every translation asks; the answer
+ * changes only with those). Keyed by pair, so bounded by the pairs asked about.
+ */
+let optionsCache:
+  | { models: ResolvedHfModels; providers: readonly ProviderDescriptor[]; version: string; byPair: Map<string, readonly PairOption[]> }
+  | undefined;
+
+/**
  * The providers able to serve source → target, in routing order: each provider's routes in descriptor order, then the
  * last-resort routes (provider_a's Sunflower pairs beyond rule (a)) of providers that had none. Routes `availability`
- * knows to be unavailable (lib/availability) are left out. Empty when nobody serves the pair.
+ * knows to be unavailable (lib/availability) are left out. Empty when nobody serves the pair. Shared between callers:
+ * never modify what it returns.
  */
 export function pairOptions(
   source: string,
@@ -40,8 +49,23 @@ export function pairOptions(
   models: ResolvedHfModels = hfModels(),
   providers: readonly ProviderDescriptor[] = PROVIDERS,
   availability: AvailabilityView = ALL_AVAILABLE,
-): PairOption[] {
+): readonly PairOption[] {
   if (source === target) return [];
+  if (optionsCache?.models !== models || optionsCache.providers !== providers || optionsCache.version !== availability.version)
+    optionsCache = { models, providers, version: availability.version, byPair: new Map() };
+  const pair = `${source}>${target}`;
+  let options = optionsCache.byPair.get(pair);
+  if (!options) optionsCache.byPair.set(pair, (options = computePairOptions(source, target, models, providers, availability)));
+  return options;
+}
+
+function computePairOptions(
+  source: string,
+  target: string,
+  models: ResolvedHfModels,
+  providers: readonly ProviderDescriptor[],
+  availability: AvailabilityView,
+): PairOption[] {
   const ctx: RouteContext = { modelMapRoutes: (s, t) => hfRoutesFor(s, t, models) };
   const options: PairOption[] = [];
   const add = (id: ProviderId, limit: InputLimit, specs: RouteSpec[]) => {
@@ -61,7 +85,7 @@ export function pairOptions(
 export interface PairEntry {
   source: string;
   target: string;
-  options: PairOption[];
+  options: readonly PairOption[];
 }
 
 let pairCache: { models: ResolvedHfModels; providers: readonly ProviderDescriptor[]; version: string; pairs: PairEntry[] } | undefined;

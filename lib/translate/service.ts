@@ -190,7 +190,7 @@ export function prepare(
   }
 
   const requested: ProviderChoice = input.provider ?? "auto";
-  let chosen: PairOption[];
+  let chosen: readonly PairOption[];
   if (requested === "auto") {
     chosen = options;
   } else {
