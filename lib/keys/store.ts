@@ -33,6 +33,8 @@ interface HotPath {
   cache: KeyCache;
   usage: UsageBuffer;
   inflight: Map<string, Promise<VerifiedKey | null>>;
+  /** hashApiKey's answers by the key's plain SHA-256 (storedHash). */
+  hashes: Map<string, string>;
 }
 const HOT_PATH = Symbol.for("lugha.keys.hotpath");
 
@@ -42,7 +44,7 @@ function hotPath(): HotPath {
     const cache = new KeyCache(keyCacheTtlFromEnv());
     const usage = new UsageBuffer(databaseUsageWriter, usageFlushIntervalFromEnv());
     usage.onInactive = (id) => cache.revoke(id);
-    g[HOT_PATH] = { cache, usage, inflight: new Map() };
+    g[HOT_PATH] = { cache, usage, inflight: new Map(), hashes: new Map() };
     process.once("exit", () => {
       const left = usage.backlog();
       if (left.keys > 0)
@@ -76,7 +78,6 @@ export async function flushUsage(): Promise<void> {
 }
 
 const STORED_HASHES_MAX = 10_000;
-const storedHashes = new Map<string, string>();
 
 /**
  * hashApiKey, remembered per instance under the key's plain SHA-256 (never the key itself; it reveals nothing of a
@@ -85,12 +86,13 @@ const storedHashes = new Map<string, string>();
  * Bounded: emptied when full, so a flood of made-up keys costs a re-hash, never memory.
  */
 function storedHash(plainKey: string): string {
+  const { hashes } = hotPath();
   const digest = hash("sha256", plainKey);
-  let stored = storedHashes.get(digest);
+  let stored = hashes.get(digest);
   if (stored === undefined) {
-    if (storedHashes.size >= STORED_HASHES_MAX) storedHashes.clear();
+    if (hashes.size >= STORED_HASHES_MAX) hashes.clear();
     stored = hashApiKey(plainKey);
-    storedHashes.set(digest, stored);
+    hashes.set(digest, stored);
   }
   return stored;
 }

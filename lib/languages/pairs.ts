@@ -30,12 +30,24 @@ export interface PairOption {
 }
 
 /**
- * pairOptions' answers for one model map, provider list and availability version (every translation asks; the answer
- * changes only with those). Keyed by pair, so bounded by the pairs asked about.
+ * The pair tables for one basis — model map, provider list and availability version, the only things they depend on:
+ * each pair's options as asked (every translation asks for its pair), and the full list once something lists it.
  */
-let optionsCache:
-  | { models: ResolvedHfModels; providers: readonly ProviderDescriptor[]; version: string; byPair: Map<string, readonly PairOption[]> }
+let tables:
+  | {
+      models: ResolvedHfModels;
+      providers: readonly ProviderDescriptor[];
+      version: string;
+      byPair: Map<string, readonly PairOption[]>;
+      all?: PairEntry[];
+    }
   | undefined;
+
+function tablesFor(models: ResolvedHfModels, providers: readonly ProviderDescriptor[], availability: AvailabilityView) {
+  if (tables?.models !== models || tables.providers !== providers || tables.version !== availability.version)
+    tables = { models, providers, version: availability.version, byPair: new Map() };
+  return tables;
+}
 
 /**
  * The providers able to serve source → target, in routing order: each provider's routes in descriptor order, then the
@@ -51,11 +63,10 @@ export function pairOptions(
   availability: AvailabilityView = ALL_AVAILABLE,
 ): readonly PairOption[] {
   if (source === target) return [];
-  if (optionsCache?.models !== models || optionsCache.providers !== providers || optionsCache.version !== availability.version)
-    optionsCache = { models, providers, version: availability.version, byPair: new Map() };
+  const { byPair } = tablesFor(models, providers, availability);
   const pair = `${source}>${target}`;
-  let options = optionsCache.byPair.get(pair);
-  if (!options) optionsCache.byPair.set(pair, (options = computePairOptions(source, target, models, providers, availability)));
+  let options = byPair.get(pair);
+  if (!options) byPair.set(pair, (options = computePairOptions(source, target, models, providers, availability)));
   return options;
 }
 
@@ -88,15 +99,14 @@ export interface PairEntry {
   options: readonly PairOption[];
 }
 
-let pairCache: { models: ResolvedHfModels; providers: readonly ProviderDescriptor[]; version: string; pairs: PairEntry[] } | undefined;
-
 /** Every ordered pair somebody serves now, with its options (cached per model map, provider list and availability). */
 export function allPairs(
   models: ResolvedHfModels = hfModels(),
   providers: readonly ProviderDescriptor[] = PROVIDERS,
   availability: AvailabilityView = ALL_AVAILABLE,
 ): PairEntry[] {
-  if (pairCache?.models === models && pairCache.providers === providers && pairCache.version === availability.version) return pairCache.pairs;
+  const cached = tablesFor(models, providers, availability);
+  if (cached.all) return cached.all;
   const pairs: PairEntry[] = [];
   for (const s of LANGUAGES) {
     for (const t of LANGUAGES) {
@@ -104,7 +114,7 @@ export function allPairs(
       if (options.length > 0) pairs.push({ source: s.code, target: t.code, options });
     }
   }
-  pairCache = { models, providers, version: availability.version, pairs };
+  cached.all = pairs;
   return pairs;
 }
 
