@@ -10,20 +10,20 @@ import { detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
 const sentences = DETECTION_SAMPLES.flatMap((set) => set.sentences.map((text) => ({ code: set.code, text })));
 
 describe("POST /detect on every language with samples (detect.samples.ts)", () => {
-  it("answers exactly what translate's detection takes: same language, same confidence", () => {
+  it("answers exactly what translate's detection takes: same language, same confidence", async () => {
     for (const { text } of [...sentences, ...SHORT_SAMPLES]) {
-      const r = detectOne(text);
-      const d = detectLanguage(text);
+      const r = await detectOne(text);
+      const d = await detectLanguage(text);
       expect({ language: r.language, confidence: r.confidence }, text).toEqual({ language: d.code, confidence: d.confidence });
       expect(r.candidates[0], text).toEqual({ language: r.language, confidence: r.confidence });
     }
   });
 
-  it("every sampled language is detectable, found as the answer, and among the candidates for most of its sentences", () => {
+  it("every sampled language is detectable, found as the answer, and among the candidates for most of its sentences", async () => {
     const detectable = detectableLanguages();
     for (const set of DETECTION_SAMPLES) {
       expect(detectable.has(set.code), set.code).toBe(true);
-      const results = set.sentences.map(detectOne);
+      const results = await Promise.all(set.sentences.map(detectOne));
       expect(
         results.some((r) => r.language === set.code),
         set.code,
@@ -34,8 +34,8 @@ describe("POST /detect on every language with samples (detect.samples.ts)", () =
     }
   });
 
-  it("reliable means right: on the samples, ≥ 95 % of the reliable answers are right, and most answers are reliable", () => {
-    const results = sentences.map(({ code, text }) => ({ code, r: detectOne(text) }));
+  it("reliable means right: on the samples, ≥ 95 % of the reliable answers are right, and most answers are reliable", async () => {
+    const results = await Promise.all(sentences.map(async ({ code, text }) => ({ code, r: await detectOne(text) })));
     const reliable = results.filter(({ r }) => r.reliable);
     const right = reliable.filter(({ code, r }) => r.language === code);
     console.log(`/detect on ${results.length} sample sentences: ${reliable.length} reliable, ${right.length} of them right`);
@@ -52,15 +52,15 @@ describe("POST /detect on every language with samples (detect.samples.ts)", () =
     }
   });
 
-  it("every greeting in the short set is answered reliably", () => {
-    for (const { code, text } of SHORT_SAMPLES) expect(detectOne(text), text).toMatchObject({ language: code, reliable: true, reason: null });
+  it("every greeting in the short set is answered reliably", async () => {
+    for (const { code, text } of SHORT_SAMPLES) expect(await detectOne(text), text).toMatchObject({ language: code, reliable: true, reason: null });
   });
 });
 
 describe("short and ambiguous inputs", () => {
-  it("no evidence → the documented default, English at 0.1, not reliable, reason default", () => {
+  it("no evidence → the documented default, English at 0.1, not reliable, reason default", async () => {
     for (const text of ["xyz", "12345 !!!", "🙂🙂"]) {
-      expect(detectOne(text), text).toEqual({
+      expect(await detectOne(text), text).toEqual({
         language: "en",
         confidence: DEFAULT_CONFIDENCE,
         reliable: false,
@@ -70,23 +70,23 @@ describe("short and ambiguous inputs", () => {
     }
   });
 
-  it("a statistical answer on a few words is short_text, with the runners-up", () => {
-    const r = detectOne("Abana bajya ku ishuri");
+  it("a statistical answer on a few words is short_text, with the runners-up", async () => {
+    const r = await detectOne("Abana bajya ku ishuri");
     expect(r).toMatchObject({ reliable: false, reason: "short_text" });
     expect(r.confidence).toBeLessThan(RELIABLE_CONFIDENCE);
     expect(r.candidates.length).toBe(3);
   });
 
-  it("two languages in one text → mixed, whatever the confidence of the overall answer", () => {
-    const sentences = detectOne("Watoto wanakwenda shuleni kila siku. The children go to school every day.");
+  it("two languages in one text → mixed, whatever the confidence of the overall answer", async () => {
+    const sentences = await detectOne("Watoto wanakwenda shuleni kila siku. The children go to school every day.");
     expect(sentences).toMatchObject({ reliable: false, reason: "mixed" });
     expect(sentences.candidates.map((c) => c.language)).toContain("en");
-    expect(detectOne("Good morning, webale nnyo ssebo, tugenda mu katale")).toMatchObject({ reliable: false, reason: "mixed" });
-    expect(detectOne("ልጆቹ በየቀኑ ወደ ትምህርት ቤት ይሄዳሉ። The children go to school every day.")).toMatchObject({ reliable: false, reason: "mixed" });
+    expect(await detectOne("Good morning, webale nnyo ssebo, tugenda mu katale")).toMatchObject({ reliable: false, reason: "mixed" });
+    expect(await detectOne("ልጆቹ በየቀኑ ወደ ትምህርት ቤት ይሄዳሉ። The children go to school every day.")).toMatchObject({ reliable: false, reason: "mixed" });
   });
 
-  it("a language it cannot detect lands between close candidates, never reliably", () => {
-    const r = detectOne("Guten Morgen, wie geht es dir heute? Ich hoffe, es geht dir gut und du hast einen schönen Tag.");
+  it("a language it cannot detect lands between close candidates, never reliably", async () => {
+    const r = await detectOne("Guten Morgen, wie geht es dir heute? Ich hoffe, es geht dir gut und du hast einen schönen Tag.");
     expect(r.reliable).toBe(false);
     expect(["close_candidates", "mixed"]).toContain(r.reason);
     expect(r.candidates[1].confidence).toBeGreaterThan(r.candidates[0].confidence * 0.8);
@@ -94,9 +94,9 @@ describe("short and ambiguous inputs", () => {
 });
 
 describe("request rules (translate's, with its codes)", () => {
-  it("text → one result; texts → one per text, in order; the response matches its schema", () => {
-    expect(detectTexts({ text: "  Good morning  " }).results).toHaveLength(1);
-    const many = detectTexts({ texts: ["Good morning", "Webale nnyo", "Asante sana"] });
+  it("text → one result; texts → one per text, in order; the response matches its schema", async () => {
+    expect((await detectTexts({ text: "  Good morning  " })).results).toHaveLength(1);
+    const many = await detectTexts({ texts: ["Good morning", "Webale nnyo", "Asante sana"] });
     expect(many.results.map((r) => r.language)).toEqual(["en", "lug", "sw"]);
     expect(DetectResponse.safeParse(many).success).toBe(true);
   });
@@ -117,8 +117,8 @@ describe("request rules (translate's, with its codes)", () => {
     expect(e.message).not.toContain("aaaaaaaaaa");
   });
 
-  it("5,000 characters, counted in code points, are accepted", () => {
-    expect(detectTexts({ texts: ["🙂".repeat(5_000), ` ${"a ".repeat(2_500)} `] }).results).toHaveLength(2);
+  it("5,000 characters, counted in code points, are accepted", async () => {
+    expect((await detectTexts({ texts: ["🙂".repeat(5_000), ` ${"a ".repeat(2_500)} `] })).results).toHaveLength(2);
   });
 });
 

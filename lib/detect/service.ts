@@ -25,8 +25,8 @@ import { type DetectRequest, type DetectResponse, type DetectResult, MAX_DETECT_
 export const RELIABLE_CONFIDENCE = 0.7;
 const MAX_CANDIDATES = 3;
 
-export function detectTexts(request: DetectRequest): DetectResponse {
-  return { results: textsOf(request).map(detectOne) };
+export async function detectTexts(request: DetectRequest): Promise<DetectResponse> {
+  return { results: await Promise.all(textsOf(request).map(detectOne)) };
 }
 
 /** The texts to detect, validated with translate's rules and codes; located at ["body","text"] or ["body","texts",i]. */
@@ -64,10 +64,10 @@ function checked(text: string, loc: (string | number)[]): string {
   return trimmed;
 }
 
-export function detectOne(text: string): DetectResult {
-  const ranking = rankLanguages(text);
+export async function detectOne(text: string): Promise<DetectResult> {
+  const ranking = await rankLanguages(text);
   const { detection } = ranking;
-  const mixed = isMixed(text);
+  const mixed = await isMixed(text);
   const reliable = !mixed && detection.method !== "default" && detection.confidence >= RELIABLE_CONFIDENCE;
   return {
     language: detection.code,
@@ -103,7 +103,7 @@ function candidatesOf({ detection, ranked }: Ranking): DetectResult["candidates"
  * At most MAX_PARTS_CHECKED parts, spread over the text, keep the cost bounded (about 0.3 ms a part). On the 210 sample
  * sentences, 2 are flagged, both between close neighbours (Fante/Twi, Setswana/Sesotho).
  */
-function isMixed(text: string): boolean {
+async function isMixed(text: string): Promise<boolean> {
   if (mixesScripts(text)) return true;
   const parts = text.split(PART_BOUNDARY).filter((p) => p.trim() !== "");
   if (parts.length < 2) return false;
@@ -113,7 +113,7 @@ function isMixed(text: string): boolean {
       : Array.from({ length: MAX_PARTS_CHECKED }, (_, i) => parts[Math.round((i * (parts.length - 1)) / (MAX_PARTS_CHECKED - 1))]);
   const languages = new Set<string>();
   for (const part of sampled) {
-    const { code, confidence, method } = detectLanguage(part);
+    const { code, confidence, method } = await detectLanguage(part);
     if (method !== "default" && confidence >= RELIABLE_CONFIDENCE) languages.add(code);
     if (languages.size > 1) return true;
   }

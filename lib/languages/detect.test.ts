@@ -7,10 +7,10 @@ import { LANGUAGES } from "./registry";
 const FRANC_TO_CODE = new Map(LANGUAGES.filter((l) => l.franc).map((l) => [l.franc!, l.code]));
 const ONLY = [...FRANC_TO_CODE.keys()];
 
-type Detector = (text: string) => string;
+type Detector = (text: string) => string | Promise<string>;
 
 const detectors: Record<string, Detector> = {
-  lugha: (t) => detectLanguage(t).code,
+  lugha: async (t) => (await detectLanguage(t)).code,
   "franc-all (restricted)": (t) => FRANC_TO_CODE.get(francAll(t, { only: ONLY, minLength: 1 })[0][0]) ?? "und",
 };
 
@@ -25,22 +25,24 @@ interface Row {
   hits: Record<string, number>;
 }
 
-function measure(dets: Record<string, Detector>) {
+async function measure(dets: Record<string, Detector>) {
   const rows: Row[] = [];
   for (const set of DETECTION_SAMPLES) {
     const row: Row = { code: set.code + (set.confidence === "low" ? "*" : ""), n: set.sentences.length, hits: {} };
-    for (const [name, det] of Object.entries(dets)) row.hits[name] = set.sentences.filter((s) => det(s) === set.code).length;
+    for (const [name, det] of Object.entries(dets))
+      row.hits[name] = (await Promise.all(set.sentences.map((s) => det(s)))).filter((d) => d === set.code).length;
     rows.push(row);
   }
   const short: Record<string, number> = {};
-  for (const [name, det] of Object.entries(dets)) short[name] = SHORT_SAMPLES.filter((s) => det(s.text) === s.code).length;
+  for (const [name, det] of Object.entries(dets))
+    short[name] = (await Promise.all(SHORT_SAMPLES.map((s) => det(s.text)))).filter((d, i) => d === SHORT_SAMPLES[i].code).length;
   return { rows, short };
 }
 
 describe("source detection accuracy (hand-written samples, detect.samples.ts)", () => {
   it("prints the accuracy table per language and library, and meets the floors", async () => {
     const dets = { ...detectors, eld: await eldDetector() };
-    const { rows, short } = measure(dets);
+    const { rows, short } = await measure(dets);
     const names = Object.keys(dets);
     const total = rows.reduce((a, r) => a + r.n, 0);
     const pct = (k: number, n: number) => `${((100 * k) / n).toFixed(0).padStart(3)}%`;
@@ -77,39 +79,39 @@ describe("source detection accuracy (hand-written samples, detect.samples.ts)", 
 });
 
 describe("detection rule", () => {
-  it("recognises common short greetings instead of guessing", () => {
-    expect(detectLanguage("Good morning")).toMatchObject({ code: "en", method: "greeting" });
-    expect(detectLanguage("Hello!")).toMatchObject({ code: "en", method: "greeting" });
-    expect(detectLanguage("Thank you.")).toMatchObject({ code: "en", method: "greeting" });
-    expect(detectLanguage("Webale nnyo")).toMatchObject({ code: "lug", method: "greeting" });
-    expect(detectLanguage("Asante sana!")).toMatchObject({ code: "sw", method: "greeting" });
+  it("recognises common short greetings instead of guessing", async () => {
+    expect(await detectLanguage("Good morning")).toMatchObject({ code: "en", method: "greeting" });
+    expect(await detectLanguage("Hello!")).toMatchObject({ code: "en", method: "greeting" });
+    expect(await detectLanguage("Thank you.")).toMatchObject({ code: "en", method: "greeting" });
+    expect(await detectLanguage("Webale nnyo")).toMatchObject({ code: "lug", method: "greeting" });
+    expect(await detectLanguage("Asante sana!")).toMatchObject({ code: "sw", method: "greeting" });
   });
 
-  it("matches greetings without tone marks and in any case", () => {
-    expect(detectLanguage("E KAARO").code).toBe("yo");
-    expect(detectLanguage("wo ho te sen?").code).toBe("tw");
+  it("matches greetings without tone marks and in any case", async () => {
+    expect((await detectLanguage("E KAARO")).code).toBe("yo");
+    expect((await detectLanguage("wo ho te sen?")).code).toBe("tw");
   });
 
-  it("falls back to the documented default with low confidence for short unknown text", () => {
-    const d = detectLanguage("Xyzzy");
+  it("falls back to the documented default with low confidence for short unknown text", async () => {
+    const d = await detectLanguage("Xyzzy");
     expect(d).toEqual({ code: "en", confidence: DEFAULT_CONFIDENCE, method: "default" });
-    expect(detectLanguage("12345 !!!")).toMatchObject({ code: "en", method: "default" });
+    expect(await detectLanguage("12345 !!!")).toMatchObject({ code: "en", method: "default" });
   });
 
-  it("decides by script for Arabic and restricts Ethiopic text to Amharic/Tigrinya", () => {
-    expect(detectLanguage("أريد أن أشرب ماء نظيفا")).toMatchObject({ code: "ar", method: "script" });
-    expect(["am", "ti"]).toContain(detectLanguage("ልጆቹ በየቀኑ ወደ ትምህርት ቤት ይሄዳሉ።").code);
+  it("decides by script for Arabic and restricts Ethiopic text to Amharic/Tigrinya", async () => {
+    expect(await detectLanguage("أريد أن أشرب ماء نظيفا")).toMatchObject({ code: "ar", method: "script" });
+    expect(["am", "ti"]).toContain((await detectLanguage("ልጆቹ በየቀኑ ወደ ትምህርት ቤት ይሄዳሉ።")).code);
   });
 
-  it("only ever answers a registry language, and respects candidates", () => {
+  it("only ever answers a registry language, and respects candidates", async () => {
     const codes = new Set(LANGUAGES.map((l) => l.code));
     for (const t of ["Guten Morgen, wie geht es dir heute?", "Buongiorno a tutti quanti", "Доброе утро"])
-      expect(codes.has(detectLanguage(t).code)).toBe(true);
-    expect(detectLanguage("Watoto wanakwenda shuleni kila siku.", { candidates: ["en", "lug"] }).code).not.toBe("sw");
+      expect(codes.has((await detectLanguage(t)).code)).toBe(true);
+    expect((await detectLanguage("Watoto wanakwenda shuleni kila siku.", { candidates: ["en", "lug"] })).code).not.toBe("sw");
   });
 
-  it("gives higher confidence to clear, longer text than to a default", () => {
-    const long = detectLanguage("Watoto wanakwenda shuleni kila siku na wanasoma vitabu vingi sana.");
+  it("gives higher confidence to clear, longer text than to a default", async () => {
+    const long = await detectLanguage("Watoto wanakwenda shuleni kila siku na wanasoma vitabu vingi sana.");
     expect(long.code).toBe("sw");
     expect(long.confidence).toBeGreaterThan(0.5);
   });

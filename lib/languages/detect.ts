@@ -1,4 +1,3 @@
-import { francAll } from "franc-all";
 import { GREETINGS, WORDS } from "./lexicon";
 import { hfModels } from "./models";
 import { allPairs, type PairEntry } from "./pairs";
@@ -117,8 +116,8 @@ export interface DetectOptions {
   candidates?: readonly string[];
 }
 
-export function detectLanguage(text: string, options: DetectOptions = {}): Detection {
-  return rankLanguages(text, options).detection;
+export async function detectLanguage(text: string, options: DetectOptions = {}): Promise<Detection> {
+  return (await rankLanguages(text, options)).detection;
 }
 
 /** What the rule saw on the way to its answer, for callers that report more than the answer (POST /detect). */
@@ -133,7 +132,7 @@ export interface Ranking {
   short: boolean;
 }
 
-export function rankLanguages(text: string, options: DetectOptions = {}): Ranking {
+export async function rankLanguages(text: string, options: DetectOptions = {}): Promise<Ranking> {
   const allowed = new Set((options.candidates ?? detectionCandidates()).filter((c) => KNOWN.has(c)));
   const ethiopic = countLetters(text, /\p{Script=Ethiopic}/gu);
   // An Ethiopic character is a whole syllable: count it twice towards the "long enough" threshold.
@@ -174,6 +173,9 @@ export function rankLanguages(text: string, options: DetectOptions = {}): Rankin
   const francScores = new Map<string, number>();
   const only = FRANC_ONLY.filter((f) => pool.has(FRANC_TO_CODE.get(f)!));
   if (letters >= MIN_LETTERS && only.length > 0) {
+    // Loaded on first use: franc's trigram profiles are the largest module the translate routes would otherwise load
+    // at start-up, and most requests name their source language.
+    const { francAll } = await import("franc-all");
     for (const [franc, score] of francAll(text, { only, minLength: 1 })) {
       const code = FRANC_TO_CODE.get(franc);
       if (code) francScores.set(code, Math.max(0, (score - 0.8) / 0.2));

@@ -1,14 +1,13 @@
 import { type MessageFormatElement, parse as parseIcu, TYPE } from "@formatjs/icu-messageformat-parser";
 import type { Nodes, Parents } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { type DefaultTreeAdapterTypes, parseFragment } from "parse5";
+import type { DefaultTreeAdapterTypes } from "parse5";
 import { maskFragment, type TermOptions } from "./fragment";
 import { findTokens, type Restorer, TokenTable } from "./tokens";
 
 /**
  * Localisation-safe translation: what a model must not change is masked before the call and restored after it.
  *
- *   const p = protect("Hello {name}, <b>pay</b> now", { format: "html" });
+ *   const p = await protect("Hello {name}, <b>pay</b> now", { format: "html" });
  *   p.segments                     → ["Hello QZAX, QZBXpayQZCX now"]   (what the provider translates)
  *   p.restore(["Wasuze otya QZAX, QZBXsasula QZCX kati"])   → { ok: true, text: "Wasuze otya {name}, <b>sasula</b> kati" }
  *
@@ -56,7 +55,7 @@ const UNTRANSLATED_ELEMENTS = new Set(["script", "style", "code", "pre", "kbd", 
 
 class VerificationError extends Error {}
 
-export function protect(input: string, options: ProtectOptions): Protected {
+export async function protect(input: string, options: ProtectOptions): Promise<Protected> {
   const table = new TokenTable();
   const segments: string[] = [];
   const newSegment = (masked: string) => segments.push(masked) - 1;
@@ -69,7 +68,8 @@ export function protect(input: string, options: ProtectOptions): Protected {
 
   const main = newSegment(""); // index 0, filled below (child segments of ICU and attributes come after it)
   const ctx: Context = { table, terms, newSegment };
-  segments[main] = options.format === "html" ? maskHtml(body, ctx) : options.format === "markdown" ? maskMarkdown(body, ctx) : maskText(body, ctx);
+  segments[main] =
+    options.format === "html" ? await maskHtml(body, ctx) : options.format === "markdown" ? await maskMarkdown(body, ctx) : maskText(body, ctx);
   const icu = options.format === "text" && ctx.icu === true;
 
   return {
@@ -219,7 +219,11 @@ function maskPieces(source: string, pieces: Piece[], ctx: Context, characterRefe
 
 type HtmlNode = DefaultTreeAdapterTypes.ChildNode;
 
-function maskHtml(source: string, ctx: Context): string {
+// The HTML and Markdown parsers are imported on first use: they are large, plain text (most requests) never needs them,
+// and loading them with the translate routes lengthened every cold start.
+
+async function maskHtml(source: string, ctx: Context): Promise<string> {
+  const { parseFragment } = await import("parse5");
   const fragment = parseFragment(source, { sourceCodeLocationInfo: true });
   const pieces: Piece[] = [];
   const visit = (node: HtmlNode) => {
@@ -276,7 +280,8 @@ function translatedAttributes(source: string, element: DefaultTreeAdapterTypes.E
   };
 }
 
-function maskMarkdown(source: string, ctx: Context): string {
+async function maskMarkdown(source: string, ctx: Context): Promise<string> {
+  const { fromMarkdown } = await import("mdast-util-from-markdown");
   const tree = fromMarkdown(source);
   const pieces: Piece[] = [];
   const offsets = (node: Nodes) => [node.position?.start.offset ?? 0, node.position?.end.offset ?? 0] as const;

@@ -1,5 +1,3 @@
-import { fileTypeFromBuffer } from "file-type";
-import { parseBuffer } from "music-metadata";
 import { ApiError } from "@/lib/http/errors";
 import type { AudioFormat } from "@/lib/providers/descriptor";
 
@@ -81,11 +79,21 @@ const TOLERANCE_SECONDS = 0.25;
 const TOLERANCE_RATIO = 0.02;
 
 /**
+ * The sniffing and metadata parsers, loaded on first use: they are large, and the translate routes, which share
+ * modules with speech, never need them — imported up front they lengthened every cold start.
+ */
+async function audioParsers() {
+  const [{ fileTypeFromBuffer }, { parseBuffer }] = await Promise.all([import("file-type"), import("music-metadata")]);
+  return { fileTypeFromBuffer, parseBuffer };
+}
+
+/**
  * Identifies and measures `bytes`. Throws AudioRejected (use `asUnsupportedMedia` for the API error) when the bytes are
  * not complete audio in one of the accepted formats.
  */
 export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
   if (bytes.byteLength === 0) throw new AudioRejected("empty", "The audio file is empty.");
+  const { fileTypeFromBuffer, parseBuffer } = await audioParsers();
   const detected = await fileTypeFromBuffer(bytes).catch(() => undefined);
   if (!detected) {
     throw new AudioRejected(

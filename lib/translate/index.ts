@@ -10,7 +10,6 @@ export {
   DEFAULT_TRANSLATE_DEADLINE_MS,
   deadlineFromEnv,
   FALLBACK_SHARE,
-  prepare,
   type TranslateDeps,
   type TranslateInput,
   type TranslateOutcome,

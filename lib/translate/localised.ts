@@ -36,9 +36,13 @@ export interface Localisation {
 }
 
 /** Masks a request's text; an ICU-looking text that does not parse is the caller's error (422 on `text`). */
-export function maskRequest(text: string, localisation: Localisation, loc: (string | number)[]): Protected {
+export async function maskRequest(text: string, localisation: Localisation, loc: (string | number)[]): Promise<Protected> {
   try {
-    return protect(text, { format: localisation.format, doNotTranslate: localisation.doNotTranslate, glossary: localisation.glossary?.entries });
+    return await protect(text, {
+      format: localisation.format,
+      doNotTranslate: localisation.doNotTranslate,
+      glossary: localisation.glossary?.entries,
+    });
   } catch (err) {
     if (!(err instanceof LocaliseInputError)) throw err;
     const message =

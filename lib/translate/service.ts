@@ -70,7 +70,7 @@ export interface TranslateDeps {
   models?: ResolvedHfModels;
   /** The providers, in routing order (default: every descriptor in lib/providers). */
   catalogue?: readonly ProviderDescriptor[];
-  detect?: (text: string) => Detection;
+  detect?: (text: string) => Promise<Detection>;
   gate?: ProviderGate;
   /** The translation cache and the runs in flight; used for requests that name their caller. */
   caching?: TranslationCaching;
@@ -129,12 +129,12 @@ interface Prepared {
   requested: ProviderChoice;
 }
 
-/** Validates and plans; throws ApiError (422) for anything wrong with the request. Exported for tests and the batch. */
-export function prepare(
+/** Validates and plans (detecting the source when it is not given); throws ApiError (422) for anything wrong with the request. */
+async function prepare(
   input: TranslateInput,
   deps: Pick<TranslateDeps, "models" | "catalogue" | "detect" | "view">,
   loc: (string | number)[] = ["body"],
-): Prepared {
+): Promise<Prepared> {
   const models = deps.models ?? hfModels();
   const text = input.text.trim();
   if (text.length === 0) {
@@ -155,7 +155,7 @@ export function prepare(
   let detection: Detection | undefined;
   const givenSource = input.source_lang ?? undefined;
   if (givenSource === undefined || givenSource.trim().toLowerCase() === "auto") {
-    detection = (deps.detect ?? detectLanguage)(text);
+    detection = await (deps.detect ?? detectLanguage)(text);
     source = detection.code;
   } else {
     source = resolveLanguageCode(givenSource, "source_lang", loc);
@@ -231,13 +231,13 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
   const loc = options.loc ?? ["body"];
   const { caller } = options;
   // The fixed order: languages (detection included) → glossary → mask; then, per route, segment → translate → verify → unmask.
-  const plan = prepare(input, deps, loc);
+  const plan = await prepare(input, deps, loc);
   const localisation: Localisation = {
     format: input.format ?? "text",
     doNotTranslate: input.do_not_translate ?? [],
     glossary: input.glossary_id === undefined ? undefined : await glossaryFor(input.glossary_id, plan, caller, deps, loc),
   };
-  const masked = maskRequest(plan.text, localisation, loc);
+  const masked = await maskRequest(plan.text, localisation, loc);
   const deadline = options.deadline ?? Date.now() + deps.deadlineMs;
   const { caching } = deps;
   // The key comes from the request as sent (its text, not the masked one) and everything that changes what is sent.
