@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CircuitBreaker, upperQuantile } from "./circuit";
-import { DEFAULT_HTTP_POLICY, send } from "./http";
+import { DEFAULT_HTTP_POLICY, readText, send } from "./http";
 import { providerError } from "./test-support";
 import { ProviderError } from "./types";
 
@@ -129,7 +129,7 @@ function hangSetup() {
           url: "http://upstream.test/x",
           init: { method: "POST" },
           deadline: Date.now() + 60_000,
-          handle: (res) => res.text(),
+          handle: (res, signal) => readText(res, "provider_a", DEFAULT_HTTP_POLICY.maxBodyBytes, signal),
         }),
       undefined,
       lane,

@@ -1,3 +1,4 @@
+import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
 import { upstreamFetch } from "@/lib/http/upstream-fetch";
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
 import { activeCall, CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
@@ -19,7 +20,7 @@ export interface ClientOptions {
   /** Token or subscription key; omitted → no auth header (a loopback emulator that does not check). */
   credential?: string;
   mode?: ProviderMode;
-  /** Defaults to the runtime's fetch (lib/http/upstream-fetch.ts); the in-process sandbox injects its emulator here. */
+  /** Defaults to upstreamFetch (node:http with keep-alive, lib/http/upstream-fetch.ts); the in-process sandbox injects its emulator here. */
   fetch?: FetchLike;
   policy?: Partial<HttpPolicy>;
   /** Per-attempt timeout for speech calls, which legitimately take longer than translation. */
@@ -144,13 +145,13 @@ export abstract class BaseClient {
    * Maps a non-2xx answer (its body already read) to a safe ProviderError, per the provider's error shapes. `context`
    * is what the client passed to readJson/readAudio (HF: the model id; Sunbird: the download step).
    */
-  protected abstract failure(res: Response, body: string, context?: string): ProviderError;
+  protected abstract failure(res: UpstreamResponse, body: string, context?: string): ProviderError;
 
   /**
    * The parsed JSON of a 2xx answer. A non-2xx goes through `failure`; a 2xx that is not JSON (an HTML gateway page,
    * a truncated body) is malformed, never a result.
    */
-  protected async readJson(res: Response, signal: AbortSignal, context?: string): Promise<unknown> {
+  protected async readJson(res: UpstreamResponse, signal: AbortSignal, context?: string): Promise<unknown> {
     const text = await readText(res, this.id, this.policy.maxBodyBytes, signal);
     if (!res.ok) throw this.failure(res, text, context);
     if (!isJsonResponse(res)) throw this.malformed("provider returned a non-JSON page", res.status);
@@ -160,7 +161,7 @@ export abstract class BaseClient {
   }
 
   /** Audio bytes of a 2xx answer, typed by their magic bytes: an HTML or JSON page labelled audio is malformed. */
-  protected async readAudio(res: Response, signal: AbortSignal, context?: string): Promise<{ audio: Uint8Array; contentType: string }> {
+  protected async readAudio(res: UpstreamResponse, signal: AbortSignal, context?: string): Promise<{ audio: Uint8Array; contentType: string }> {
     if (!res.ok) throw this.failure(res, await readText(res, this.id, this.policy.maxBodyBytes, signal), context);
     const audio = await readBytes(res, this.id, MAX_AUDIO_BYTES, signal);
     const contentType = sniffAudioType(audio);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HTTP_POLICY, errorForStatus, type HttpPolicy, isRetryable, parseRetryAfter, readBytes, send } from "./http";
+import { DEFAULT_HTTP_POLICY, errorForStatus, type HttpPolicy, isRetryable, parseRetryAfter, readBytes, readText, send } from "./http";
 import { fakeFetch, providerError, timed, within } from "./test-support";
 import { ProviderError } from "./types";
 
@@ -20,9 +20,9 @@ function call(
     init: { method: "POST", body: "{}" },
     deadline,
     signal,
-    handle: async (res) => {
+    handle: async (res, signal) => {
       if (!res.ok) throw errorForStatus("provider_a", res.status, parseRetryAfter(res.headers.get("retry-after")));
-      return res.text();
+      return readText(res, "provider_a", policy.maxBodyBytes, signal);
     },
   });
 }

@@ -1,8 +1,9 @@
+import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
 
-/** The subset of `fetch` the clients use; injectable per client (the in-process sandbox is one). */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+/** The subset of `fetch` the clients use; injectable per client (the in-process sandbox is one, answering with a Response). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<UpstreamResponse>;
 
 export interface HttpPolicy {
   /** Longest single attempt (headers and body); always also cut at the request deadline. */
@@ -41,7 +42,7 @@ export interface SendOptions<T> {
    * Turns a response into a result, or throws a ProviderError. Reads the body itself (with `readText`/`readBytes` and
    * the signal given here), so a body that stalls is cut by the same attempt timeout as the headers.
    */
-  handle: (res: Response, signal: AbortSignal) => Promise<T>;
+  handle: (res: UpstreamResponse, signal: AbortSignal) => Promise<T>;
 }
 
 /**
@@ -146,16 +147,19 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Reads a body up to `maxBytes`, honouring `signal` even for bodies that do not (an in-process Response stream).
- * A larger body is an upstream fault ("malformed"), not something to buffer.
+ * A larger body is an upstream fault ("malformed"), not something to buffer. Works on a fetch Response's web stream
+ * and on upstreamFetch's Node stream alike: both are async iterables of bytes, and ending the iteration early cancels
+ * (or destroys) the stream.
  */
-export async function readBytes(res: Response, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+export async function readBytes(res: UpstreamResponse, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array(0);
+  const chunks = (res.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  const discard = () => void chunks.return?.()?.catch(() => {});
   const declared = Number(res.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body.cancel().catch(() => {});
+    discard();
     throw new ProviderError(provider, "malformed", "provider response too large", res.status);
   }
-  const reader = res.body.getReader();
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason ?? new DOMException("aborted", "AbortError"));
@@ -163,25 +167,25 @@ export async function readBytes(res: Response, provider: ProviderId, maxBytes: n
     else signal.addEventListener("abort", onAbort, { once: true });
   });
   aborted.catch(() => {});
-  const chunks: Uint8Array[] = [];
+  const parts: Uint8Array[] = [];
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), aborted]);
+      const { done, value } = await Promise.race([chunks.next(), aborted]);
       if (done) break;
       total += value.byteLength;
       if (total > maxBytes) throw new ProviderError(provider, "malformed", "provider response too large", res.status);
-      chunks.push(value);
+      parts.push(value);
     }
   } catch (err) {
-    reader.cancel().catch(() => {});
+    discard();
     throw err;
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
   const out = new Uint8Array(total);
   let offset = 0;
-  for (const c of chunks) {
+  for (const c of parts) {
     out.set(c, offset);
     offset += c.byteLength;
   }
@@ -191,7 +195,7 @@ export async function readBytes(res: Response, provider: ProviderId, maxBytes: n
 /** Stateless without `stream`, so one decoder serves every call. */
 const utf8 = new TextDecoder();
 
-export async function readText(res: Response, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<string> {
+export async function readText(res: UpstreamResponse, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<string> {
   return utf8.decode(await readBytes(res, provider, maxBytes, signal));
 }
 
@@ -204,11 +208,11 @@ export function tryParseJson(text: string): unknown {
   }
 }
 
-export function mediaType(res: Response): string {
+export function mediaType(res: UpstreamResponse): string {
   return (res.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
 }
 
-export function isJsonResponse(res: Response): boolean {
+export function isJsonResponse(res: UpstreamResponse): boolean {
   const type = mediaType(res);
   return type === "application/json" || type.endsWith("+json");
 }

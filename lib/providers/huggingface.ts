@@ -1,3 +1,4 @@
+import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
 import { BaseClient, type ClientOptions } from "./client";
 import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
@@ -99,7 +100,7 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
   }
 
   /** `[{"translation_text"}]`; a bare object is tolerated. */
-  private parseTranslation(res: Response, body: unknown): string {
+  private parseTranslation(res: UpstreamResponse, body: unknown): string {
     const first = Array.isArray(body) ? body[0] : body;
     const translated = isRecord(first) ? first.translation_text : undefined;
     if (typeof translated !== "string") throw this.malformed("provider sent an unexpected response", res.status);
@@ -111,7 +112,7 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
    * HF errors: {"error": string | string[]}, sometimes {"errors":[{message}]}, or only an X-Error-Message header.
    * A 503 with estimated_time is a cold start: the wait hint lets the HTTP layer retry only when it fits the deadline.
    */
-  protected failure(res: Response, text: string, model?: string): ProviderError {
+  protected failure(res: UpstreamResponse, text: string, model?: string): ProviderError {
     const status = res.status;
     const body = tryParseJson(text);
     const message = hfErrorMessage(body) ?? res.headers.get("x-error-message") ?? "";

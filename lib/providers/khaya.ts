@@ -1,3 +1,4 @@
+import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
 import { codePointLength } from "@/lib/text";
 import { BaseClient, type ClientOptions } from "./client";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
@@ -121,7 +122,7 @@ export class KhayaClient extends BaseClient implements ProviderClient {
    * Three error shapes: the APIM gateway ({statusCode,message}), the backend ({error:{code,message,details}}) and the
    * legacy v1 backend ({type,message}); plus text/plain and HTML pages from a broken gateway.
    */
-  protected failure(res: Response, text: string): ProviderError {
+  protected failure(res: UpstreamResponse, text: string): ProviderError {
     const status = res.status;
     const body = tryParseJson(text);
     const gatewayMessage = isRecord(body) && typeof body.message === "string" ? body.message : "";

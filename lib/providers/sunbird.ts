@@ -1,3 +1,4 @@
+import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
 import { codePointLength } from "@/lib/text";
 import { audioFileName } from "./audio";
 import { BaseClient, type ClientOptions } from "./client";
@@ -140,7 +141,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
   }
 
   /** Reads output.translated_text, falling back to output.text (2024-era shape); output.Error means the job failed. */
-  private parseTranslation(res: Response, body: unknown): string {
+  private parseTranslation(res: UpstreamResponse, body: unknown): string {
     if (!isRecord(body) || !isRecord(body.output)) throw this.malformed("provider sent an unexpected response", res.status);
     const { output } = body;
     const jobError = output.Error ?? output.error;
@@ -151,7 +152,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     return translated;
   }
 
-  private parseSpeech(res: Response, body: unknown): { audioUrl: string; model?: string; voice?: string } {
+  private parseSpeech(res: UpstreamResponse, body: unknown): { audioUrl: string; model?: string; voice?: string } {
     const audioUrl = isRecord(body) && typeof body.audio_url === "string" ? body.audio_url : undefined;
     if (!isRecord(body) || !audioUrl || !this.isAllowedAudioUrl(audioUrl)) throw this.malformed("provider sent an unexpected response", res.status);
     return {
@@ -175,7 +176,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
    * Maps the four Sunbird error shapes ({detail}, {error_code,message,details}, {errors:[...]}, {error}) to a safe
    * ProviderError. A 405 is the SPA catch-all answering a POST to a path that no longer exists, not a token problem.
    */
-  protected failure(res: Response, text: string, context?: string): ProviderError {
+  protected failure(res: UpstreamResponse, text: string, context?: string): ProviderError {
     const status = res.status;
     // Cloud Storage answers an expired or bad signature with 400/403 XML: that is a failed download, not our request.
     if (context === DOWNLOAD) return new ProviderError(this.id, "unavailable", "could not download the synthesized audio", status);
