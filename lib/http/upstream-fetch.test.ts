@@ -106,6 +106,27 @@ describe("upstreamFetch (node:http with keep-alive)", () => {
     expect(received[0].socket.destroyed).toBe(true);
   });
 
+  it("a connection closed mid-body fails the read at once instead of waiting for the timeout", async () => {
+    answer = (_req, _body, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.write('{"partial":', () => res.socket?.destroy());
+    };
+    const res = await upstreamFetch(`${base}/cut`, { method: "POST", body: "{}" });
+    await expect(readBytes(res, "provider_a", 1024, never)).rejects.toThrow();
+  });
+
+  it("a body over the cap without a Content-Length is refused while streaming, and its connection dropped", async () => {
+    answer = (_req, _body, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" }); // chunked: no length announced
+      res.write("x".repeat(600));
+      res.write("x".repeat(600));
+    };
+    const res = await upstreamFetch(`${base}/big`, { method: "POST", body: "{}" });
+    await expect(readBytes(res, "provider_a", 1024, never)).rejects.toMatchObject({ kind: "malformed", message: "provider response too large" });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(received[0].socket.destroyed).toBe(true);
+  });
+
   it("an aborted signal stops the request before an answer", async () => {
     answer = () => {}; // never answers
     const controller = new AbortController();

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
@@ -147,22 +148,71 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * Reads a body up to `maxBytes`, honouring `signal` even for bodies that do not (an in-process Response stream).
- * A larger body is an upstream fault ("malformed"), not something to buffer. Works on a fetch Response's web stream
- * and on upstreamFetch's Node stream alike: both are async iterables of bytes, and ending the iteration early cancels
- * (or destroys) the stream.
+ * A larger body is an upstream fault ("malformed"), not something to buffer. Takes a fetch Response's web stream and
+ * upstreamFetch's Node stream alike; stopping early cancels (or destroys) it.
  */
 export async function readBytes(res: UpstreamResponse, provider: ProviderId, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array(0);
-  const chunks = (res.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-  const discard = () => void chunks.return?.()?.catch(() => {});
+  const tooLarge = () => new ProviderError(provider, "malformed", "provider response too large", res.status);
   const declared = Number(res.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    discard();
-    throw new ProviderError(provider, "malformed", "provider response too large", res.status);
+    if (res.body instanceof Readable) res.body.destroy();
+    else await res.body.cancel().catch(() => {});
+    throw tooLarge();
   }
+  const parts =
+    res.body instanceof Readable ? await nodeChunks(res.body, maxBytes, tooLarge, signal) : await webChunks(res.body, maxBytes, tooLarge, signal);
+  let total = 0;
+  for (const p of parts) total += p.byteLength;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.byteLength;
+  }
+  return out;
+}
+
+const abortReason = (signal: AbortSignal) => signal.reason ?? new DOMException("aborted", "AbortError");
+
+/** A Node stream read with its events (its async iterator costs several times more per call); destroyed on failure. */
+function nodeChunks(body: Readable, maxBytes: number, tooLarge: () => Error, signal: AbortSignal): Promise<Uint8Array[]> {
+  return new Promise((resolve, reject) => {
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    let settled = false;
+    const settle = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      body.off("data", onData);
+      if (err === undefined) resolve(parts);
+      else {
+        body.destroy();
+        reject(err);
+      }
+    };
+    const onAbort = () => settle(abortReason(signal));
+    const onData = (chunk: Uint8Array) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) settle(tooLarge());
+      else parts.push(chunk);
+    };
+    body.on("data", onData);
+    body.once("end", () => settle());
+    body.once("error", (err) => settle(err));
+    // Destroyed without an error (the connection closed mid-body): not a complete answer.
+    body.once("close", () => settle(new Error("upstream body ended early")));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function webChunks(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error, signal: AbortSignal): Promise<Uint8Array[]> {
+  const reader = body.getReader();
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason ?? new DOMException("aborted", "AbortError"));
+    onAbort = () => reject(abortReason(signal));
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -171,25 +221,18 @@ export async function readBytes(res: UpstreamResponse, provider: ProviderId, max
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await Promise.race([chunks.next(), aborted]);
-      if (done) break;
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) return parts;
       total += value.byteLength;
-      if (total > maxBytes) throw new ProviderError(provider, "malformed", "provider response too large", res.status);
+      if (total > maxBytes) throw tooLarge();
       parts.push(value);
     }
   } catch (err) {
-    discard();
+    reader.cancel().catch(() => {});
     throw err;
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of parts) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }
 
 /** Stateless without `stream`, so one decoder serves every call. */
