@@ -221,7 +221,6 @@ type HtmlNode = DefaultTreeAdapterTypes.ChildNode;
 
 // The HTML and Markdown parsers are imported on first use: they are large, plain text (most requests) never needs them,
 // and loading them with the translate routes lengthened every cold start.
-
 async function maskHtml(source: string, ctx: Context): Promise<string> {
   const { parseFragment } = await import("parse5");
   const fragment = parseFragment(source, { sourceCodeLocationInfo: true });
