@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { concatBytes } from "@/lib/bytes";
 import { ApiError, type FieldError } from "./errors";
 import { exceedsJsonDepth } from "./json-depth";
 
@@ -35,13 +36,7 @@ export async function readBodyLimited(req: Request, maxBytes: number): Promise<U
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 function bodyIncomplete() {

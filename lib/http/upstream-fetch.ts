@@ -30,7 +30,7 @@ export interface UpstreamResponse {
 export async function upstreamFetch(url: string, init: RequestInit): Promise<UpstreamResponse> {
   const body = init.body;
   if (body != null && typeof body !== "string" && !(body instanceof Uint8Array)) return runtimeFetch(url, init);
-  const res = await send(url, init, body ?? undefined);
+  const res = await nodeRequest(url, init, body ?? undefined);
   if (REDIRECTS.has(res.statusCode ?? 0) && res.headers.location) {
     res.destroy();
     return runtimeFetch(url, init);
@@ -51,7 +51,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // connection is not one the server is closing.
 const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
 
-function send(url: string, init: RequestInit, body: string | Uint8Array | undefined): Promise<IncomingMessage> {
+function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array | undefined): Promise<IncomingMessage> {
   const target = new URL(url);
   const scheme = target.protocol === "https:" ? https : target.protocol === "http:" ? http : undefined;
   if (!scheme) return Promise.reject(new TypeError(`unsupported upstream URL scheme ${target.protocol}`));

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { concatBytes } from "@/lib/bytes";
 import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
@@ -160,17 +161,9 @@ export async function readBytes(res: UpstreamResponse, provider: ProviderId, max
     else await res.body.cancel().catch(() => {});
     throw tooLarge();
   }
-  const parts =
-    res.body instanceof Readable ? await nodeChunks(res.body, maxBytes, tooLarge, signal) : await webChunks(res.body, maxBytes, tooLarge, signal);
-  let total = 0;
-  for (const p of parts) total += p.byteLength;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.byteLength;
-  }
-  return out;
+  return concatBytes(
+    res.body instanceof Readable ? await nodeChunks(res.body, maxBytes, tooLarge, signal) : await webChunks(res.body, maxBytes, tooLarge, signal),
+  );
 }
 
 const abortReason = (signal: AbortSignal) => signal.reason ?? new DOMException("aborted", "AbortError");
