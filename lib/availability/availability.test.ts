@@ -22,7 +22,8 @@ import { synthesizeSpeech } from "@/lib/speech/tts";
 import { translateText } from "@/lib/translate/service";
 import { ALL_AVAILABLE, Availability, type AvailabilityChecker, modelSubject } from "./index";
 import { catalogueSubjects } from "./live";
-import { type AvailabilityStore, MemoryAvailabilityStore, RedisAvailabilityStore } from "./store";
+import { RedisAvailabilityStore } from "./shared-store";
+import { type AvailabilityStore, MemoryAvailabilityStore } from "./store";
 
 const HF = "model:provider_c:";
 const HUB_URL = "http://hf.sandbox.invalid";

@@ -4,8 +4,9 @@ import { getProviders, getSandboxEmulator } from "@/lib/providers";
 import { DEFAULT_HF_HUB_URL, hubModelAvailability } from "@/lib/providers/hub";
 import { inProcessFetch } from "@/lib/providers/sandbox/emulator";
 import { rateLimiterConfig } from "@/lib/ratelimit";
+import { deferredBackend } from "@/lib/ratelimit/deferred";
 import { Availability, type AvailabilityChecker, modelSubject } from "./index";
-import { type AvailabilityStore, MemoryAvailabilityStore, RedisAvailabilityStore, UpstashAvailabilityStore } from "./store";
+import { type AvailabilityStore, MemoryAvailabilityStore } from "./store";
 
 type Env = Record<string, string | undefined>;
 
@@ -20,17 +21,24 @@ function seconds(env: Env, name: string, fallback: number): number {
   return fallback;
 }
 
-/** The store the rate limiter uses (Upstash, Redis or memory, same variables and timeout). */
+/**
+ * The store the rate limiter uses (Upstash, Redis or memory, same variables and timeout), the shared ones loaded in the
+ * background (lib/ratelimit/deferred.ts). One that cannot be built fails every call, so availability stays per instance.
+ */
 export function availabilityStore(env: Env = process.env, now?: () => number): AvailabilityStore {
   const { backend, timeoutMs } = rateLimiterConfig(env);
-  try {
-    if (backend === "upstash")
-      return new UpstashAvailabilityStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN!, timeoutMs });
-    if (backend === "redis") return new RedisAvailabilityStore({ url: env.REDIS_URL!, timeoutMs });
-  } catch (err) {
-    console.error(`[availability] cannot configure the ${backend} store; keeping availability per instance`, err);
-  }
-  return new MemoryAvailabilityStore(now);
+  if (backend === "memory") return new MemoryAvailabilityStore(now);
+  const shared = deferredBackend("availability", backend, async (): Promise<AvailabilityStore> => {
+    const stores = await import("./shared-store");
+    return backend === "upstash"
+      ? new stores.UpstashAvailabilityStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
+      : new stores.RedisAvailabilityStore({ url: env.REDIS_URL!, timeoutMs });
+  });
+  return {
+    name: backend,
+    getMany: async (keys) => (await shared.get()).getMany(keys),
+    set: async (key, value, ttlMs) => (await shared.get()).set(key, value, ttlMs),
+  };
 }
 
 /**

@@ -1,11 +1,9 @@
-import { describeFailure } from "../ratelimit/guard";
+import { deferredBackend } from "../ratelimit/deferred";
 import { type TranslationCacheConfig, translationCacheConfig } from "./config";
 import { GuardedCacheStore } from "./guard";
 import { type CacheKeyInput, cacheKey, cacheScope } from "./key";
 import { MemoryCacheStore } from "./memory";
-import { RedisCacheStore } from "./redis";
 import type { CacheStatus, CacheStore, CacheValue } from "./types";
-import { UpstashCacheStore } from "./upstash";
 
 export { SingleFlight } from "./coalesce";
 export { type TranslationCacheConfig, translationCacheConfig } from "./config";
@@ -54,25 +52,26 @@ export function createTranslationCache(env: Env = process.env, now?: () => numbe
   const config = translationCacheConfig(env);
   if (!config.enabled) return new TranslationCache(config, undefined);
   const { backend, timeoutMs } = config;
-  let inner: CacheStore;
-  try {
-    inner =
-      backend === "upstash"
-        ? new UpstashCacheStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
-        : backend === "redis"
-          ? new RedisCacheStore({ url: env.REDIS_URL!, timeoutMs })
-          : new MemoryCacheStore({ maxBytes: config.maxBytes, now });
-  } catch (err) {
-    console.error(`[cache] cannot configure the ${backend} store`, err);
-    const failure = () => Promise.reject(err);
-    inner = {
-      name: backend,
-      get: failure,
-      set: failure,
-      health: async () => ({ ok: false, detail: `${backend} misconfigured (${describeFailure(err)})` }),
-    };
-  }
+  const inner = backend === "memory" ? new MemoryCacheStore({ maxBytes: config.maxBytes, now }) : sharedStore(backend, env, timeoutMs);
   return new TranslationCache(config, new GuardedCacheStore(inner, { timeoutMs }));
+}
+
+/** Upstash or Redis, its client library loaded in the background (lib/ratelimit/deferred.ts). */
+function sharedStore(backend: "redis" | "upstash", env: Env, timeoutMs: number): CacheStore {
+  const shared = deferredBackend(
+    "cache",
+    backend,
+    async (): Promise<CacheStore> =>
+      backend === "upstash"
+        ? new (await import("./upstash")).UpstashCacheStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
+        : new (await import("./redis")).RedisCacheStore({ url: env.REDIS_URL!, timeoutMs }),
+  );
+  return {
+    name: backend,
+    get: async (key) => (await shared.get()).get(key),
+    set: async (key, value, ttlMs) => (await shared.get()).set(key, value, ttlMs),
+    health: () => shared.get().then((store) => store.health(), shared.misconfigured),
+  };
 }
 
 // On globalThis, not in a module variable: Next.js can evaluate this module once per route bundle, and an in-process

@@ -1,14 +1,11 @@
-import { config, loadConfig } from "@/lib/config";
+import { type Config, config, loadConfig } from "@/lib/config";
+import { deferredBackend } from "./deferred";
 import { type FailMode, GuardedRateLimitStore } from "./guard";
 import { MemoryRateLimitStore } from "./memory";
-import { RedisRateLimitStore } from "./redis";
 import type { RateLimitBucket, RateLimitRule, RateLimitStore } from "./types";
 
-export { DEFAULT_RULES, parseRule } from "./rules";
-
-import { UpstashRateLimitStore } from "./upstash";
-
 export { type FailMode, RateLimiterUnavailableError } from "./guard";
+export { DEFAULT_RULES, parseRule } from "./rules";
 export type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /** The rule of a bucket: RATE_LIMIT_<BUCKET>, else the default (lib/config). */
@@ -42,26 +39,25 @@ export function createRateLimiter(env?: Env): GuardedRateLimitStore {
         "fail-open behaviour), so the fleet admits up to N x limit per key. Set the Upstash variables.",
     );
   }
-  let inner: RateLimitStore;
-  try {
-    inner =
-      backend === "upstash"
-        ? new UpstashRateLimitStore({ url: c.UPSTASH_REDIS_REST_URL!, token: c.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
-        : backend === "redis"
-          ? new RedisRateLimitStore({ url: c.REDIS_URL!, timeoutMs })
-          : new MemoryRateLimitStore();
-  } catch (err) {
-    // A malformed URL: treat it like a store that never answers, so the fail mode (not a 500 on every request)
-    // decides, and /health says why.
-    console.error(`[ratelimit] cannot configure the ${backend} store`, err);
-    const name = err instanceof Error ? err.name : "error";
-    inner = {
-      name: backend,
-      check: () => Promise.reject(err),
-      health: async () => ({ ok: false, detail: `${backend} misconfigured (${name})` }),
-    };
-  }
+  const inner = backend === "memory" ? new MemoryRateLimitStore() : sharedStore(backend, c, timeoutMs);
   return new GuardedRateLimitStore(inner, settings);
+}
+
+/** Upstash or Redis, its client library loaded in the background (deferred.ts). */
+function sharedStore(backend: "redis" | "upstash", c: Config, timeoutMs: number): RateLimitStore {
+  const shared = deferredBackend(
+    "ratelimit",
+    backend,
+    async (): Promise<RateLimitStore> =>
+      backend === "upstash"
+        ? new (await import("./upstash")).UpstashRateLimitStore({ url: c.UPSTASH_REDIS_REST_URL!, token: c.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
+        : new (await import("./redis")).RedisRateLimitStore({ url: c.REDIS_URL!, timeoutMs }),
+  );
+  return {
+    name: backend,
+    check: async (bucket, identifier, rule) => (await shared.get()).check(bucket, identifier, rule),
+    health: () => shared.get().then((store) => store.health(), shared.misconfigured),
+  };
 }
 
 // On globalThis, not in a module variable: Next.js can evaluate this module once per route bundle (and again on
