@@ -9,6 +9,13 @@
 // server's live heap stays well under 384 MiB; with the embedded PGlite it does not, and below about 1 GiB the server
 // spends its time collecting garbage (at 256 MiB a translation cost 1.7× the CPU).
 //
+// --no-memory-reducer: after a few seconds without requests V8's memory reducer shrinks the heap to a fraction of its
+// working size (and the young generation with it). The next burst then ran at 1.5-2x the CPU per translation for tens of
+// seconds while the heap grew back (measured: 10 s rounds of load 15 s apart, PGlite, 2.0-3.3 ms per request instead of
+// 1.4-1.6; README "Benchmark"). A server's traffic comes in bursts, and its memory is bounded by the heap cap above
+// anyway, so the memory handed back while idle is not worth that. A V8 flag that NODE_OPTIONS does not accept, so it
+// is passed as an argument.
+//
 // process.execve replaces this process with the server (same pid, signals and exit code; no second Node process).
 import { createRequire } from "node:module";
 
@@ -20,4 +27,7 @@ const heapMb = raw ? (/^\d+$/.test(raw) ? Number(raw) : undefined) : DEFAULT_HEA
 const nodeOptions = [heapMb ? `--max-old-space-size=${heapMb}` : "", process.env.NODE_OPTIONS ?? ""].join(" ").trim();
 
 const next = createRequire(import.meta.url).resolve("next/dist/bin/next");
-process.execve(process.execPath, [process.execPath, next, "start", ...process.argv.slice(2)], { ...process.env, NODE_OPTIONS: nodeOptions });
+process.execve(process.execPath, [process.execPath, "--no-memory-reducer", next, "start", ...process.argv.slice(2)], {
+  ...process.env,
+  NODE_OPTIONS: nodeOptions,
+});

@@ -21,6 +21,7 @@ process.stdout.write(JSON.stringify({
   nodeOptions: process.env.NODE_OPTIONS,
   pid: process.pid,
   argv: process.argv.slice(1),
+  execArgv: process.execArgv,
 }));
 process.exit(0);
 `,
@@ -32,6 +33,7 @@ interface Probe {
   nodeOptions: string;
   pid: number;
   argv: string[];
+  execArgv: string[];
 }
 
 function launch(env: Record<string, string>, args: string[] = []): Probe & { launcherPid: number } {
@@ -84,5 +86,10 @@ describe("npm start's launcher (scripts/start.mjs)", () => {
     expect(p.pid).toBe(p.launcherPid);
     expect(p.argv.at(0)).toMatch(/next[/\\]dist[/\\]bin[/\\]next$/);
     expect(p.argv.slice(1)).toEqual(["start", "-p", "4321", "-H", "127.0.0.1"]);
+  });
+
+  it("runs the server without V8's memory reducer, whatever the database", () => {
+    expect(launch({}).execArgv).toEqual(["--no-memory-reducer"]);
+    expect(launch({ DATABASE_URL: "postgres://lugha@127.0.0.1:5432/lugha" }).execArgv).toEqual(["--no-memory-reducer"]);
   });
 });
