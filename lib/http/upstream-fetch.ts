@@ -23,9 +23,8 @@ export interface UpstreamResponse {
  *
  * What fetch would have done and this does as well: a body of string or bytes with its Content-Length; the signal
  * cuts the request and the body; a gzip, deflate or br body (sent although not asked for) is decoded. What it hands
- * to the runtime's fetch
- * instead, unchanged: other bodies (the multipart form of a speech upload, which fetch encodes) and redirects (a 3xx
- * with a Location is sent again through fetch, which follows it).
+ * to the runtime's fetch instead, unchanged: other bodies (the multipart form of a speech upload, which fetch encodes)
+ * and redirects (a 3xx with a Location is sent again through fetch, which follows it).
  */
 export async function upstreamFetch(url: string, init: RequestInit): Promise<UpstreamResponse> {
   const body = init.body;
