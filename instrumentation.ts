@@ -11,7 +11,7 @@ export async function register() {
     console.error(err.message);
     process.exit(1);
   }
-  const { installPeerAddressHeader } = await import("./lib/http/socket-address");
+  const { installPeerAddressHeader } = await import("./lib/api/socket-address");
   installPeerAddressHeader();
   // Open (and for PGlite, migrate) the database now rather than on the first request.
   if (!settings.LUGHA_LAZY_DB) {

@@ -5,8 +5,8 @@ import { requestOrigin } from "@/components/origin";
 import { ProviderBadge } from "@/components/ProviderBadge";
 import { providerNames } from "@/components/providerNames";
 import { authConfigured } from "@/lib/auth/secret";
-import { catalogueSubjects, getAvailability } from "@/lib/availability/live";
 import { listLanguages } from "@/lib/languages/listing";
+import { catalogueSubjects, getAvailability } from "@/lib/server/availability";
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;

@@ -6,8 +6,8 @@ import { RateLimitPanel, type RuleView } from "@/components/playground/RateLimit
 import { providerNames } from "@/components/providerNames";
 import { RevokeKey } from "@/components/RevokeKey";
 import { UsageChart } from "@/components/UsageChart";
+import { operations } from "@/lib/api/manifest";
 import { portalSession } from "@/lib/auth/session";
-import { operations } from "@/lib/http/manifest";
 import { listLanguages } from "@/lib/languages/listing";
 import { ruleFor } from "@/lib/ratelimit";
 import { dashboardUsage } from "@/lib/usage/read";

@@ -1,5 +1,5 @@
-import { healthReport } from "@/lib/health";
-import { serveRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/api/route";
+import { healthReport } from "@/lib/server/health";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { CoverageTable } from "@/components/CoverageTable";
 import { coverageRows } from "@/components/coverage";
-import { catalogueSubjects, getAvailability } from "@/lib/availability/live";
 import { listLanguages } from "@/lib/languages/listing";
+import { catalogueSubjects, getAvailability } from "@/lib/server/availability";
 
 export const metadata: Metadata = { title: "Languages" };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowedMethods, bodyLimit, operations, ROUTES, type RoutePath } from "@/lib/http/manifest";
-import { fillTemplate } from "@/lib/http/path-template";
+import { allowedMethods, bodyLimit, operations, ROUTES, type RoutePath } from "@/lib/api/manifest";
+import { fillTemplate } from "@/lib/kit/path-template";
 import { call, expectEnvelope, mintKey, rawCall } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 

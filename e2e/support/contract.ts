@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { type ObservedResponse, ResponseContract } from "@/lib/openapi/response-contract";
+import { type ObservedResponse, ResponseContract } from "@/lib/api/openapi/response-contract";
 
 /**
  * The contract check of the API tests: every response a test receives through e2e/support/api.ts is validated against

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/lib/http/route";
+import { methodNotAllowed } from "@/lib/api/route";
 import { findKeyById } from "@/lib/keys/lookup";
 import { API_KEY_PROVIDER_ID } from "./options";
 

@@ -1,8 +1,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { clientIp } from "@/lib/http/client-ip";
-import { PEER_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { findActiveKey } from "@/lib/keys/lookup";
+import { clientIp } from "@/lib/kit/client-ip";
+import { PEER_ADDRESS_HEADER } from "@/lib/kit/headers";
 import { getRateLimiter } from "@/lib/ratelimit";
 import { authSecret } from "./secret";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisServer, startRedis } from "@/e2e/support/redis";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { listLanguages } from "@/lib/languages/listing";
 import { hfModels } from "@/lib/languages/models";
 import { VOICES } from "@/lib/languages/speech";
@@ -17,11 +17,11 @@ import {
   makeWav,
 } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
+import { catalogueSubjects } from "@/lib/server/availability";
 import { transcribeAudio } from "@/lib/speech/stt";
 import { synthesizeSpeech } from "@/lib/speech/tts";
 import { translateText } from "@/lib/translate/service";
 import { ALL_AVAILABLE, Availability, type AvailabilityChecker, modelSubject } from "./index";
-import { catalogueSubjects } from "./live";
 import { RedisAvailabilityStore } from "./shared-store";
 import { type AvailabilityStore, MemoryAvailabilityStore } from "./store";
 

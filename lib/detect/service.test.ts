@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { DEFAULT_CONFIDENCE, detectLanguage } from "@/lib/languages/detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "@/lib/languages/detect.samples";
 import { detectableLanguages } from "@/lib/languages/detectable";

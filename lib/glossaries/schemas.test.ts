@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { validate } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
-import { openApiDocument } from "@/lib/openapi/document";
+import { openApiDocument } from "@/lib/api/openapi/document";
+import { validate } from "@/lib/kit/body";
+import { ApiError } from "@/lib/kit/errors";
 import { parseDelimited } from "./delimited";
 import {
   CreateGlossaryRequest,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { apiError as thrown } from "@/lib/http/test-support";
 import { issueKey, revokeKey } from "@/lib/keys/store";
+import { apiError as thrown } from "@/lib/kit/test-support";
 import { GLOSSARIES_PER_KEY } from "./schemas";
 import { createGlossary, deleteGlossary, getGlossary, listGlossaries, resolveGlossary } from "./store";
 

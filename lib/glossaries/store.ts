@@ -1,5 +1,5 @@
 import { getPrisma } from "@/lib/db";
-import { ApiError, type FieldError } from "@/lib/http/errors";
+import { ApiError, type FieldError } from "@/lib/kit/errors";
 import { getLanguage } from "@/lib/languages/registry";
 import { resolveLanguageCode } from "@/lib/languages/resolve";
 import { type CreateGlossaryRequest, GLOSSARIES_PER_KEY, type GlossaryEntry } from "./schemas";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { createProviders, HuggingFaceClient, KhayaClient, loadProvidersConfig, SunbirdClient } from "@/lib/providers";
 import { SUNBIRD_TRANSLATE_LANGUAGES } from "@/lib/providers/codes";
 import { QUALITY } from "@/lib/providers/descriptor";

@@ -1,5 +1,5 @@
 import { ALL_AVAILABLE, type AvailabilityView, modelSubject } from "@/lib/availability";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { resolveLanguageCode } from "./resolve";
 
 describe("resolveLanguageCode (translate, batch and glossaries)", () => {

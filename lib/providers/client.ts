@@ -1,4 +1,4 @@
-import { type UpstreamResponse, upstreamFetch } from "@/lib/http/upstream-fetch";
+import { type UpstreamResponse, upstreamFetch } from "@/lib/kit/upstream-fetch";
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
 import { activeCall, CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
 import {

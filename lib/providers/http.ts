@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
-import { concatBytes } from "@/lib/bytes";
-import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
+import { concatBytes } from "@/lib/kit/bytes";
+import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
 

@@ -1,4 +1,4 @@
-import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
+import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { BaseClient, type ClientOptions } from "./client";
 import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";

@@ -1,5 +1,5 @@
-import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
-import { codePointLength } from "@/lib/text";
+import { codePointLength } from "@/lib/kit/text";
+import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { BaseClient, type ClientOptions } from "./client";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
 import { errorForStatus, isRecord, mediaType, parseRetryAfter, tryParseJson } from "./http";

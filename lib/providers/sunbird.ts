@@ -1,5 +1,5 @@
-import type { UpstreamResponse } from "@/lib/http/upstream-fetch";
-import { codePointLength } from "@/lib/text";
+import { codePointLength } from "@/lib/kit/text";
+import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { audioFileName } from "./audio";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
 
 /**

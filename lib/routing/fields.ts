@@ -1,4 +1,4 @@
-import { ApiError, type ErrorCode } from "@/lib/http/errors";
+import { ApiError, type ErrorCode } from "@/lib/kit/errors";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 
 /**

@@ -3,7 +3,7 @@
  * file — with no other file touched: it is routed, listed by GET /languages and falls back like the three real ones.
  */
 import { describe, expect, it } from "vitest";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { listLanguages } from "@/lib/languages/listing";
 import { hfModels } from "@/lib/languages/models";
 import { createProviders, loadProvidersConfig, PROVIDERS, type ProviderDescriptor } from "@/lib/providers";

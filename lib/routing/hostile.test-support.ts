@@ -1,6 +1,6 @@
 /** Hostile values for tests that check caller input is never reflected in an error. Not imported by runtime code. */
 import { expect } from "vitest";
-import { errorResponse } from "@/lib/http/route";
+import { errorResponse } from "@/lib/api/route";
 
 /** A string that appears nowhere in the service's own wording. */
 export const MARKER = "Zq7xMARKx7qZ";

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import type { AudioFormat } from "@/lib/providers/descriptor";
 
 /**

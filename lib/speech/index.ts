@@ -1,5 +1,5 @@
-import { getAvailability } from "@/lib/availability/live";
 import { getProviders } from "@/lib/providers";
+import { getAvailability } from "@/lib/server/availability";
 import { maxAudioSeconds, speechDeadlineMs } from "./limits";
 import type { SpeechDeps } from "./stt";
 

@@ -1,6 +1,6 @@
 /** The STT upload reader: multipart parsing under a byte cap, and every malformed-request case. */
 import { describe, expect, it } from "vitest";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { makeWav } from "@/lib/providers/sandbox";
 import { readSttUpload } from "./multipart";
 

@@ -1,6 +1,6 @@
 import busboy from "busboy";
-import { formatBytes, readBodyLimited, validate } from "@/lib/http/body";
-import { ApiError, type FieldError } from "@/lib/http/errors";
+import { formatBytes, readBodyLimited, validate } from "@/lib/kit/body";
+import { ApiError, type FieldError } from "@/lib/kit/errors";
 import { MULTIPART_OVERHEAD_BYTES } from "./limits";
 import { type SpeechProviderChoice, SttFields } from "./schemas";
 

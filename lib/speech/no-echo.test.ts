@@ -1,7 +1,7 @@
 /** Never reflect input: every field of speech-to-text and text-to-speech that can fail answers without quoting the caller. */
 import { describe, expect, it } from "vitest";
-import { validate } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
+import { validate } from "@/lib/kit/body";
+import { ApiError } from "@/lib/kit/errors";
 import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import { makeWav } from "@/lib/providers/sandbox";
 import { expectNotReflected, HOSTILE_VALUES, thrown } from "@/lib/routing/hostile.test-support";

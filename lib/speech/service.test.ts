@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AudioFixtures, audioFixtures, removeAudioFixtures } from "@/e2e/support/audio";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import type { Emulator } from "@/lib/providers/sandbox";
 import { type EmulatorServer, makeWav, speechDurationSeconds, startEmulatorServer } from "@/lib/providers/sandbox";

@@ -1,6 +1,6 @@
 import { ALL_AVAILABLE, type Availability, type AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { resolveSpeechLanguage, type SttOption, speechLanguageCodes, speechLanguageName, sttOptions } from "@/lib/languages/speech";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
 import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";

@@ -1,5 +1,5 @@
 import { findGlossary } from "@/lib/glossaries/store";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
 import type { CacheCaller } from "./cache";
 import type { BatchItem, BatchItemResult, BatchTranslateRequest, BatchTranslateResponse, ProviderChoice } from "./schemas";

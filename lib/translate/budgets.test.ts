@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RedisServer, startRedis } from "@/e2e/support/redis";
 import { UpstreamBudgets } from "@/lib/budgets";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient, type UpstreamBudget } from "@/lib/providers";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { createTranslationCache, GuardedCacheStore, SingleFlight, TranslationCache, translationCacheConfig } from "@/lib/cache";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import defaultModelMap from "@/lib/languages/hf-models.json";
 import { resolveModelMap } from "@/lib/languages/models";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest } from "@/lib/providers/types";

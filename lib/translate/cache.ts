@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type CacheValue, getTranslationCache, SingleFlight, type TranslationCache } from "@/lib/cache";
 import type { CacheKeyInput } from "@/lib/cache/key";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import type { TranslationRoute } from "@/lib/providers/descriptor";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { type BatchTranslateResponse, CACHE_HEADER, type TranslateResponse } from "./schemas";

@@ -1,5 +1,5 @@
-import { getAvailability } from "@/lib/availability/live";
 import { getProviders } from "@/lib/providers";
+import { getAvailability } from "@/lib/server/availability";
 import { translationCaching } from "./cache";
 import { deadlineFromEnv, type TranslateDeps } from "./service";
 
@@ -24,5 +24,4 @@ export function defaultTranslateDeps(): TranslateDeps {
   return { providers: getProviders(), deadlineMs: deadlineFromEnv(), availability: getAvailability(), caching: translationCaching() };
 }
 
-/** Header that marks a response served (partly) by a sandbox emulator. */
-export const SANDBOX_HEADER = "X-Lugha-Sandbox";
+export { SANDBOX_HEADER } from "@/lib/kit/headers";

@@ -1,7 +1,7 @@
+import { codePointLength } from "@/lib/kit/text";
 import type { InputLimit, TranslationRoute } from "@/lib/providers/descriptor";
 import { descriptorFor } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
-import { codePointLength } from "@/lib/text";
 import type { ChunkLimit } from "./segment";
 
 /**

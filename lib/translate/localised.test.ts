@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GlossaryWithEntries } from "@/lib/glossaries/store";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
 import { localisationKey } from "./localised";

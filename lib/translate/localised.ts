@@ -1,6 +1,6 @@
 import type { CacheKeyExtra } from "@/lib/cache/key";
 import type { UsableGlossary } from "@/lib/glossaries/store";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { hasTextOutsideTokens, type LocaliseFormat, LocaliseInputError, PROTECTION_VERSION, type Protected, protect } from "@/lib/localise";
 import type { TranslationRoute } from "@/lib/providers/descriptor";
 import { type ProviderClient, ProviderError } from "@/lib/providers/types";

@@ -1,7 +1,7 @@
 /** Never reflect input: every field of translate, batch and /languages that can fail answers without quoting the caller. */
 import { describe, expect, it } from "vitest";
-import { validate } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
+import { validate } from "@/lib/kit/body";
+import { ApiError } from "@/lib/kit/errors";
 import { listLanguages } from "@/lib/languages/listing";
 import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import { expectNotReflected, HOSTILE_VALUES, MARKER, thrown } from "@/lib/routing/hostile.test-support";

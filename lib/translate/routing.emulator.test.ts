@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { codePointLength } from "../text";
+import { codePointLength } from "@/lib/kit/text";
 import { joinSegments, mapWithConcurrency, splitForLimit } from "./segment";
 
 /** Every property a split must have, whatever the text: it rebuilds the original, and every chunk fits and is trimmed. */

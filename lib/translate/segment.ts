@@ -1,4 +1,4 @@
-import { codePointLength } from "../text";
+import { codePointLength } from "@/lib/kit/text";
 
 /*
  * Long texts for providers with a smaller input (or output) limit than the API's own.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiError } from "@/lib/http/test-support";
+import { apiError } from "@/lib/kit/test-support";
 import { QUALITY } from "@/lib/providers/descriptor";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest, type TranslateResult } from "@/lib/providers/types";
 import { codePointLength, estimateTokens } from "./limits";

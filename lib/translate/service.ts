@@ -2,7 +2,7 @@ import type { Availability, AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
 import { config, loadConfig } from "@/lib/config";
 import { findGlossary, type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/kit/errors";
 import { type Detection, detectLanguage } from "@/lib/languages/detect";
 import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
 import { type PairOption, pairOptions } from "@/lib/languages/pairs";

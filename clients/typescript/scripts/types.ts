@@ -1,5 +1,5 @@
 import openapiTS, { astToString } from "openapi-typescript";
-import { openApiDocument } from "@/lib/openapi/document";
+import { openApiDocument } from "@/lib/api/openapi/document";
 
 /** Where the generated types live (committed; `npm run client:types` rewrites them). */
 export const TYPES_FILE = new URL("../generated/schema.d.ts", import.meta.url);

@@ -1,4 +1,4 @@
-import { codePointLength } from "../../text";
+import { codePointLength } from "@/lib/kit/text";
 import { defaultControls, type EmulatorControls, type EmulatorStats, emptyStats, emulatorControlsSchema, type RecordedRequest } from "./controls";
 import type { HfDeployment } from "./hf";
 import { htmlPage, json } from "./respond";

@@ -1,11 +1,11 @@
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
+import { errorResponse } from "@/lib/api/route";
 import { refuseBeforeNextAuth, withoutEndedSession } from "@/lib/auth/endpoints";
 import { authOptions } from "@/lib/auth/options";
 import { MissingAuthSecretError } from "@/lib/auth/secret";
-import { withBodyLimit } from "@/lib/http/limit-request";
-import { requestIdFor } from "@/lib/http/request-id";
-import { errorResponse } from "@/lib/http/route";
+import { withBodyLimit } from "@/lib/kit/limit-request";
+import { requestIdFor } from "@/lib/kit/request-id";
 
 /**
  * next-auth's endpoints (/api/auth/csrf, /signin, /callback/api-key, /session, /signout, …). More specific than the

@@ -1,5 +1,5 @@
+import { serveRoute } from "@/lib/api/route";
 import { detectTexts } from "@/lib/detect";
-import { serveRoute } from "@/lib/http/route";
 
 /**
  * POST /api/v1/detect — identify the language of one text or up to 50: translate's source detection, with its

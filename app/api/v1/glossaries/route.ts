@@ -1,6 +1,6 @@
+import { serveRoute } from "@/lib/api/route";
 import { GLOSSARIES_PER_KEY } from "@/lib/glossaries/schemas";
 import { createGlossary, glossaryJson, listGlossaries } from "@/lib/glossaries/store";
-import { serveRoute } from "@/lib/http/route";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries", {
   /** Create a glossary owned by the calling key: 201 with the glossary as stored, and its Location. */

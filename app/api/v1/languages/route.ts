@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
+import { serveRoute } from "@/lib/api/route";
 import type { AvailabilityView } from "@/lib/availability";
-import { catalogueSubjects, getAvailability } from "@/lib/availability/live";
-import { validate } from "@/lib/http/body";
-import { serveRoute } from "@/lib/http/route";
+import { validate } from "@/lib/kit/body";
 import { listLanguages } from "@/lib/languages/listing";
 import { LanguagesQuery } from "@/lib/languages/schemas";
+import { catalogueSubjects, getAvailability } from "@/lib/server/availability";
 
 /**
  * GET /api/v1/languages — the languages translate, STT and TTS serve, with providers, models and quality per pair, STT

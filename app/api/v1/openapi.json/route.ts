@@ -1,5 +1,5 @@
-import { serveRoute } from "@/lib/http/route";
-import { openApiDocument } from "@/lib/openapi/document";
+import { openApiDocument } from "@/lib/api/openapi/document";
+import { serveRoute } from "@/lib/api/route";
 
 /** GET /api/v1/openapi.json — the OpenAPI 3.0.3 document /docs renders. No authentication. */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/openapi.json", {

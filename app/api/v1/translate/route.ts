@@ -1,4 +1,4 @@
-import { serveRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/api/route";
 import { bypassRequested, cacheStatus, defaultTranslateDeps, setCacheHeader, translateText } from "@/lib/translate";
 
 /**

@@ -1,5 +1,5 @@
-import { validate } from "@/lib/http/body";
-import { serveRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/api/route";
+import { validate } from "@/lib/kit/body";
 import { usageReport } from "@/lib/usage/read";
 import { UsageQuery, usageRange } from "@/lib/usage/schemas";
 

@@ -1,4 +1,4 @@
-import { serveRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/api/route";
 import { issueKey } from "@/lib/keys/store";
 
 /**

@@ -1,5 +1,5 @@
+import { serveRoute } from "@/lib/api/route";
 import { deleteGlossary, getGlossary, glossaryJson } from "@/lib/glossaries/store";
-import { serveRoute } from "@/lib/http/route";
 
 // Any id that is not one of the calling key's glossaries (another key's, unknown, not a UUID) is 404 NOT_FOUND.
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries/{id}", {

@@ -1,4 +1,4 @@
-import { serveRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/api/route";
 import { defaultSpeechDeps, readSttUpload, transcribeAudio } from "@/lib/speech";
 
 /**

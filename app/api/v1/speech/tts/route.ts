@@ -1,4 +1,4 @@
-import { RawReply, serveRoute } from "@/lib/http/route";
+import { RawReply, serveRoute } from "@/lib/api/route";
 import { defaultSpeechDeps, prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
 
 /**

@@ -1,6 +1,6 @@
-import { validate } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
-import { serveRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/api/route";
+import { validate } from "@/lib/kit/body";
+import { ApiError } from "@/lib/kit/errors";
 import { batchCached, bypassRequested, cacheStatus, defaultTranslateDeps, setCacheHeader, translateBatch } from "@/lib/translate";
 import { BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 

@@ -1,4 +1,4 @@
-import { serveRoute } from "@/lib/http/route";
+import { serveRoute } from "@/lib/api/route";
 import { revokeKey } from "@/lib/keys/store";
 import { type RateLimitBucket, ruleFor } from "@/lib/ratelimit";
 

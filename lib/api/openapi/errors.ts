@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 
 /** The error envelope every non-2xx response carries (lib/http/errors.ts errorBody). */
 export const FieldError = z

@@ -1,10 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { availabilityReport } from "@/lib/availability/live";
 import { budgetsCheck } from "@/lib/budgets";
 import { getTranslationCache } from "@/lib/cache";
 import { databaseTarget, getDatabase } from "@/lib/db";
 import { providerStatus } from "@/lib/providers";
 import { rateLimiterStatus } from "@/lib/ratelimit";
+import { availabilityReport } from "@/lib/server/availability";
 import packageJson from "@/package.json";
 
 const startedAt = Date.now();

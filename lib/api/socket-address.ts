@@ -1,8 +1,9 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
-import { errorBody } from "./errors";
+import { errorBody } from "@/lib/kit/errors";
+import { PEER_ADDRESS_HEADER } from "@/lib/kit/headers";
+import { requestIdFor } from "@/lib/kit/request-id";
 import { allowedMethods, routeFor } from "./manifest";
-import { requestIdFor } from "./request-id";
 
 /**
  * Two things Next.js cannot do for a route handler, done where the Node server receives the request (installed at
@@ -18,7 +19,6 @@ import { requestIdFor } from "./request-id";
  *    with an empty 400. They are answered here instead: 405 METHOD_NOT_ALLOWED in the error envelope, with `Allow`
  *    (a route's own methods, from lib/http/manifest.ts; elsewhere the methods the server dispatches at all).
  */
-export const PEER_ADDRESS_HEADER = "x-lugha-peer-address";
 
 export const DISPATCHED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];
 

@@ -1,11 +1,11 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { formatBytes } from "@/lib/http/body";
-import { ERROR_STATUS } from "@/lib/http/errors";
-import { bodyLimit, operations, routeFor } from "@/lib/http/manifest";
-import { templateParams } from "@/lib/http/path-template";
+import { bodyLimit, operations, routeFor } from "@/lib/api/manifest";
 import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
+import { formatBytes } from "@/lib/kit/body";
+import { ERROR_STATUS } from "@/lib/kit/errors";
+import { templateParams } from "@/lib/kit/path-template";
 import { LanguagesResponse } from "@/lib/languages/schemas";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import { BatchTranslateRequest, BatchTranslateResponse, TranslateRequest, TranslateResponse } from "@/lib/translate/schemas";

@@ -9,16 +9,15 @@ import {
   recordRequestOutcome,
   usageFlushNeeded,
 } from "@/lib/keys/store";
+import { parseJsonBody } from "@/lib/kit/body";
+import { clientIp } from "@/lib/kit/client-ip";
+import { ApiError, type ErrorCode, errorBody } from "@/lib/kit/errors";
+import { PEER_ADDRESS_HEADER, SANDBOX_HEADER } from "@/lib/kit/headers";
+import { requestIdFor } from "@/lib/kit/request-id";
 import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
-import { SANDBOX_HEADER } from "@/lib/translate";
 import { requestOutcome } from "@/lib/usage/outcome";
 import { throttleFailedAuth } from "./auth-throttle";
-import { parseJsonBody } from "./body";
-import { clientIp } from "./client-ip";
-import { ApiError, type ErrorCode, errorBody } from "./errors";
 import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
-import { requestIdFor } from "./request-id";
-import { PEER_ADDRESS_HEADER } from "./socket-address";
 
 /**
  * The one wrapper every API route goes through. In order:

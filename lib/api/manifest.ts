@@ -2,14 +2,14 @@ import { z } from "zod";
 import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
+import type { ErrorCode } from "@/lib/kit/errors";
+import { matchTemplate } from "@/lib/kit/path-template";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { maxUploadBytes } from "@/lib/speech/limits";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/schemas";
-import type { ErrorCode } from "./errors";
-import { matchTemplate } from "./path-template";
 
 /**
  * Every route of the API, declared once. The wrapper (lib/http/route.ts serveRoute) reads an operation's entry to

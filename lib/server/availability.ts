@@ -1,3 +1,5 @@
+import { Availability, type AvailabilityChecker, modelSubject } from "@/lib/availability";
+import { type AvailabilityStore, MemoryAvailabilityStore } from "@/lib/availability/store";
 import { translationSubjects } from "@/lib/languages/pairs";
 import { sttOptions, VOICES } from "@/lib/languages/speech";
 import { getProviders, getSandboxEmulator } from "@/lib/providers";
@@ -5,8 +7,6 @@ import { DEFAULT_HF_HUB_URL, hubModelAvailability } from "@/lib/providers/hub";
 import { inProcessFetch } from "@/lib/providers/sandbox/emulator";
 import { rateLimiterConfig } from "@/lib/ratelimit";
 import { deferredBackend } from "@/lib/ratelimit/deferred";
-import { Availability, type AvailabilityChecker, modelSubject } from "./index";
-import { type AvailabilityStore, MemoryAvailabilityStore } from "./store";
 
 type Env = Record<string, string | undefined>;
 
@@ -29,7 +29,7 @@ export function availabilityStore(env: Env = process.env, now?: () => number): A
   const { backend, timeoutMs } = rateLimiterConfig(env);
   if (backend === "memory") return new MemoryAvailabilityStore(now);
   const shared = deferredBackend("availability", backend, async (): Promise<AvailabilityStore> => {
-    const stores = await import("./shared-store");
+    const stores = await import("@/lib/availability/shared-store");
     return backend === "upstash"
       ? new stores.UpstashAvailabilityStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
       : new stores.RedisAvailabilityStore({ url: env.REDIS_URL!, timeoutMs });

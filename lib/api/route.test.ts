@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { readBodyLimited } from "./body";
-import { ApiError } from "./errors";
+import { readBodyLimited } from "@/lib/kit/body";
+import { ApiError } from "@/lib/kit/errors";
 import { apiRoute, errorResponse } from "./route";
 
 describe("errorResponse", () => {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { concatBytes } from "@/lib/bytes";
+import { concatBytes } from "@/lib/kit/bytes";
 import { ApiError, type FieldError } from "./errors";
 import { exceedsJsonDepth } from "./json-depth";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/kit/errors";
 import { MemoryRateLimitStore } from "@/lib/ratelimit/memory";
 import { FailedAuthThrottle, throttleFailedAuth } from "./auth-throttle";
-import { ApiError } from "./errors";
 
 function setup(limit = 3, windowMs = 60_000) {
   let now = 1_000_000;

@@ -1,14 +1,14 @@
 import { z } from "zod";
+import { bodyLimit, type Operation, operations } from "@/lib/api/manifest";
 import { DetectRequest, DetectResponse, DetectResult } from "@/lib/detect/schemas";
 import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
-import { formatBytes } from "@/lib/http/body";
-import { ERROR_STATUS, type ErrorCode } from "@/lib/http/errors";
-import { bodyLimit, type Operation, operations } from "@/lib/http/manifest";
 import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
+import { formatBytes } from "@/lib/kit/body";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
+import { SANDBOX_HEADER } from "@/lib/kit/headers";
 import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
 import { DEFAULT_RULES, parseRule } from "@/lib/ratelimit";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
-import { SANDBOX_HEADER } from "@/lib/translate";
 import {
   BatchItem,
   BatchItemResult,

@@ -1,6 +1,6 @@
 import { isRecentlyVerifiedKey } from "@/lib/keys/store";
+import { ApiError } from "@/lib/kit/errors";
 import { getRateLimiter, type RateLimitRule, type RateLimitStore, ruleFor } from "@/lib/ratelimit";
-import { ApiError } from "./errors";
 
 /*
  * Failed authentication, throttled per client IP (README "Security").

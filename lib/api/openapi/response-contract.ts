@@ -5,8 +5,8 @@
  */
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { matchTemplate } from "@/lib/http/path-template";
-import { DISPATCHED_METHODS } from "@/lib/http/socket-address";
+import { DISPATCHED_METHODS } from "@/lib/api/socket-address";
+import { matchTemplate } from "@/lib/kit/path-template";
 
 export interface ObservedResponse {
   method: string;
