@@ -15,7 +15,9 @@ export async function register() {
   installPeerAddressHeader();
   // Open (and for PGlite, migrate) the database now rather than on the first request.
   if (!settings.LUGHA_LAZY_DB) {
-    const { getDatabase } = await import("./lib/db");
-    getDatabase().catch((err) => console.error(`database not ready at start-up: ${(err as Error).message}`));
+    const { services } = await import("./lib/server");
+    services()
+      .database()
+      .catch((err: unknown) => console.error(`database not ready at start-up: ${(err as Error).message}`));
   }
 }

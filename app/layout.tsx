@@ -5,7 +5,7 @@ import { connection } from "next/server";
 import { NavLinks } from "@/components/NavLinks";
 import { SandboxBanner } from "@/components/SandboxBanner";
 import { Toaster } from "@/components/Toaster";
-import { portalSession } from "@/lib/auth/session";
+import { portalSession } from "@/lib/api/auth/session";
 import "./globals.css";
 
 export const metadata: Metadata = {

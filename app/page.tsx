@@ -4,15 +4,16 @@ import { KeyIssuer } from "@/components/KeyIssuer";
 import { requestOrigin } from "@/components/origin";
 import { ProviderBadge } from "@/components/ProviderBadge";
 import { providerNames } from "@/components/providerNames";
-import { authConfigured } from "@/lib/auth/secret";
+import { authConfigured } from "@/lib/api/auth/secret";
 import { listLanguages } from "@/lib/languages/listing";
-import { catalogueSubjects, getAvailability } from "@/lib/server/availability";
+import { services } from "@/lib/server";
+import { catalogueSubjects } from "@/lib/server/availability";
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const origin = await requestOrigin();
   // What would serve each pair now: routes known to be unavailable are left out (lib/availability).
-  const languages = listLanguages({}, undefined, undefined, await getAvailability().view(catalogueSubjects()));
+  const languages = listLanguages({}, undefined, undefined, await services().availability.view(catalogueSubjects()));
   const pairs = languages.languages.reduce((n, l) => n + l.translation.targets.length, 0);
   const quickStart = `# 1. Get a key (or use the form above)
 curl -X POST ${origin}/api/v1/auth/keys \\

@@ -1,10 +1,10 @@
-import { providerStatus } from "@/lib/providers";
+import { services } from "@/lib/server";
 
 /** Shown on every page while any provider answers from the offline sandbox (the API marks sandbox answers too, with X-Lugha-Sandbox). */
 export function SandboxBanner() {
   let sandboxed: string[] = [];
   try {
-    sandboxed = Object.entries(providerStatus())
+    sandboxed = Object.entries(services().providerStatus())
       .filter(([, s]) => s.mode === "sandbox")
       .map(([id]) => id);
   } catch {

@@ -5,14 +5,15 @@
  * (run it once per deploy, before the new version takes traffic).
  */
 import pg from "pg";
-import { databaseTarget } from "../lib/db";
+import { config } from "../lib/config";
+import { databaseSource, databaseTarget } from "../lib/db";
 import { applyMigrations } from "../lib/db/migrate";
 
 async function main() {
-  const target = databaseTarget();
+  const c = config();
+  const target = databaseTarget(c.DATABASE_URL, Boolean(c.VERCEL));
   if (target.kind === "pglite") {
-    const { getDatabase } = await import("../lib/db");
-    await getDatabase(); // opening PGlite applies pending migrations
+    await databaseSource(target, { poolSize: 1 })(); // opening PGlite applies pending migrations
     console.log(`PGlite at ${target.location ?? "memory"} is up to date.`);
     return;
   }

@@ -1,7 +1,7 @@
 "use server";
 
-import { portalSession } from "@/lib/auth/session";
-import { revokeKey } from "@/lib/keys/store";
+import { portalSession } from "@/lib/api/auth/session";
+import { services } from "@/lib/server";
 
 /**
  * Revokes the key of the current portal session (the session names it by id; the browser never sends the key for
@@ -10,6 +10,6 @@ import { revokeKey } from "@/lib/keys/store";
 export async function revokeSessionKey(): Promise<{ ok: true } | { ok: false; message: string }> {
   const session = await portalSession();
   if (session.state !== "signed_in") return { ok: false, message: "Your session has ended; sign in again." };
-  await revokeKey(session.key.id);
+  await services().keys.revokeKey(session.key.id);
   return { ok: true };
 }

@@ -7,9 +7,9 @@ import { providerNames } from "@/components/providerNames";
 import { RevokeKey } from "@/components/RevokeKey";
 import { UsageChart } from "@/components/UsageChart";
 import { operations } from "@/lib/api/manifest";
-import { portalSession } from "@/lib/auth/session";
+import { portalSession } from "@/lib/api/auth/session";
 import { listLanguages } from "@/lib/languages/listing";
-import { ruleFor } from "@/lib/ratelimit";
+import { services } from "@/lib/server";
 import { dashboardUsage } from "@/lib/usage/read";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -35,11 +35,11 @@ export default async function DashboardPage() {
   const { key } = session;
 
   const now = new Date();
-  const usage = await dashboardUsage(key.id, 90, now.getTime());
+  const usage = await dashboardUsage(services().keys, key.id, 90, now.getTime());
   const endpointLabels = Object.fromEntries(operations().map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operation.summary]));
   const daysLeft = Math.ceil((key.expiresAt.getTime() - now.getTime()) / DAY_MS);
   const rules: RuleView[] = BUCKETS.map((b) => {
-    const rule = ruleFor(b.bucket);
+    const rule = services().rule(b.bucket);
     return { ...b, limit: rule.limit, windowSeconds: rule.windowMs / 1000 };
   });
   const listing = listLanguages().languages;

@@ -2,14 +2,15 @@ import type { Metadata } from "next";
 import { CoverageTable } from "@/components/CoverageTable";
 import { coverageRows } from "@/components/coverage";
 import { listLanguages } from "@/lib/languages/listing";
-import { catalogueSubjects, getAvailability } from "@/lib/server/availability";
+import { services } from "@/lib/server";
+import { catalogueSubjects } from "@/lib/server/availability";
 
 export const metadata: Metadata = { title: "Languages" };
 
 /** Every language Lugha serves, searchable and filterable; the same listing GET /api/v1/languages answers. */
 export default async function LanguagesPage() {
   // What would serve each pair now: routes known to be unavailable are left out (lib/availability).
-  const { rows, languageNames } = coverageRows(listLanguages({}, undefined, undefined, await getAvailability().view(catalogueSubjects())));
+  const { rows, languageNames } = coverageRows(listLanguages({}, undefined, undefined, await services().availability.view(catalogueSubjects())));
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-10 sm:px-6">
       <div>

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/SignInForm";
-import { authConfigured, MissingAuthSecretError } from "@/lib/auth/secret";
-import { portalSession } from "@/lib/auth/session";
+import { authConfigured, MissingAuthSecretError } from "@/lib/api/auth/secret";
+import { portalSession } from "@/lib/api/auth/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 

@@ -2,11 +2,11 @@ import { z } from "zod";
 import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
+import type { Config } from "@/lib/config";
 import type { ErrorCode } from "@/lib/kit/errors";
 import { matchTemplate } from "@/lib/kit/path-template";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
-import { maxUploadBytes } from "@/lib/speech/limits";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/schemas";
@@ -42,8 +42,8 @@ export interface Operation<TBody = unknown, A extends Auth = Auth> {
   headerParameters?: Record<string, unknown>[];
   /** A multipart upload the handler reads itself, under `maxBodyBytes` (ctx.maxBodyBytes). */
   multipart?: { schema: string; encoding?: Record<string, unknown> };
-  /** Byte cap on the request body; a function when the operator configures it. */
-  maxBodyBytes?: number | (() => number);
+  /** Byte cap on the request body; a function of the configuration when the operator sets it. */
+  maxBodyBytes?: number | ((config: Config) => number);
   /** The errors the handler itself can answer; the wrapper's own (auth, rate limit, body, 500/503) are added. */
   errors: ErrorCode[];
   /**
@@ -167,7 +167,7 @@ export const ROUTES = {
         schema: "SttForm",
         encoding: { audio: { contentType: "audio/wav, audio/mpeg, audio/ogg, audio/flac, audio/webm, audio/mp4" } },
       },
-      maxBodyBytes: () => maxUploadBytes(),
+      maxBodyBytes: (config) => config.SPEECH_MAX_UPLOAD_BYTES,
       errors: ["UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "PROVIDER_ERROR"],
       ok: { description: "The transcript", schema: "SttResponse" },
       sandbox: true,
@@ -375,9 +375,9 @@ export function allowedMethods(path: RoutePath): string[] {
 }
 
 /** The byte cap of an operation's body (the configured one when it is configurable). */
-export function bodyLimit(operation: Pick<Operation, "maxBodyBytes">): number | undefined {
+export function bodyLimit(operation: Pick<Operation, "maxBodyBytes">, config: Config): number | undefined {
   const limit = operation.maxBodyBytes;
-  return typeof limit === "function" ? limit() : limit;
+  return typeof limit === "function" ? limit(config) : limit;
 }
 
 /** Every (method, path, operation) of the manifest, for the document and the common route tests. */

@@ -1,22 +1,15 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import {
-  type AuthenticatedKey,
-  authenticateAndCount,
-  authenticateKey,
-  flushUsageAfterResponse,
-  recordRequestOutcome,
-  usageFlushNeeded,
-} from "@/lib/keys/store";
+import type { AuthenticatedKey } from "@/lib/keys/store";
 import { parseJsonBody } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
 import { ApiError, type ErrorCode, errorBody } from "@/lib/kit/errors";
 import { PEER_ADDRESS_HEADER, SANDBOX_HEADER } from "@/lib/kit/headers";
 import { requestIdFor } from "@/lib/kit/request-id";
-import { getRateLimiter, type RateLimitBucket, type RateLimitDecision, ruleFor } from "@/lib/ratelimit";
+import { type RateLimitBucket, type RateLimitDecision, throttleFailedAuth } from "@/lib/ratelimit";
+import { type Services, services } from "@/lib/server";
 import { requestOutcome } from "@/lib/usage/outcome";
-import { throttleFailedAuth } from "./auth-throttle";
 import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
 
 /**
@@ -90,29 +83,31 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     const requestId = requestIdFor(req.headers.get("x-request-id"));
     const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
     let key: AuthenticatedKey | undefined;
+    const s = services();
     try {
       if (options.auth === "api_key") {
-        key = await authenticate(req, options.exactUsage === true);
-        if (options.rateLimit) await enforceRateLimit(options.rateLimit, key.id, headers);
+        key = await authenticate(s, req, options.exactUsage === true);
+        if (options.rateLimit) await enforceRateLimit(s, options.rateLimit, key.id, headers);
       } else if (options.rateLimit) {
-        await enforceRateLimit(options.rateLimit, clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined), headers, false);
+        const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
+        await enforceRateLimit(s, options.rateLimit, ip, headers, false);
       }
-      const maxBodyBytes = bodyLimit(options) ?? DEFAULT_MAX_BODY_BYTES;
+      const maxBodyBytes = bodyLimit(options, s.config) ?? DEFAULT_MAX_BODY_BYTES;
       const body = options.body ? await parseJsonBody(req, options.body, maxBodyBytes) : undefined;
       const params = await pathParams(context);
       const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, params, headers };
       const result = await options.handler(ctx as never);
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       const response = toResponse(result, options.ok?.status ?? 200, headers);
-      if (key) recordOutcome(key.id, options, response.status, result instanceof RawReply ? { provider: result.provider } : result);
+      if (key) recordOutcome(s, key.id, options, response.status, result instanceof RawReply ? { provider: result.provider } : result);
       return response;
     } catch (err) {
       const response = errorResponse(err, requestId, headers);
-      if (key) recordOutcome(key.id, options, response.status);
+      if (key) recordOutcome(s, key.id, options, response.status);
       return response;
     } finally {
       // The request's outcome is counted in memory on every path, exact or not; it is written after the response.
-      if (key) writeUsageAfterResponse();
+      if (key) writeUsageAfterResponse(s);
     }
   };
 }
@@ -190,8 +185,14 @@ function isSandboxed(result: HandlerResult): boolean {
 }
 
 /** How the request ended, for GET /api/v1/usage and the dashboard: tallied in memory, written by the usage flush. */
-function recordOutcome(keyId: string, options: { endpoint?: string; recordsTranslationUsage?: boolean }, status: number, result?: unknown) {
-  if (options.endpoint) recordRequestOutcome(keyId, requestOutcome(options.endpoint, status, result, options.recordsTranslationUsage));
+function recordOutcome(
+  s: Services,
+  keyId: string,
+  options: { endpoint?: string; recordsTranslationUsage?: boolean },
+  status: number,
+  result?: unknown,
+) {
+  if (options.endpoint) s.keys.recordRequestOutcome(keyId, requestOutcome(options.endpoint, status, result, options.recordsTranslationUsage));
 }
 
 /** Builds the error envelope for anything thrown inside a route. */
@@ -223,7 +224,7 @@ export function errorResponse(err: unknown, requestId: string, headers = new Hea
  * unrevoked key — another scheme (Basic …), an empty token, wrong case, a malformed or unknown key — is
  * INVALID_API_KEY: a credential was sent, and it is not acceptable.
  */
-async function authenticate(req: Request, exact: boolean): Promise<AuthenticatedKey> {
+async function authenticate(s: Services, req: Request, exact: boolean): Promise<AuthenticatedKey> {
   const header = req.headers.get("authorization");
   if (header === null) {
     throw new ApiError("MISSING_API_KEY", "No API key was sent. Add the header: Authorization: Bearer svc_<your key>.");
@@ -232,8 +233,15 @@ async function authenticate(req: Request, exact: boolean): Promise<Authenticated
   if (!match) {
     throw new ApiError("INVALID_API_KEY", "The Authorization header must be: Bearer svc_<your key>.");
   }
-  const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined);
-  const key = await throttleFailedAuth(ip, match[1], () => (exact ? authenticateAndCount(match[1]) : authenticateKey(match[1])));
+  const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
+  const plainKey = match[1];
+  const key = await throttleFailedAuth(
+    ip,
+    plainKey,
+    () => (exact ? s.keys.authenticateAndCount(plainKey) : s.keys.authenticateKey(plainKey)),
+    s.authThrottle,
+    (k) => s.keys.isRecentlyVerifiedKey(k),
+  );
   if (!key) throw new ApiError("INVALID_API_KEY", "The API key is invalid, expired or revoked.");
   return key;
 }
@@ -245,17 +253,18 @@ async function authenticate(req: Request, exact: boolean): Promise<Authenticated
  * Under load most requests need no task of their own: the one an earlier request scheduled, until its write takes the
  * pending counts, writes theirs too (and keeps the process alive for them just the same).
  */
-function writeUsageAfterResponse() {
-  if (!usageFlushNeeded()) return;
+function writeUsageAfterResponse(s: Services) {
+  if (!s.keys.usageFlushNeeded()) return;
+  const flush = () => s.keys.flushUsageAfterResponse();
   try {
-    after(flushUsageAfterResponse);
+    after(flush);
   } catch {
-    void flushUsageAfterResponse();
+    void flush();
   }
 }
 
-async function enforceRateLimit(bucket: RateLimitBucket, identifier: string, headers: Headers, exposeHeaders = true) {
-  const decision = await getRateLimiter().check(bucket, identifier, ruleFor(bucket));
+async function enforceRateLimit(s: Services, bucket: RateLimitBucket, identifier: string, headers: Headers, exposeHeaders = true) {
+  const decision = await s.limiter.check(bucket, identifier, s.rule(bucket));
   if (exposeHeaders) setRateLimitHeaders(headers, decision);
   if (!decision.allowed) {
     headers.set("Retry-After", String(decision.retryAfterSeconds));

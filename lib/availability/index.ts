@@ -1,4 +1,4 @@
-import { describeFailure, withTimeout } from "../ratelimit/guard";
+import { describeFailure, withTimeout } from "@/lib/store";
 import type { AvailabilityStore } from "./store";
 
 /**

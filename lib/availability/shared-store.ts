@@ -1,5 +1,5 @@
-import { createRedisClient } from "../ratelimit/redis";
-import { createUpstashClient } from "../ratelimit/upstash";
+import { createRedisClient } from "@/lib/store/redis";
+import { createUpstashClient } from "@/lib/store/upstash";
 import type { AvailabilityStore } from "./store";
 
 export class RedisAvailabilityStore implements AvailabilityStore {

@@ -1,9 +1,10 @@
-import type { ProviderId } from "../providers/types";
-import { PROVIDER_IDS } from "../providers/types";
-import { getRateLimiter, type RateLimitRule, type RateLimitStore } from "../ratelimit";
-import { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
+import type { RateLimitRule } from "@/lib/config/values";
+import type { ProviderId } from "@/lib/providers/types";
+import { PROVIDER_IDS } from "@/lib/providers/types";
+import type { RateLimitStore } from "@/lib/ratelimit";
 
-export { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
+/** The variable that sets a provider's budget (the configuration schema has one per provider, with its default). */
+export const budgetVariable = (provider: ProviderId) => `UPSTREAM_BUDGET_${provider.toUpperCase()}`;
 
 /*
  * Upstream budgets: how many requests each provider receives from the whole gateway, whichever key asked and whichever
@@ -11,8 +12,8 @@ export { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
  * fleet sharing Redis or Upstash shares one budget, and a store outage follows RATE_LIMIT_FAIL_MODE like every limit
  * (open: each instance enforces the budget on its own; closed: RateLimiterUnavailableError).
  *
- * Configured per provider with UPSTREAM_BUDGET_<PROVIDER>="N/W[,N/W...]" (e.g. "50/60s,500/24h") or "unlimited".
- * Defaults are the providers' published limits:
+ * Configured per provider with UPSTREAM_BUDGET_<PROVIDER>="N/W[,N/W...]" (e.g. "50/60s,500/24h") or "unlimited";
+ * the defaults, in the configuration schema, are the providers' published limits:
  *   provider_a  Sunbird's free tier: 50 requests a minute, 500 a day, 5,000 a month. The month is a sliding 31 days
  *               (744 h), which never admits more than 5,000 in a calendar month.
  *   provider_b  unlimited: GhanaNLP publishes no request limit for its subscriptions (its gateway answers 429 with
@@ -21,25 +22,6 @@ export { budgetVariable, DEFAULT_UPSTREAM_BUDGETS, parseBudget } from "./rules";
  *               your plan.
  * Windows are checked shortest first, so a request refused by the minute budget never spends a day's or a month's.
  */
-
-/**
- * Each provider's budget from UPSTREAM_BUDGET_<PROVIDER>. A malformed value stops start-up (lib/config); read directly,
- * it warns and keeps the default.
- */
-export function upstreamBudgetConfig(env: Record<string, string | undefined> = process.env): Record<ProviderId, RateLimitRule[]> {
-  const config = {} as Record<ProviderId, RateLimitRule[]>;
-  for (const provider of PROVIDER_IDS) {
-    const name = budgetVariable(provider);
-    const configured = env[name]?.trim() ? parseBudget(env[name]!) : undefined;
-    if (env[name]?.trim() && !configured) {
-      console.warn(
-        `[budgets] ${name}=${JSON.stringify(env[name])} is not "N/Ws[,N/Ws...]" or "unlimited"; using ${DEFAULT_UPSTREAM_BUDGETS[provider]}`,
-      );
-    }
-    config[provider] = configured ?? parseBudget(DEFAULT_UPSTREAM_BUDGETS[provider])!;
-  }
-  return config;
-}
 
 export interface BudgetDecision {
   allowed: boolean;
@@ -126,18 +108,8 @@ export class UpstreamBudgets {
  * budget in use, or reached, is capacity at work rather than a fault: the check stays "ok", and auto routing passes
  * the requests on to the next provider meanwhile.
  */
-export function budgetsCheck(metered: (provider: ProviderId) => boolean, budgets: UpstreamBudgets = getUpstreamBudgets()) {
+export function budgetsCheck(metered: (provider: ProviderId) => boolean, budgets: UpstreamBudgets) {
   const check: Record<string, unknown> = { status: "ok" };
   for (const { provider, unlimited, windows } of budgets.snapshot()) check[provider] = { metered: metered(provider), unlimited, windows };
   return check as { status: "ok" } & Record<string, unknown>;
-}
-
-// On globalThis for the same reason as the rate limiter: one budget per process, not one per route bundle.
-const BUDGETS = Symbol.for("lugha.upstream.budgets");
-type WithBudgets = typeof globalThis & { [BUDGETS]?: UpstreamBudgets };
-
-/** The process-wide budgets, counted in the process-wide rate-limit store. */
-export function getUpstreamBudgets(): UpstreamBudgets {
-  const g = globalThis as WithBudgets;
-  return (g[BUDGETS] ??= new UpstreamBudgets(getRateLimiter(), upstreamBudgetConfig()));
 }

@@ -1,4 +1,4 @@
-import { describeFailure, withTimeout } from "../ratelimit/guard";
+import { describeFailure, withTimeout } from "@/lib/store";
 import type { CacheStatus, CacheStore, CacheValue } from "./types";
 
 /*

@@ -1,17 +1,15 @@
-import { deferredBackend } from "../ratelimit/deferred";
-import { type TranslationCacheConfig, translationCacheConfig } from "./config";
+import { sharedBackend } from "@/lib/store";
+import type { TranslationCacheConfig } from "./config";
 import { GuardedCacheStore } from "./guard";
 import { type CacheKeyInput, cacheKey, cacheScope } from "./key";
 import { MemoryCacheStore } from "./memory";
 import type { CacheStatus, CacheStore, CacheValue } from "./types";
 
 export { SingleFlight } from "./coalesce";
-export { type TranslationCacheConfig, translationCacheConfig } from "./config";
+export type { TranslationCacheConfig } from "./config";
 export { GuardedCacheStore } from "./guard";
 export { type CacheKeyInput, cacheKey, cacheScope } from "./key";
 export type { CacheStatus, CacheStore, CacheValue } from "./types";
-
-type Env = Record<string, string | undefined>;
 
 /** The translation cache as the translate service sees it: scoped keys, the configured TTL, never an error. */
 export class TranslationCache {
@@ -42,45 +40,29 @@ export class TranslationCache {
 
   async status(): Promise<CacheStatus & { scope: string; ttl_seconds: number }> {
     const common = { scope: this.config.scope, ttl_seconds: this.config.ttlMs / 1000 };
-    if (!this.store) return { enabled: false, backend: this.config.backend, ok: true, degraded: false, ...common };
+    if (!this.store) return { enabled: false, backend: this.config.store.backend, ok: true, degraded: false, ...common };
     return { ...(await this.store.status()), ...common };
   }
 }
 
-/** Builds the cache the environment selects (see config.ts). A malformed store URL degrades to "no cache", shown in /health. */
-export function createTranslationCache(env: Env = process.env, now?: () => number): TranslationCache {
-  const config = translationCacheConfig(env);
+/** Builds the cache on its store. A malformed store URL degrades to "no cache", shown in /health. */
+export function createTranslationCache(config: TranslationCacheConfig, now?: () => number): TranslationCache {
   if (!config.enabled) return new TranslationCache(config, undefined);
-  const { backend, timeoutMs } = config;
-  const inner = backend === "memory" ? new MemoryCacheStore({ maxBytes: config.maxBytes, now }) : sharedStore(backend, env, timeoutMs);
-  return new TranslationCache(config, new GuardedCacheStore(inner, { timeoutMs }));
+  const { store } = config;
+  const inner = store.backend === "memory" ? new MemoryCacheStore({ maxBytes: config.maxBytes, now }) : sharedStore(config);
+  return new TranslationCache(config, new GuardedCacheStore(inner, { timeoutMs: store.timeoutMs }));
 }
 
-/** Upstash or Redis, its client library loaded in the background (lib/ratelimit/deferred.ts). */
-function sharedStore(backend: "redis" | "upstash", env: Env, timeoutMs: number): CacheStore {
-  const shared = deferredBackend(
-    "cache",
-    backend,
-    async (): Promise<CacheStore> =>
-      backend === "upstash"
-        ? new (await import("./upstash")).UpstashCacheStore({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
-        : new (await import("./redis")).RedisCacheStore({ url: env.REDIS_URL!, timeoutMs }),
-  );
+/** Upstash or Redis, its client library loaded in the background (lib/store). */
+function sharedStore(config: TranslationCacheConfig): CacheStore {
+  const shared = sharedBackend<CacheStore>("cache", config.store, {
+    upstash: async (url, token, timeoutMs) => new (await import("./upstash")).UpstashCacheStore({ url, token, timeoutMs }),
+    redis: async (url, timeoutMs) => new (await import("./redis")).RedisCacheStore({ url, timeoutMs }),
+  });
   return {
-    name: backend,
+    name: config.store.backend as CacheStore["name"],
     get: async (key) => (await shared.get()).get(key),
     set: async (key, value, ttlMs) => (await shared.get()).set(key, value, ttlMs),
     health: () => shared.get().then((store) => store.health(), shared.misconfigured),
   };
-}
-
-// On globalThis, not in a module variable: Next.js can evaluate this module once per route bundle, and an in-process
-// cache split per route would miss what another route stored.
-const CACHE = Symbol.for("lugha.translation.cache");
-type WithCache = typeof globalThis & { [CACHE]?: TranslationCache };
-
-/** The process-wide translation cache. */
-export function getTranslationCache(): TranslationCache {
-  const g = globalThis as WithCache;
-  return (g[CACHE] ??= createTranslationCache());
 }

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
-import { pingHealth } from "../ratelimit/guard";
-import { createRedisClient } from "../ratelimit/redis";
+import { pingHealth } from "@/lib/store";
+import { createRedisClient } from "@/lib/store/redis";
 import type { CacheStore, CacheValue } from "./types";
 
 export interface RedisCacheOptions {

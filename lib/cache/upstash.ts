@@ -1,6 +1,6 @@
 import type { Redis } from "@upstash/redis";
-import { pingHealth } from "../ratelimit/guard";
-import { createUpstashClient } from "../ratelimit/upstash";
+import { pingHealth } from "@/lib/store";
+import { createUpstashClient } from "@/lib/store/upstash";
 import type { CacheStore, CacheValue } from "./types";
 
 export interface UpstashCacheOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authConfigured, authSecret, MissingAuthSecretError } from "@/lib/auth/secret";
+import { authConfigured, authSecret, MissingAuthSecretError } from "@/lib/api/auth/secret";
 import { ConfigError, loadConfig } from "./index";
 
 const problemsOf = (env: Record<string, string | undefined>) => {

@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { parseBudget } from "@/lib/budgets/rules";
-import { parseBytes } from "@/lib/cache/bytes";
-import { DEFAULT_RULES, parseRule } from "@/lib/ratelimit/rules";
-import type { RateLimitBucket, RateLimitRule } from "@/lib/ratelimit/types";
+import { getHeapStatistics } from "node:v8";
+import { parseBudget, parseBytes, parseRule, type RateLimitRule } from "./values";
+
+export { parseBudget, parseBytes, parseRule, type RateLimitRule } from "./values";
 
 /**
  * The service's configuration: one zod schema over the environment, parsed once (config()), every problem listed
- * together. The policy:
- *  - every variable is optional; unset (or blank) means today's default;
+ * together. The only module of lib/ that reads process.env: the composition root (lib/server) builds every service
+ * from the parsed values, and the features take those values as arguments. The policy:
+ *  - every variable is optional; unset (or blank) means its default, and every default is written here;
  *  - a value that is set but malformed — a number that is not one or is out of range, a URL that is not one, a rate
  *    limit that is not N/W, an unknown mode — stops start-up (instrumentation.ts; on Vercel already at build,
  *    scripts/check-config.ts) with one message naming every such variable. A typo must not silently run the service
@@ -19,8 +20,8 @@ import type { RateLimitBucket, RateLimitRule } from "@/lib/ratelimit/types";
 
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v);
 
-/** An integer in [min, max], default `fallback` (undefined: the variable's reader keeps its own default). */
-function int<F extends number | undefined>(fallback: F, min: number, max = Number.MAX_SAFE_INTEGER) {
+/** An integer in [min, max], default `fallback`. */
+function int(fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) {
   const schema = z
     .string()
     .regex(/^-?\d+$/, "must be a whole number")
@@ -29,17 +30,23 @@ function int<F extends number | undefined>(fallback: F, min: number, max = Numbe
   return z.preprocess(
     blank,
     schema.optional().transform((v) => v ?? fallback),
-  ) as unknown as z.ZodType<F extends number ? number : number | undefined>;
+  ) as unknown as z.ZodType<number>;
 }
 
-function url(protocols: string[]) {
+/**
+ * A URL with one of `protocols`; without `fallback` unset stays undefined. `credentials: false` refuses a URL with
+ * user:password in it (an upstream's base URL: its credential has a variable of its own, and would be logged with the URL).
+ */
+function url<F extends string | undefined = undefined>(protocols: string[], options: { fallback?: F; credentials?: false } = {}) {
   return z.preprocess(
     blank,
     z
       .string()
       .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), `must be a URL (${protocols.map((p) => `${p}//`).join(" or ")}…)`)
-      .optional(),
-  );
+      .refine((v) => options.credentials !== false || !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), "must not contain credentials")
+      .optional()
+      .transform((v) => (v ?? options.fallback)?.replace(/\/+$/, "")),
+  ) as unknown as z.ZodType<F extends string ? string : string | undefined>;
 }
 
 const text = () => z.preprocess(blank, z.string().optional());
@@ -54,14 +61,15 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T, fallba
   ) as unknown as z.ZodType<T[number]>;
 }
 
-function rule(bucket: RateLimitBucket) {
+/** A rate limit "N/W", parsed; `fallback` is the default. */
+function rule(fallback: string) {
   return z.preprocess(
     blank,
     z
       .string()
       .optional()
       .transform((v, ctx) => {
-        const parsed = parseRule(v ?? DEFAULT_RULES[bucket]);
+        const parsed = parseRule(v ?? fallback);
         if (!parsed) {
           ctx.addIssue({ code: "custom", message: 'must be "N/W" with unit ms, s, m or h (e.g. 60/60s)' });
           return z.NEVER;
@@ -71,15 +79,41 @@ function rule(bucket: RateLimitBucket) {
   ) as unknown as z.ZodType<RateLimitRule>;
 }
 
-/** An upstream budget (lib/budgets): validated here, read (with its default) by lib/budgets. */
-const budget = () =>
+/** An upstream budget (lib/budgets), parsed to its windows (shortest first; [] = unlimited); `fallback` is the default. */
+const budget = (fallback: string) =>
   z.preprocess(
     blank,
     z
       .string()
-      .refine((v) => parseBudget(v) !== undefined, 'must be "N/W[,N/W...]" with unit ms, s, m or h (e.g. 50/60s,500/24h) or unlimited')
-      .optional(),
-  );
+      .optional()
+      .transform((v, ctx) => {
+        const parsed = parseBudget(v ?? fallback);
+        if (!parsed) {
+          ctx.addIssue({ code: "custom", message: 'must be "N/W[,N/W...]" with unit ms, s, m or h (e.g. 50/60s,500/24h) or unlimited' });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+  ) as unknown as z.ZodType<RateLimitRule[]>;
+
+/** A size in bytes ("67108864", "64MB", "512k"); `fallback` is the default. */
+const bytes = (fallback: () => number) =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .refine((v) => parseBytes(v) !== undefined, 'must be a size in bytes ("67108864", "64MB", "512k")')
+      .optional()
+      .transform((v) => (v === undefined ? fallback() : parseBytes(v)!)),
+  ) as unknown as z.ZodType<number>;
+
+/**
+ * The in-process translation cache's default bound: 64 MiB, or an eighth of the heap limit when the heap is capped
+ * lower (node --max-old-space-size), so a full cache always leaves the heap most of its room.
+ */
+export function defaultCacheMaxBytes(heapLimit = getHeapStatistics().heap_size_limit): number {
+  return Math.min(64 * 1024 * 1024, Math.floor(heapLimit / 8));
+}
 
 const bool = (fallback?: boolean) =>
   z.preprocess(
@@ -93,7 +127,7 @@ const bool = (fallback?: boolean) =>
 const HTTP = ["http:", "https:"];
 
 export const ConfigSchema = z.object({
-  // Platform: set by the host, not by the operator (not in the README's table).
+  // Platform: set by the host, not by the operator (not in the configuration table).
   NODE_ENV: text(),
   VERCEL: text(),
   /** Open the database on the first request instead of at start-up. */
@@ -110,85 +144,100 @@ export const ConfigSchema = z.object({
 
   UPSTASH_REDIS_REST_URL: url(HTTP),
   UPSTASH_REDIS_REST_TOKEN: text(),
+  /** The names Vercel's Upstash integration sets; the same store as UPSTASH_REDIS_REST_*, which win when both are set. */
+  KV_REST_API_URL: url(HTTP),
+  KV_REST_API_TOKEN: text(),
   REDIS_URL: url(["redis:", "rediss:"]),
-  RATE_LIMIT_TRANSLATE: rule("translate"),
-  RATE_LIMIT_BATCH: rule("batch"),
-  RATE_LIMIT_STT: rule("stt"),
-  RATE_LIMIT_TTS: rule("tts"),
-  RATE_LIMIT_DEFAULT: rule("default"),
-  RATE_LIMIT_ISSUANCE: rule("issuance"),
-  RATE_LIMIT_AUTH_FAILURES: rule("auth_failures"),
+  RATE_LIMIT_TRANSLATE: rule("60/60s"),
+  RATE_LIMIT_BATCH: rule("10/60s"),
+  RATE_LIMIT_STT: rule("20/60s"),
+  RATE_LIMIT_TTS: rule("20/60s"),
+  RATE_LIMIT_DEFAULT: rule("120/60s"),
+  // A generous burst (a test suite minting one key per test passes) with a low sustained rate (~1.7/min per IP).
+  RATE_LIMIT_ISSUANCE: rule("100/3600s"),
+  // Failed authentications per client IP; past it, only keys verified before are looked up (lib/api/auth-throttle.ts).
+  RATE_LIMIT_AUTH_FAILURES: rule("30/60s"),
   RATE_LIMIT_TIMEOUT_MS: int(300, 1, 60_000),
   RATE_LIMIT_FAIL_MODE: oneOf(["open", "closed"], "open"),
 
-  // Providers (read by lib/providers, lib/translate, lib/speech, lib/languages; validated here, defaults kept there).
+  // Providers. Each provider descriptor (lib/providers/*.descriptor.ts) names its URL and credential variables here.
   PROVIDER_MODE: oneOf(["auto", "live", "sandbox"], "auto"),
-  SUNBIRD_API_URL: url(HTTP),
+  SUNBIRD_API_URL: url(HTTP, { fallback: "https://api.sunbird.ai", credentials: false }),
   SUNBIRD_API_TOKEN: text(),
-  KHAYA_API_URL: url(HTTP),
+  KHAYA_API_URL: url(HTTP, { fallback: "https://translation-api.ghananlp.org", credentials: false }),
   KHAYA_API_KEY: text(),
-  HF_API_URL: url(HTTP),
+  HF_API_URL: url(HTTP, { fallback: "https://router.huggingface.co", credentials: false }),
   HF_TOKEN: text(),
-  PROVIDER_TIMEOUT_MS: int(undefined, 1),
-  PROVIDER_SPEECH_TIMEOUT_MS: int(undefined, 1),
-  PROVIDER_MAX_RETRIES: int(undefined, 0, 10),
-  CIRCUIT_FAILURE_THRESHOLD: int(undefined, 1),
-  CIRCUIT_COOLDOWN_MS: int(undefined, 1),
-  UPSTREAM_BUDGET_PROVIDER_A: budget(),
-  UPSTREAM_BUDGET_PROVIDER_B: budget(),
-  UPSTREAM_BUDGET_PROVIDER_C: budget(),
-  TRANSLATE_DEADLINE_MS: int(undefined, 100),
-  BATCH_DEADLINE_MS: int(undefined, 100),
-  BATCH_CONCURRENCY_PER_PROVIDER: int(undefined, 1, 256),
+  PROVIDER_TIMEOUT_MS: int(15_000, 1),
+  PROVIDER_SPEECH_TIMEOUT_MS: int(60_000, 1),
+  PROVIDER_MAX_RETRIES: int(2, 0, 10),
+  CIRCUIT_FAILURE_THRESHOLD: int(5, 1),
+  CIRCUIT_COOLDOWN_MS: int(30_000, 1),
+  // Sunbird's free tier: 50 requests a minute, 500 a day, 5,000 a month (a sliding 31 days never admits more than
+  // 5,000 in a calendar month). GhanaNLP and Hugging Face publish no fixed request rate: unlimited until set.
+  UPSTREAM_BUDGET_PROVIDER_A: budget("50/60s,500/24h,5000/744h"),
+  UPSTREAM_BUDGET_PROVIDER_B: budget("unlimited"),
+  UPSTREAM_BUDGET_PROVIDER_C: budget("unlimited"),
+  TRANSLATE_DEADLINE_MS: int(20_000, 100),
+  BATCH_DEADLINE_MS: int(30_000, 100),
+  BATCH_CONCURRENCY_PER_PROVIDER: int(8, 1, 256),
+  /** A file path or inline JSON overriding the built-in Hugging Face model map (lib/languages/hf-models.json). */
   HF_MODEL_MAP: text(),
-  HF_HUB_URL: url(HTTP),
-  AVAILABILITY_TTL_SECONDS: int(undefined, 1, 604_800),
-  AVAILABILITY_SYNC_SECONDS: int(undefined, 1, 604_800),
+  HF_HUB_URL: url(HTTP, { fallback: "https://huggingface.co", credentials: false }),
+  AVAILABILITY_TTL_SECONDS: int(3_600, 1, 604_800),
+  AVAILABILITY_SYNC_SECONDS: int(60, 1, 604_800),
   HF_ASR_MODEL: z.preprocess(
     blank,
     z
       .string()
       .regex(/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/, 'must be a model id "org/name"')
-      .optional(),
+      .optional()
+      .transform((v) => v ?? "openai/whisper-large-v3-turbo"),
   ),
-  SPEECH_MAX_UPLOAD_BYTES: int(undefined, 1),
-  SPEECH_MAX_AUDIO_SECONDS: int(undefined, 1),
-  SPEECH_DEADLINE_MS: int(undefined, 100),
+  SPEECH_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
+  SPEECH_MAX_AUDIO_SECONDS: int(600, 1),
+  SPEECH_DEADLINE_MS: int(60_000, 100),
 
   API_KEY_HASH_SECRET: text(),
   NEXTAUTH_SECRET: text(),
   /** next-auth's newer name for NEXTAUTH_SECRET; NEXTAUTH_SECRET wins when both are set. */
   AUTH_SECRET: text(),
   NEXTAUTH_URL: url(HTTP),
-  /** Bearer token that adds the operator details to /health (lib/health.ts). */
+  /** Bearer token that adds the operator details to /health (lib/server/health.ts). */
   HEALTH_OPERATOR_TOKEN: text(),
+  /** Unset: true on Vercel (its edge sets X-Forwarded-For), false elsewhere (lib/server trustsProxy). */
   TRUST_PROXY: bool(),
-  /** V8 heap cap of `npm start` in MiB (scripts/start.mjs applies it and keeps the default). */
-  LUGHA_HEAP_MB: int(undefined, 64, 65_536),
-  KEY_CACHE_TTL_MS: int(5_000, 0, 300_000),
-  USAGE_FLUSH_INTERVAL_MS: int(50, 0, 10_000),
-
-  // The translation cache (read by lib/cache/config.ts; validated here, defaults kept there).
-  TRANSLATION_CACHE: oneOf(["on", "off"], "on"),
-  TRANSLATION_CACHE_SCOPE: oneOf(["key", "global"], "key"),
-  TRANSLATION_CACHE_TTL_SECONDS: int(undefined, 1, 365 * 24 * 3600),
-  TRANSLATION_CACHE_MAX_BYTES: z.preprocess(
+  /** V8 heap cap of `npm start` in MiB (scripts/start.mjs applies it, with its own default per database). */
+  LUGHA_HEAP_MB: z.preprocess(
     blank,
     z
       .string()
-      .refine((v) => parseBytes(v) !== undefined, 'must be a size in bytes ("67108864", "64MB", "512k")')
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(64, "must be at least 64").max(65_536, "must be at most 65536"))
       .optional(),
   ),
-  TRANSLATION_CACHE_TIMEOUT_MS: int(undefined, 1, 60_000),
+  KEY_CACHE_TTL_MS: int(5_000, 0, 300_000),
+  USAGE_FLUSH_INTERVAL_MS: int(50, 0, 10_000),
+
+  // The translation cache (lib/cache): the same store as the rate limits.
+  TRANSLATION_CACHE: oneOf(["on", "off"], "on"),
+  TRANSLATION_CACHE_SCOPE: oneOf(["key", "global"], "key"),
+  TRANSLATION_CACHE_TTL_SECONDS: int(7 * 24 * 3600, 1, 365 * 24 * 3600),
+  TRANSLATION_CACHE_MAX_BYTES: bytes(() => defaultCacheMaxBytes()),
+  TRANSLATION_CACHE_TIMEOUT_MS: int(200, 1, 60_000),
 });
 
 /** Rules over several variables; on the raw values, so they are reported even when another variable is malformed. */
 function crossProblems(raw: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
-  if (Boolean(raw.UPSTASH_REDIS_REST_URL) !== Boolean(raw.UPSTASH_REDIS_REST_TOKEN)) {
-    problems.push(
-      `${raw.UPSTASH_REDIS_REST_URL ? "UPSTASH_REDIS_REST_TOKEN" : "UPSTASH_REDIS_REST_URL"} must be set together with the other Upstash variable`,
-    );
+  for (const [url, token] of [
+    ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
+    ["KV_REST_API_URL", "KV_REST_API_TOKEN"],
+  ]) {
+    if (Boolean(raw[url]) !== Boolean(raw[token])) {
+      problems.push(`${raw[url] ? token : url} must be set together with the other Upstash variable`);
+    }
   }
   const secretName = raw.NEXTAUTH_SECRET ? "NEXTAUTH_SECRET" : "AUTH_SECRET";
   const secret = raw[secretName];
@@ -247,3 +296,6 @@ export function config(): Config {
   g[CACHED] ??= loadConfig(process.env);
   return g[CACHED];
 }
+
+/** Every variable's default: the configuration of an empty environment. */
+export const CONFIG_DEFAULTS: Config = loadConfig({});

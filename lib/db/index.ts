@@ -1,4 +1,3 @@
-import { config } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations, type SqlExecutor } from "./migrate";
 
@@ -16,7 +15,7 @@ export interface DatabaseTarget {
   location?: string;
 }
 
-export function databaseTarget(url = config().DATABASE_URL, onVercel = Boolean(config().VERCEL)): DatabaseTarget {
+export function databaseTarget(url: string | undefined, onVercel: boolean): DatabaseTarget {
   // Serverless functions are many, short-lived and have no persistent disk: an in-process database there would give
   // every instance its own keys and counters, lost at the next cold start. Refuse clearly instead.
   if (onVercel && (!url || url.startsWith("pglite:"))) throw new PgliteOnServerlessError();
@@ -45,35 +44,42 @@ interface DatabaseBase {
   ping(): Promise<void>;
 }
 
-type Database = (DatabaseBase & { kind: "postgres" }) | (DatabaseBase & { kind: "pglite"; pglite: PGliteInstance });
+export type Database = (DatabaseBase & { kind: "postgres" }) | (DatabaseBase & { kind: "pglite"; pglite: PGliteInstance });
 
 type PGliteInstance = import("@electric-sql/pglite").PGlite;
 
-const globalForDb = globalThis as unknown as { lughaDb?: Promise<Database> };
+/** The database, opened on first use and shared (lib/server builds one per process). */
+export type DatabaseSource = () => Promise<Database>;
 
-export function getDatabase(): Promise<Database> {
-  // Memoised on globalThis: Next dev reloads modules, and PGlite allows one process per data directory.
-  globalForDb.lughaDb ??= openDatabase().catch((err) => {
-    globalForDb.lughaDb = undefined; // let the next request try again (e.g. PostgreSQL was restarting)
-    throw err;
-  });
-  return globalForDb.lughaDb;
+export interface DatabaseOptions {
+  /** PostgreSQL connections per instance (DATABASE_POOL_SIZE). */
+  poolSize: number;
 }
 
-export async function getPrisma(): Promise<PrismaClient> {
-  return (await getDatabase()).prisma;
+/**
+ * Opens `target` on the first call and hands every later call the same database. A failed open is forgotten, so the
+ * next call tries again (e.g. PostgreSQL was restarting). One per process: PGlite allows one process per data directory.
+ */
+export function databaseSource(target: DatabaseTarget, options: DatabaseOptions): DatabaseSource {
+  let opening: Promise<Database> | undefined;
+  return () => {
+    opening ??= openDatabase(target, options).catch((err) => {
+      opening = undefined;
+      throw err;
+    });
+    return opening;
+  };
 }
 
 /** PGlite's shared_buffers (see openDatabase). */
 const PGLITE_SHARED_BUFFERS = "16MB";
 
-async function openDatabase(): Promise<Database> {
-  const target = databaseTarget();
+async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): Promise<Database> {
   if (target.kind === "postgres") {
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const adapter = new PrismaPg({
       connectionString: target.location,
-      max: config().DATABASE_POOL_SIZE,
+      max: options.poolSize,
       connectionTimeoutMillis: 5_000,
       // A dead server must fail requests quickly (clean 503s), not hang them.
       query_timeout: 10_000,

@@ -1,4 +1,4 @@
-import { getPrisma } from "@/lib/db";
+import type { DatabaseSource } from "@/lib/db";
 import { ApiError, type FieldError } from "@/lib/kit/errors";
 import { getLanguage } from "@/lib/languages/registry";
 import { resolveLanguageCode } from "@/lib/languages/resolve";
@@ -28,7 +28,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SUMMARY_COLUMNS = { id: true, name: true, sourceLang: true, targetLang: true, entryCount: true, createdAt: true } as const;
 
 /** Creates a glossary owned by `keyId`; languages resolved to canonical codes, at most GLOSSARIES_PER_KEY per key. */
-export async function createGlossary(keyId: string, body: CreateGlossaryRequest, now = new Date()): Promise<GlossaryWithEntries> {
+export async function createGlossary(db: DatabaseSource, keyId: string, body: CreateGlossaryRequest, now = new Date()): Promise<GlossaryWithEntries> {
   const sourceLang = resolveLanguageCode(body.source_lang, "source_lang");
   const targetLang = resolveLanguageCode(body.target_lang, "target_lang");
   if (sourceLang === targetLang) {
@@ -37,7 +37,7 @@ export async function createGlossary(keyId: string, body: CreateGlossaryRequest,
       errors: [{ loc: ["body", "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
     });
   }
-  const prisma = await getPrisma();
+  const { prisma } = await db();
   return prisma.$transaction(async (tx) => {
     // The key's row is locked first, so concurrent creates by one key count one after another (the limit holds
     // exactly) and a create cannot slip in after a revocation has deleted the key's glossaries.
@@ -65,30 +65,30 @@ export async function createGlossary(keyId: string, body: CreateGlossaryRequest,
 }
 
 /** The key's glossaries, newest first, without entries. */
-export async function listGlossaries(keyId: string): Promise<GlossaryRecord[]> {
-  const prisma = await getPrisma();
+export async function listGlossaries(db: DatabaseSource, keyId: string): Promise<GlossaryRecord[]> {
+  const { prisma } = await db();
   return prisma.glossary.findMany({ where: { keyId }, select: SUMMARY_COLUMNS, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
 }
 
 /** One of the key's glossaries with its entries; undefined when there is none with this id for this key. */
-export async function findGlossary(keyId: string, id: string): Promise<GlossaryWithEntries | undefined> {
+export async function findGlossary(db: DatabaseSource, keyId: string, id: string): Promise<GlossaryWithEntries | undefined> {
   if (!UUID.test(id)) return undefined;
-  const prisma = await getPrisma();
+  const { prisma } = await db();
   const row = await prisma.glossary.findFirst({ where: { id, keyId } });
   return row ? { ...pick(row), entries: row.entries as unknown as GlossaryEntry[] } : undefined;
 }
 
 /** GET /glossaries/{id}: the glossary, or 404 when the key has none with this id (another key's included). */
-export async function getGlossary(keyId: string, id: string): Promise<GlossaryWithEntries> {
-  const glossary = await findGlossary(keyId, id);
+export async function getGlossary(db: DatabaseSource, keyId: string, id: string): Promise<GlossaryWithEntries> {
+  const glossary = await findGlossary(db, keyId, id);
   if (!glossary) throw notFound();
   return glossary;
 }
 
 /** Deletes one of the key's glossaries; 404 when the key has none with this id. */
-export async function deleteGlossary(keyId: string, id: string): Promise<void> {
+export async function deleteGlossary(db: DatabaseSource, keyId: string, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound();
-  const prisma = await getPrisma();
+  const { prisma } = await db();
   const { count } = await prisma.glossary.deleteMany({ where: { id, keyId } });
   if (count === 0) throw notFound();
 }
@@ -99,13 +99,14 @@ export async function deleteGlossary(keyId: string, id: string): Promise<void> {
  * (["body", "glossary_id"], or the batch item's), never saying whether the id exists for another key.
  */
 export async function resolveGlossary(
+  db: DatabaseSource,
   keyId: string,
   glossaryId: string,
   source: string,
   target: string,
   loc: FieldError["loc"] = ["body", "glossary_id"],
 ): Promise<UsableGlossary> {
-  return usableGlossary(await findGlossary(keyId, glossaryId), source, target, loc);
+  return usableGlossary(await findGlossary(db, keyId, glossaryId), source, target, loc);
 }
 
 export interface UsableGlossary {

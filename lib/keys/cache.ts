@@ -1,4 +1,3 @@
-import { config, loadConfig } from "@/lib/config";
 /**
  * A short-lived, per-instance cache of verified API keys, so the hot path does not read the database on every request.
  *
@@ -41,11 +40,6 @@ const REVOKED_MEMORY_MS = 60_000;
 export const UNKNOWN_KEY_TTL_MS = 30_000;
 /** How long a hash that once verified may pass the failed-authentication throttle. */
 export const VERIFIED_MEMORY_MS = 3_600_000;
-
-/** KEY_CACHE_TTL_MS (lib/config: 0–300000, default 5000). */
-export function keyCacheTtlFromEnv(env?: Record<string, string | undefined>): number {
-  return (env ? loadConfig(env) : config()).KEY_CACHE_TTL_MS;
-}
 
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();

@@ -1,5 +1,4 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { config } from "@/lib/config";
 
 /** API key format: "svc_" + exactly 40 lowercase hex characters (160 bits from a CSPRNG). */
 export const KEY_PREFIX = "svc_";
@@ -26,6 +25,6 @@ export function displayPrefix(key: string): string {
  * 160 random bits, so a fast hash is enough; lookup is by this hash (a unique index), which is timing-safe by
  * construction: the plain key is never compared byte by byte.
  */
-export function hashApiKey(key: string, secret = config().API_KEY_HASH_SECRET): string {
+export function hashApiKey(key: string, secret: string | undefined): string {
   return secret ? createHmac("sha256", secret).update(key).digest("hex") : createHash("sha256").update(key).digest("hex");
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { config, loadConfig } from "@/lib/config";
-import { getDatabase, runPrepared } from "@/lib/db";
+import { type DatabaseSource, runPrepared } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 
 /**
@@ -24,11 +23,6 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
  */
 
 const DAY_MS = 86_400_000;
-
-/** USAGE_FLUSH_INTERVAL_MS (lib/config: 0–10000, default 50). */
-export function usageFlushIntervalFromEnv(env?: Record<string, string | undefined>): number {
-  return (env ? loadConfig(env) : config()).USAGE_FLUSH_INTERVAL_MS;
-}
 
 interface DayTally {
   requests: number;
@@ -425,16 +419,17 @@ function payload(batch: UsageBatch): [string, string, string] {
   return [JSON.stringify(keys), JSON.stringify(days), JSON.stringify(outcomes.map((o) => o.row))];
 }
 
-/** Markers whose outcome this instance knows; the next write deletes them. */
-let settledMarkers: string[] = [];
-
 /**
- * PostgreSQL: one auto-committed statement per write (one round trip, so a hard kill loses little), carrying a random
- * marker. When the connection fails mid-write the marker is the AmbiguousWriteError's id, and outcome() fences it.
+ * The writer of `database`. PostgreSQL: one auto-committed statement per write (one round trip, so a hard kill loses
+ * little), carrying a random marker. When the connection fails mid-write the marker is the AmbiguousWriteError's id,
+ * and outcome() fences it.
  */
-export const databaseUsageWriter: UsageWriter = {
+export function databaseUsageWriter(database: DatabaseSource): UsageWriter {
+  /** Markers whose outcome this instance knows; the next write deletes them. */
+  let settledMarkers: string[] = [];
+  return {
   async write(batch) {
-    const db = await getDatabase();
+    const db = await database();
     const [keys, days, outcomes] = payload(batch);
     if (db.kind === "pglite") {
       // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
@@ -456,9 +451,10 @@ export const databaseUsageWriter: UsageWriter = {
     }
   },
   async outcome(marker) {
-    const db = await getDatabase();
+    const db = await database();
     const rows = await db.prisma.$queryRawUnsafe<{ fenced: number }[]>(FENCE_SQL, marker);
     settledMarkers.push(marker);
     return rows[0]?.fenced === 1 ? "aborted" : "committed";
   },
-};
+  };
+}

@@ -1,5 +1,3 @@
-import { config, loadConfig } from "@/lib/config";
-
 /**
  * The client address used for per-IP limits (key issuance).
  *
@@ -8,15 +6,10 @@ import { config, loadConfig } from "@/lib/config";
  * and can be forged. Without TRUST_PROXY the proxy headers are ignored entirely and the socket address that
  * `next start` records is used (see lib/http/socket-address.ts).
  *
- * On Vercel (VERCEL set) TRUST_PROXY defaults to true: there is no socket address to read (no `next start`), and
+ * On Vercel (VERCEL set) TRUST_PROXY defaults to true (lib/server/settings.ts trustsProxy): there is no socket address to read (no `next start`), and
  * Vercel's edge sets X-Forwarded-For itself, overwriting whatever the client sent. TRUST_PROXY=false still wins.
  */
-export function trustsProxy(env?: Record<string, string | undefined>): boolean {
-  const c = env ? loadConfig(env) : config();
-  return c.TRUST_PROXY ?? Boolean(c.VERCEL);
-}
-
-export function clientIp(req: Request, socketAddress: string | undefined, trustProxy = trustsProxy()): string {
+export function clientIp(req: Request, socketAddress: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = req.headers.get("x-forwarded-for");
     const last = forwarded

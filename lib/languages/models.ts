@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { catalogueSettings } from "@/lib/providers/deployment";
 import type { HfModelRoute } from "@/lib/providers/types";
 import defaultMap from "./hf-models.json";
 import { normalizeLanguageCode } from "./registry";
@@ -59,7 +60,8 @@ export interface ResolvedHfModels {
   toEnglish?: { model: string; sources: Set<string> };
 }
 
-let cached: ResolvedHfModels | undefined;
+/** The resolved map and the HF_MODEL_MAP value it was resolved from. */
+let cached: { from: string | undefined; models: ResolvedHfModels } | undefined;
 
 export class ModelMapError extends Error {
   override readonly name = "ModelMapError";
@@ -126,13 +128,11 @@ export function resolveModelMap(override?: unknown): ResolvedHfModels {
   return out;
 }
 
-/** The active model map (default + HF_MODEL_MAP), resolved once per process. */
+/** The active model map (default + HF_MODEL_MAP, lib/providers/deployment.ts), resolved once per value. */
 export function hfModels(): ResolvedHfModels {
-  if (!cached) {
-    const env = process.env.HF_MODEL_MAP;
-    cached = resolveModelMap(env?.trim() ? loadOverride(env) : undefined);
-  }
-  return cached;
+  const from = catalogueSettings().hfModelMap;
+  if (!cached || cached.from !== from) cached = { from, models: resolveModelMap(from?.trim() ? loadOverride(from) : undefined) };
+  return cached.models;
 }
 
 /** Forget the resolved map (tests that change HF_MODEL_MAP). */

@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS } from "@/lib/config";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type CircuitState, ProviderError, type ProviderId } from "./types";
 
@@ -35,7 +36,10 @@ export interface CircuitOptions {
   schedule?: (fn: () => void, ms: number) => () => void;
 }
 
-export const DEFAULT_CIRCUIT_OPTIONS: CircuitOptions = { failureThreshold: 5, cooldownMs: 30_000 };
+export const DEFAULT_CIRCUIT_OPTIONS: CircuitOptions = {
+  failureThreshold: CONFIG_DEFAULTS.CIRCUIT_FAILURE_THRESHOLD,
+  cooldownMs: CONFIG_DEFAULTS.CIRCUIT_COOLDOWN_MS,
+};
 
 type Outcome = "failure" | "healthy" | "neutral";
 

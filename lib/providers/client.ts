@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS } from "@/lib/config";
 import { type UpstreamResponse, upstreamFetch } from "@/lib/kit/upstream-fetch";
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
 import { activeCall, CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
@@ -39,7 +40,7 @@ export interface UpstreamBudget {
 /** The upstreamCode of a budget refusal: the request was never sent. */
 export const BUDGET_REFUSED = "UPSTREAM_BUDGET";
 
-export const DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS = 60_000;
+export const DEFAULT_SPEECH_ATTEMPT_TIMEOUT_MS = CONFIG_DEFAULTS.PROVIDER_SPEECH_TIMEOUT_MS;
 
 type CallOptions<T> = Omit<SendOptions<T>, "provider" | "fetch" | "policy" | "url"> & { path: string; speech?: boolean };
 

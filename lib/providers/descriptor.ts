@@ -89,9 +89,8 @@ export interface ProviderDescriptor {
   displayName: string;
   client: new (opts: ClientOptions) => BaseClient & ProviderClient;
   env: {
-    /** Variable holding the base URL, and the public default. */
+    /** Variable holding the base URL (its public default is in the configuration schema, lib/config). */
     url: string;
-    defaultUrl: string;
     /** Variable holding the token or key. */
     credential: string;
   };

@@ -1,3 +1,4 @@
+import { CONFIG_DEFAULTS } from "@/lib/config";
 import { Readable } from "node:stream";
 import { concatBytes } from "@/lib/kit/bytes";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
@@ -22,9 +23,10 @@ export interface HttpPolicy {
   random: () => number;
 }
 
+/** The policy of a client built without settings; the configurable parts default as the configuration does. */
 export const DEFAULT_HTTP_POLICY: HttpPolicy = {
-  attemptTimeoutMs: 15_000,
-  maxRetries: 2,
+  attemptTimeoutMs: CONFIG_DEFAULTS.PROVIDER_TIMEOUT_MS,
+  maxRetries: CONFIG_DEFAULTS.PROVIDER_MAX_RETRIES,
   backoffBaseMs: 200,
   backoffMaxMs: 2_000,
   minAttemptMs: 100,

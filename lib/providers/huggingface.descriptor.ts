@@ -1,13 +1,8 @@
-import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
+import { defaultHfTtsModel } from "./codes";
 import type { ProviderDescriptor, VoiceSpec } from "./descriptor";
+import { catalogueSettings } from "./deployment";
 import { HF_MAX_INPUT_TOKENS, HuggingFaceClient } from "./huggingface";
 import { hfBehaviour } from "./sandbox/hf";
-
-/** provider_c's ASR model: HF_ASR_MODEL ("org/name", a Whisper model) or openai/whisper-large-v3-turbo. */
-export function hfAsrModel(env: Record<string, string | undefined> = process.env): string {
-  const configured = env.HF_ASR_MODEL?.trim();
-  return configured && /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(configured) ? configured : DEFAULT_HF_ASR_MODEL;
-}
 
 /**
  * Whisper's languages (its tokenizer's list) that this API knows; the others are not claimed. hf-inference has no
@@ -30,7 +25,7 @@ export const huggingFace: ProviderDescriptor = {
   id: "provider_c",
   displayName: "Hugging Face",
   client: HuggingFaceClient,
-  env: { url: "HF_API_URL", defaultUrl: "https://router.huggingface.co", credential: "HF_TOKEN" },
+  env: { url: "HF_API_URL", credential: "HF_TOKEN" },
   emulator: { kind: "hf", behaviour: hfBehaviour },
   translation: {
     limit: { unit: "tokens", max: HF_MAX_INPUT_TOKENS },
@@ -40,7 +35,8 @@ export const huggingFace: ProviderDescriptor = {
   stt: {
     languages: WHISPER_LANGUAGES,
     formats: ["wav", "mp3", "ogg", "webm", "flac", "m4a"],
-    model: () => hfAsrModel(),
+    // HF_ASR_MODEL, read when routing (lib/providers/deployment.ts).
+    model: () => catalogueSettings().hfAsrModel,
     request: (model) => ({ hfModel: model }),
   },
   // Best effort: hf-inference no longer lists text-to-speech, so it is the last resort of the chain.

@@ -1,6 +1,5 @@
-import { getUpstreamBudgets } from "@/lib/budgets";
 import type { BaseClient, UpstreamBudget } from "./client";
-import { loadProvidersConfig, type ProvidersConfig } from "./config";
+import type { ProvidersConfig } from "./config";
 import type { ProviderDescriptor } from "./descriptor";
 import { PROVIDERS } from "./descriptors";
 // Not "./sandbox": that index also carries the node:http server, which the app never needs.
@@ -10,7 +9,8 @@ import { type CircuitState, PROVIDER_IDS, type ProviderClient, type ProviderId, 
 
 export { BUDGET_REFUSED, type ClientOptions, type UpstreamBudget } from "./client";
 export { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel, SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, toIso3 } from "./codes";
-export { loadProvidersConfig, ProviderConfigError, type ProvidersConfig } from "./config";
+export { loadProvidersConfig, type ProvidersConfig } from "./config";
+export { type CatalogueSettings, catalogueSettings, setCatalogueSettings } from "./deployment";
 export type { AudioFormat, InputLimit, ProviderDescriptor, RouteContext, RouteSpec, Tier, TranslationRoute, VoiceSpec } from "./descriptor";
 export { QUALITY } from "./descriptor";
 export { descriptorFor, PROVIDERS } from "./descriptors";
@@ -31,20 +31,20 @@ export interface ProviderStatus {
 /** What sandbox clients send and their emulators demand, so the real auth code runs in sandbox mode too. */
 const SANDBOX_CREDENTIAL = "sandbox-credential";
 
-interface Registry {
+export interface Registry {
   clients: Record<ProviderId, BaseClient & ProviderClient>;
   emulators: Partial<Record<ProviderId, Emulator>>;
 }
 
 /**
- * Builds one client per provider: live ones over the network, drawing on the upstream budgets (lib/budgets; `budget`
- * defaults to the process-wide ones), and sandbox ones wired to an in-process emulator. The sandbox is not metered: an
+ * Builds one client per provider: live ones over the network, drawing on the upstream budgets (`budget`: lib/budgets,
+ * from the composition root), and sandbox ones wired to an in-process emulator. The sandbox is not metered: an
  * emulator has no quota to protect, and an offline demo or test run should never be refused for want of one.
  */
 export function createProviders(
-  config: ProvidersConfig = loadProvidersConfig(),
-  providers: readonly ProviderDescriptor[] = PROVIDERS,
-  budget: () => UpstreamBudget = getUpstreamBudgets,
+  config: ProvidersConfig,
+  providers: readonly ProviderDescriptor[],
+  budget: () => UpstreamBudget,
 ): Registry {
   const emulators: Partial<Record<ProviderId, Emulator>> = {};
   const clients = Object.fromEntries(
@@ -68,33 +68,8 @@ export function createProviders(
   return { clients, emulators };
 }
 
-// Kept on globalThis so every bundle and hot reload shares one set of clients, and so one set of circuit breakers.
-const REGISTRY = Symbol.for("lugha.providers.registry");
-type GlobalWithRegistry = typeof globalThis & { [REGISTRY]?: Registry };
-
-function registry(): Registry {
-  const g = globalThis as GlobalWithRegistry;
-  return (g[REGISTRY] ??= createProviders());
-}
-
-/** The provider clients, built once from the environment. */
-export function getProviders(): Record<ProviderId, ProviderClient> {
-  return registry().clients;
-}
-
-/** Forget the clients (and their circuits) so the next getProviders() re-reads the environment. */
-export function resetProvidersForTests(): void {
-  delete (globalThis as GlobalWithRegistry)[REGISTRY];
-}
-
-/** The in-process emulator behind a sandbox provider (to inject latency or faults in tests); undefined when live. */
-export function getSandboxEmulator(id: ProviderId): Emulator | undefined {
-  return registry().emulators[id];
-}
-
 /** Per-provider mode, circuit and base URL for /health. Never includes credentials. */
-export function providerStatus(): Record<ProviderId, ProviderStatus> {
-  const { clients } = registry();
+export function providerStatus(clients: Registry["clients"]): Record<ProviderId, ProviderStatus> {
   return Object.fromEntries(
     PROVIDER_IDS.map((id) => {
       const client = clients[id];

@@ -24,7 +24,7 @@ export const khaya: ProviderDescriptor = {
   id: "provider_b",
   displayName: "GhanaNLP Khaya",
   client: KhayaClient,
-  env: { url: "KHAYA_API_URL", defaultUrl: "https://translation-api.ghananlp.org", credential: "KHAYA_API_KEY" },
+  env: { url: "KHAYA_API_URL", credential: "KHAYA_API_KEY" },
   emulator: { kind: "khaya", behaviour: khayaBehaviour },
   translation: {
     limit: { unit: "characters", max: KHAYA_MAX_TEXT_CHARS },

@@ -50,7 +50,7 @@ export const sunbird: ProviderDescriptor = {
   id: "provider_a",
   displayName: "Sunbird AI",
   client: SunbirdClient,
-  env: { url: "SUNBIRD_API_URL", defaultUrl: "https://api.sunbird.ai", credential: "SUNBIRD_API_TOKEN" },
+  env: { url: "SUNBIRD_API_URL", credential: "SUNBIRD_API_TOKEN" },
   emulator: { kind: "sunbird", behaviour: sunbirdBehaviour },
   translation: {
     limit: { unit: "characters", max: SUNBIRD_MAX_TEXT_CHARS },

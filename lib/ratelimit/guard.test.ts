@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { describeFailure, GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
+import { describeFailure } from "@/lib/store";
+import { GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
 import type { RateLimitStore } from "./types";
 
 const rule = { limit: 2, windowMs: 60_000 };

@@ -1,83 +1,50 @@
-import { type Config, config, loadConfig } from "@/lib/config";
-import { deferredBackend } from "./deferred";
+import { type StoreSettings, sharedBackend } from "@/lib/store";
 import { type FailMode, GuardedRateLimitStore } from "./guard";
 import { MemoryRateLimitStore } from "./memory";
-import type { RateLimitBucket, RateLimitRule, RateLimitStore } from "./types";
+import type { RateLimitStore } from "./types";
 
-export { type FailMode, RateLimiterUnavailableError } from "./guard";
-export { DEFAULT_RULES, parseRule } from "./rules";
-export type { RateLimitBucket, RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
+export { type RateLimitRule } from "@/lib/config/values";
+export { FailedAuthThrottle, throttleFailedAuth } from "./auth-throttle";
+export { type FailMode, GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
+export type { RateLimitBucket, RateLimitDecision, RateLimitStore, StoreBucket } from "./types";
 
-/** The rule of a bucket: RATE_LIMIT_<BUCKET>, else the default (lib/config). */
-export function ruleFor(bucket: RateLimitBucket): RateLimitRule {
-  return config()[`RATE_LIMIT_${bucket.toUpperCase() as Uppercase<RateLimitBucket>}`];
-}
-
-type Env = Record<string, string | undefined>;
-
-export interface RateLimiterConfig {
-  backend: RateLimitStore["name"];
-  timeoutMs: number;
+export interface RateLimiterSettings {
+  store: StoreSettings;
   failMode: FailMode;
+  /** On Vercel an in-process store limits each serverless instance alone: worth a warning at start-up. */
+  onVercel?: boolean;
 }
 
-/** The store settings, from the process's configuration or (tests) an explicit environment. */
-export function rateLimiterConfig(env?: Env): RateLimiterConfig {
-  const c = env ? loadConfig(env) : config();
-  const backend = c.UPSTASH_REDIS_REST_URL && c.UPSTASH_REDIS_REST_TOKEN ? "upstash" : c.REDIS_URL ? "redis" : "memory";
-  return { backend, timeoutMs: c.RATE_LIMIT_TIMEOUT_MS, failMode: c.RATE_LIMIT_FAIL_MODE };
-}
-
-/** Builds the store the environment selects: Upstash when its URL and token are set, else REDIS_URL, else memory. */
-export function createRateLimiter(env?: Env): GuardedRateLimitStore {
-  const c = env ? loadConfig(env) : config();
-  const settings = rateLimiterConfig(env);
-  const { backend, timeoutMs } = settings;
-  if (backend === "memory" && c.VERCEL) {
+/** Builds the limiter on the configured store (Upstash, Redis or in process), with its timeout and fail mode. */
+export function createRateLimiter(settings: RateLimiterSettings): GuardedRateLimitStore {
+  const { store } = settings;
+  if (store.backend === "memory" && settings.onVercel) {
     console.warn(
-      "[ratelimit] on Vercel without UPSTASH_REDIS_REST_URL/TOKEN: limits are per serverless instance only (the documented " +
-        "fail-open behaviour), so the fleet admits up to N x limit per key. Set the Upstash variables.",
+      "[ratelimit] on Vercel without an Upstash store (UPSTASH_REDIS_REST_URL/TOKEN or KV_REST_API_URL/TOKEN): limits are per " +
+        "serverless instance only (the documented fail-open behaviour), so the fleet admits up to N x limit per key.",
     );
   }
-  const inner = backend === "memory" ? new MemoryRateLimitStore() : sharedStore(backend, c, timeoutMs);
-  return new GuardedRateLimitStore(inner, settings);
+  const inner = store.backend === "memory" ? new MemoryRateLimitStore() : sharedStore(store);
+  return new GuardedRateLimitStore(inner, { timeoutMs: store.timeoutMs, failMode: settings.failMode });
 }
 
-/** Upstash or Redis, its client library loaded in the background (deferred.ts). */
-function sharedStore(backend: "redis" | "upstash", c: Config, timeoutMs: number): RateLimitStore {
-  const shared = deferredBackend(
-    "ratelimit",
-    backend,
-    async (): Promise<RateLimitStore> =>
-      backend === "upstash"
-        ? new (await import("./upstash")).UpstashRateLimitStore({ url: c.UPSTASH_REDIS_REST_URL!, token: c.UPSTASH_REDIS_REST_TOKEN!, timeoutMs })
-        : new (await import("./redis")).RedisRateLimitStore({ url: c.REDIS_URL!, timeoutMs }),
-  );
+/** Upstash or Redis, its client library loaded in the background (lib/store). */
+function sharedStore(settings: StoreSettings): RateLimitStore {
+  const shared = sharedBackend<RateLimitStore>("ratelimit", settings, {
+    upstash: async (url, token, timeoutMs) => new (await import("./upstash")).UpstashRateLimitStore({ url, token, timeoutMs }),
+    redis: async (url, timeoutMs) => new (await import("./redis")).RedisRateLimitStore({ url, timeoutMs }),
+  });
   return {
-    name: backend,
+    name: settings.backend as RateLimitStore["name"],
     check: async (bucket, identifier, rule) => (await shared.get()).check(bucket, identifier, rule),
     health: () => shared.get().then((store) => store.health(), shared.misconfigured),
   };
 }
 
-// On globalThis, not in a module variable: Next.js can evaluate this module once per route bundle (and again on
-// dev reloads), and an in-process store split per route would split the budgets with it.
-const STORE = Symbol.for("lugha.ratelimit.store");
-type WithStore = typeof globalThis & { [STORE]?: GuardedRateLimitStore };
-
-function currentStore(): GuardedRateLimitStore {
-  const g = globalThis as WithStore;
-  return (g[STORE] ??= createRateLimiter());
-}
-
-/** The process-wide limiter. Identify callers by API key id (never by key name) or, for the per-IP buckets, by client IP. */
-export function getRateLimiter(): RateLimitStore {
-  return currentStore();
-}
-
 /** For /health: which store, whether it answers, and what happens when it does not. Never throws. */
-export async function rateLimiterStatus(): Promise<{ backend: string; ok: boolean; fail_mode: FailMode; detail?: string }> {
-  const store = currentStore();
+export async function rateLimiterStatus(
+  store: GuardedRateLimitStore,
+): Promise<{ backend: string; ok: boolean; fail_mode: FailMode; detail?: string }> {
   const { ok, detail } = await store.health();
   return { backend: store.name, ok, fail_mode: store.failMode, ...(detail ? { detail } : {}) };
 }

@@ -1,3 +1,5 @@
+import type { RateLimitRule } from "@/lib/config/values";
+
 /** Buckets with their own budget. Per API key id, except `issuance` and `auth_failures`, which are per client IP. */
 export type RateLimitBucket = "translate" | "batch" | "stt" | "tts" | "default" | "issuance" | "auth_failures";
 
@@ -7,10 +9,7 @@ export type RateLimitBucket = "translate" | "batch" | "stt" | "tts" | "default" 
  */
 export type StoreBucket = RateLimitBucket | "upstream";
 
-export interface RateLimitRule {
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimitRule } from "@/lib/config/values";
 
 export interface RateLimitDecision {
   allowed: boolean;

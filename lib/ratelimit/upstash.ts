@@ -1,7 +1,8 @@
 import { Ratelimit } from "@upstash/ratelimit";
-import { Redis } from "@upstash/redis";
+import type { Redis } from "@upstash/redis";
 import { allowedDecision, deniedDecision } from "./decision";
-import { pingHealth, withTimeout } from "./guard";
+import { pingHealth, withTimeout } from "@/lib/store";
+import { createUpstashClient } from "@/lib/store/upstash";
 import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /**
@@ -30,20 +31,6 @@ export interface UpstashStoreOptions {
   /** Bound on every REST call and on the limiter (RATE_LIMIT_TIMEOUT_MS). */
   timeoutMs: number;
   prefix?: string;
-}
-
-/** An Upstash REST client for a shared store: each request bounded by `timeoutMs`, failing fast instead of retrying. */
-export function createUpstashClient(options: { url: string; token: string; timeoutMs: number }): Redis {
-  return new Redis({
-    url: options.url,
-    token: options.token,
-    // No retries with back-off (default 5, about 8 s in all): the guard decides what a failure means, quickly.
-    retry: { retries: 0 },
-    // A function, so each request gets its own deadline; a plain AbortSignal would make the client return a
-    // fake "Aborted" result instead of failing.
-    signal: () => AbortSignal.timeout(options.timeoutMs),
-    enableTelemetry: false,
-  });
 }
 
 /** Upstash Redis over REST (UPSTASH_REDIS_REST_URL/TOKEN), the store for Vercel and other serverless hosts. */

@@ -82,7 +82,7 @@ const fourth: ProviderDescriptor = {
   id: FOURTH,
   displayName: "Fourth MT",
   client: FourthClient,
-  env: { url: "FOURTH_API_URL", defaultUrl: "https://fourth.invalid", credential: "FOURTH_API_KEY" },
+  env: { url: "FOURTH_API_URL", credential: "FOURTH_API_KEY" },
   emulator: { kind: "fourth", behaviour: fourthBehaviour },
   translation: {
     limit: { unit: "characters", max: 200 },

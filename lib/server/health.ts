@@ -1,10 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { budgetsCheck } from "@/lib/budgets";
-import { getTranslationCache } from "@/lib/cache";
-import { databaseTarget, getDatabase } from "@/lib/db";
-import { providerStatus } from "@/lib/providers";
+import { databaseTarget } from "@/lib/db";
 import { rateLimiterStatus } from "@/lib/ratelimit";
-import { availabilityReport } from "@/lib/server/availability";
+import { availabilityReport } from "./availability";
+import { type Services, services } from "./index";
 import packageJson from "@/package.json";
 
 const startedAt = Date.now();
@@ -43,9 +42,9 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
  * provider base URLs and whether each is configured, and `availability`: the models and pairs marked unavailable,
  * why, and when each is re-checked.
  */
-export async function healthReport(req?: Request, env: Record<string, string | undefined> = process.env): Promise<HealthReport> {
-  const full = await fullHealthReport();
-  return req && isOperator(req, env) ? full : publicView(full);
+export async function healthReport(req?: Request, s: Services = services()): Promise<HealthReport> {
+  const full = await fullHealthReport(s);
+  return req && isOperator(req, s.config.HEALTH_OPERATOR_TOKEN) ? full : publicView(full);
 }
 
 /** The shortest HEALTH_OPERATOR_TOKEN accepted; a shorter one is ignored (with a warning), as if unset. */
@@ -54,8 +53,8 @@ const COMPARE_KEY = randomBytes(32);
 let warnedShortToken = false;
 
 /** Whether the request carries the operator token. Compared as HMACs of equal length, in constant time. */
-export function isOperator(req: Request, env: Record<string, string | undefined> = process.env): boolean {
-  const token = env.HEALTH_OPERATOR_TOKEN?.trim();
+export function isOperator(req: Request, operatorToken: string | undefined): boolean {
+  const token = operatorToken?.trim();
   if (!token) return false;
   if (token.length < MIN_OPERATOR_TOKEN_LENGTH) {
     if (!warnedShortToken) console.warn(`[health] HEALTH_OPERATOR_TOKEN is shorter than ${MIN_OPERATOR_TOKEN_LENGTH} characters; ignored`);
@@ -89,23 +88,23 @@ function publicView(full: HealthReport): HealthReport {
 }
 
 /** Health: "down" only when the service cannot serve (no database); anything else unhealthy is "degraded". */
-async function fullHealthReport(): Promise<HealthReport> {
-  const db = await timed(async () => (await getDatabase()).ping(), 3_000);
+async function fullHealthReport(s: Services): Promise<HealthReport> {
+  const db = await timed(async () => (await s.database()).ping(), 3_000);
   const checks: HealthReport["checks"] = {
     database: {
       status: db.ok ? "ok" : "down",
-      engine: engineName(),
+      engine: engineName(s),
       latency_ms: db.latency_ms,
       ...(db.error ? { error: "database unreachable" } : {}),
     },
   };
-  const limiter = await rateLimiterStatus();
+  const limiter = await rateLimiterStatus(s.limiter);
   checks.rate_limiter = { status: limiter.ok ? "ok" : "degraded", ...limiter };
-  checks.providers = providersCheck();
-  checks.cache = await cacheCheck();
+  checks.providers = providersCheck(s);
+  checks.cache = await cacheCheck(s);
   // Operator-only (publicView drops it); an unavailable route is filtered out of routing, not a fault of this instance.
-  checks.availability = { status: "ok", ...availabilityReport() };
-  checks.upstream_budgets = budgetsCheck((id) => providerStatus()[id].mode === "live");
+  checks.availability = { status: "ok", ...availabilityReport(s.availability) };
+  checks.upstream_budgets = budgetsCheck((id) => s.providerStatus()[id].mode === "live", s.budgets);
   const degraded = Object.entries(checks).some(([name, c]) => name !== "database" && c.status !== "ok");
   return {
     status: !db.ok ? "down" : degraded ? "degraded" : "ok",
@@ -119,8 +118,8 @@ async function fullHealthReport(): Promise<HealthReport> {
  * Providers are "degraded" when a circuit is open or a live provider has no credential. Sandbox mode is not a fault,
  * but it is stated plainly (`sandbox: true`): its output is not a real translation.
  */
-function providersCheck(): CheckResult {
-  const providers = providerStatus();
+function providersCheck(s: Services): CheckResult {
+  const providers = s.providerStatus();
   const list = Object.values(providers);
   const unhealthy = list.some((p) => p.circuit !== "closed" || !p.configured);
   return {
@@ -134,15 +133,15 @@ function providersCheck(): CheckResult {
  * The translation cache: "degraded" while its store fails (requests are then served uncached, never refused). Off is
  * not a fault.
  */
-async function cacheCheck(): Promise<CheckResult> {
-  const cache = await getTranslationCache().status();
+async function cacheCheck(s: Services): Promise<CheckResult> {
+  const cache = await s.caching.cache.status();
   return { status: cache.enabled && (!cache.ok || cache.degraded) ? "degraded" : "ok", ...cache };
 }
 
 /** The configured engine; "misconfigured" when DATABASE_URL is unusable here (e.g. unset on Vercel). Never throws. */
-function engineName(): string {
+function engineName(s: Services): string {
   try {
-    return databaseTarget().kind;
+    return databaseTarget(s.config.DATABASE_URL, Boolean(s.config.VERCEL)).kind;
   } catch {
     return "misconfigured";
   }

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { providerChoiceError } from "@/lib/routing/fields";
 import { ACCEPTED_FORMATS_TEXT } from "./audio";
-import { DEFAULT_MAX_AUDIO_SECONDS, DEFAULT_MAX_UPLOAD_BYTES, MAX_TTS_CHARS } from "./limits";
+import { CONFIG_DEFAULTS } from "@/lib/config";
+import { MAX_TTS_CHARS } from "./limits";
 
 /**
  * Request and response schemas of POST /api/v1/speech/stt and POST /api/v1/speech/tts. The routes validate with them
@@ -44,7 +45,7 @@ export const SttForm = z
     audio: z
       .file(required("a file upload (a multipart part with a filename)"))
       .describe(
-        `The recording: ${ACCEPTED_FORMATS_TEXT}. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most ${mb(DEFAULT_MAX_UPLOAD_BYTES)} (SPEECH_MAX_UPLOAD_BYTES) and ${DEFAULT_MAX_AUDIO_SECONDS / 60} minutes (SPEECH_MAX_AUDIO_SECONDS).`,
+        `The recording: ${ACCEPTED_FORMATS_TEXT}. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most ${mb(CONFIG_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES)} by default (SPEECH_MAX_UPLOAD_BYTES) and ${CONFIG_DEFAULTS.SPEECH_MAX_AUDIO_SECONDS / 60} minutes (SPEECH_MAX_AUDIO_SECONDS).`,
       ),
     language: SpeechLanguage("Language spoken in the recording"),
     provider: SpeechProviderChoice.optional(),

@@ -1,4 +1,3 @@
-import { findGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/kit/errors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
 import type { CacheCaller } from "./cache";
@@ -28,17 +27,13 @@ import { type GlossaryLookup, type ProviderGate, type TranslateDeps, translateTe
  *   items sent upstream, and two identical items share one upstream call.
  */
 
-export const DEFAULT_BATCH_CONCURRENCY_PER_PROVIDER = 8;
-export const DEFAULT_BATCH_DEADLINE_MS = 30_000;
+/** Without settings (unit tests that build deps by hand): the configuration's defaults. */
+const BATCH_FALLBACK: BatchSettings = { deadlineMs: 30_000, concurrencyPerProvider: 8 };
 
-export function batchConcurrencyFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.BATCH_CONCURRENCY_PER_PROVIDER);
-  return Number.isInteger(n) && n >= 1 && n <= 256 ? n : DEFAULT_BATCH_CONCURRENCY_PER_PROVIDER;
-}
-
-export function batchDeadlineFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.BATCH_DEADLINE_MS);
-  return Number.isFinite(n) && n >= 100 ? Math.floor(n) : DEFAULT_BATCH_DEADLINE_MS;
+/** A batch's limits when the caller names none (the configuration's BATCH_DEADLINE_MS and BATCH_CONCURRENCY_PER_PROVIDER). */
+export interface BatchSettings {
+  deadlineMs: number;
+  concurrencyPerProvider: number;
 }
 
 /** A counting semaphore whose waiters give up at a deadline. */
@@ -131,9 +126,9 @@ export async function translateBatch(
   options: BatchOptions = {},
 ): Promise<BatchTranslateResponse> {
   const startedAt = options.startedAt ?? performance.now();
-  const batchDeadline = Date.now() + (options.batchDeadlineMs ?? batchDeadlineFromEnv());
-  const gate = concurrencyGate(options.concurrencyPerProvider ?? batchConcurrencyFromEnv());
-  const itemDeps: TranslateDeps = { ...deps, gate, glossaries: lookupOnce(deps.glossaries ?? findGlossary) };
+  const batchDeadline = Date.now() + (options.batchDeadlineMs ?? deps.batch?.deadlineMs ?? BATCH_FALLBACK.deadlineMs);
+  const gate = concurrencyGate(options.concurrencyPerProvider ?? deps.batch?.concurrencyPerProvider ?? BATCH_FALLBACK.concurrencyPerProvider);
+  const itemDeps: TranslateDeps = { ...deps, gate, glossaries: deps.glossaries && lookupOnce(deps.glossaries) };
   const defaults = options.defaults ?? {};
 
   const results = await Promise.all(

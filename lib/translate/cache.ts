@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type CacheValue, getTranslationCache, SingleFlight, type TranslationCache } from "@/lib/cache";
+import type { CacheValue, SingleFlight, TranslationCache } from "@/lib/cache";
 import type { CacheKeyInput } from "@/lib/cache/key";
 import { ApiError } from "@/lib/kit/errors";
 import type { TranslationRoute } from "@/lib/providers/descriptor";
@@ -24,7 +24,7 @@ import { type BatchTranslateResponse, CACHE_HEADER, type TranslateResponse } fro
  *    call of their own and are answered as hits. A request that bypasses the cache neither reads it nor joins a run.
  */
 
-/** The process-wide cache and the calls in flight; both on globalThis (see lib/cache/index.ts for why). */
+/** The process's cache and the calls in flight (lib/server builds them once). */
 export interface TranslationCaching {
   cache: TranslationCache;
   flights: SingleFlight<unknown>;
@@ -45,14 +45,6 @@ export interface Fresh<V extends CacheValue> {
 }
 
 export type Looked<V extends CacheValue, F extends Fresh<V>> = { outcome: "hit"; value: V } | { outcome: "miss" | "bypass"; fresh: F };
-
-const FLIGHTS = Symbol.for("lugha.translation.flights");
-type WithFlights = typeof globalThis & { [FLIGHTS]?: SingleFlight<unknown> };
-
-export function translationCaching(): TranslationCaching {
-  const g = globalThis as WithFlights;
-  return { cache: getTranslationCache(), flights: (g[FLIGHTS] ??= new SingleFlight<unknown>()) };
-}
 
 /** The plan of one request, as far as the key needs it. */
 export interface KeyedPlan {

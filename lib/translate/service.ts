@@ -1,7 +1,7 @@
 import type { Availability, AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
-import { config, loadConfig } from "@/lib/config";
-import { findGlossary, type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
+import { type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
+import type { BatchSettings } from "./batch";
 import { ApiError } from "@/lib/kit/errors";
 import { type Detection, detectLanguage } from "@/lib/languages/detect";
 import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
@@ -44,7 +44,6 @@ import type { ProviderChoice, TranslateResponse } from "./schemas";
 
 export { FALLBACK_SHARE } from "@/lib/routing";
 
-export const DEFAULT_TRANSLATE_DEADLINE_MS = 20_000;
 
 export interface TranslateInput {
   text: string;
@@ -78,8 +77,10 @@ export interface TranslateDeps {
   availability?: Availability;
   /** The availability view prepare() routes with (set by translateText from `availability`). */
   view?: AvailabilityView;
-  /** Default: the database (findGlossary). */
+  /** The caller's glossaries (lib/server: the database); without it, every glossary_id is unknown. */
   glossaries?: GlossaryLookup;
+  /** translateBatch's deadline and concurrency (lib/server: from the configuration). */
+  batch?: BatchSettings;
 }
 
 export interface TranslateOptions {
@@ -112,10 +113,6 @@ export type StoredTranslation = Omit<TranslateResponse, PerRequestField>;
 
 interface Answer extends Fresh<StoredTranslation> {
   routing: Pick<TranslateResponse, "fallback_used" | "providers_tried">;
-}
-
-export function deadlineFromEnv(env?: Record<string, string | undefined>): number {
-  return (env ? loadConfig(env) : config()).TRANSLATE_DEADLINE_MS ?? DEFAULT_TRANSLATE_DEADLINE_MS;
 }
 
 interface Prepared {
@@ -266,7 +263,7 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
 
 /** The request's glossary: the caller's own, for the planned (detected) pair; else 422 on glossary_id. */
 async function glossaryFor(id: string, plan: Prepared, caller: CacheCaller | undefined, deps: TranslateDeps, loc: (string | number)[]) {
-  const found = caller ? await (deps.glossaries ?? findGlossary)(caller.apiKeyId, id) : undefined;
+  const found = caller ? await deps.glossaries?.(caller.apiKeyId, id) : undefined;
   return usableGlossary(found, plan.source, plan.target, [...loc, "glossary_id"]);
 }
 

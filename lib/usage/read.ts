@@ -1,5 +1,4 @@
-import { getPrisma } from "@/lib/db";
-import { flushUsage } from "@/lib/keys/store";
+import type { KeyStore } from "@/lib/keys/store";
 import { formatDay, parseDay, type UsageGroup, type UsageResponse, type UsageRow, utcToday } from "./schemas";
 import { buildSeries } from "./series";
 
@@ -40,9 +39,9 @@ const FIELD: Record<UsageGroup, keyof UsageGroupRow> = {
   provider: "provider",
 };
 
-export async function readUsage(keyId: string, range: { from: string; to: string }, groups: UsageGroup[]): Promise<UsageGroupRow[]> {
-  await flushUsage();
-  const prisma = await getPrisma();
+export async function readUsage(keys: KeyStore, keyId: string, range: { from: string; to: string }, groups: UsageGroup[]): Promise<UsageGroupRow[]> {
+  await keys.flushUsage();
+  const prisma = await keys.prisma();
   const select = groups.map((g, i) => `${DIMENSION_SQL[g]} AS g${i}`);
   const rows = await prisma.$queryRawUnsafe<Record<string, unknown>[]>(
     `SELECT ${[...select, ""].join(", ")}
@@ -70,8 +69,8 @@ export async function readUsage(keyId: string, range: { from: string; to: string
 }
 
 /** GET /api/v1/usage's answer for a validated range and grouping. */
-export async function usageReport(keyId: string, range: { from: string; to: string }, groupBy: UsageGroup): Promise<UsageResponse> {
-  const groups = await readUsage(keyId, range, [groupBy]);
+export async function usageReport(keys: KeyStore, keyId: string, range: { from: string; to: string }, groupBy: UsageGroup): Promise<UsageResponse> {
+  const groups = await readUsage(keys, keyId, range, [groupBy]);
   const totals = sumCounts(groups);
   let rows: UsageRow[];
   if (groupBy === "day") {
@@ -109,8 +108,8 @@ export function daysOf(range: { from: string; to: string }): string[] {
 }
 
 /** The dashboard chart's data: the last `days` UTC days (today included), read with the usage API's own query. */
-export async function dashboardUsage(keyId: string, days = 90, now = Date.now()) {
+export async function dashboardUsage(keys: KeyStore, keyId: string, days = 90, now = Date.now()) {
   const to = utcToday(now);
   const range = { from: formatDay(to - (days - 1) * 86_400_000), to: formatDay(to) };
-  return buildSeries(await readUsage(keyId, range, ["day", "endpoint", "status"]), daysOf(range));
+  return buildSeries(await readUsage(keys, keyId, range, ["day", "endpoint", "status"]), daysOf(range));
 }

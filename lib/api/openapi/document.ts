@@ -7,7 +7,8 @@ import { formatBytes } from "@/lib/kit/body";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { SANDBOX_HEADER } from "@/lib/kit/headers";
 import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
-import { DEFAULT_RULES, parseRule } from "@/lib/ratelimit";
+import { CONFIG_DEFAULTS, config, type RateLimitRule } from "@/lib/config";
+import { ruleOf } from "@/lib/server/settings";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import {
   BatchItem,
@@ -74,7 +75,7 @@ function operationErrors(operation: Operation): ErrorCode[] {
 function errorResponses(operation: Operation): Record<string, unknown> {
   const codes = operationErrors(operation);
   const authenticated = operation.auth === "api_key";
-  const limit = bodyLimit(operation);
+  const limit = bodyLimit(operation, config());
   const when = (code: ErrorCode) =>
     code === "PAYLOAD_TOO_LARGE" && limit !== undefined ? `The body is larger than ${formatBytes(limit)}` : ERROR_DOCS[code].when;
   const byStatus = new Map<number, ErrorCode[]>();
@@ -109,12 +110,12 @@ function operationObject(operation: Operation): Record<string, unknown> {
     ...(operation.ok.schema ? { "application/json": { schema: ref(operation.ok.schema) } } : {}),
     ...operation.ok.content,
   };
-  const limit = bodyLimit(operation);
+  const limit = bodyLimit(operation, config());
   const notes = [
     operation.rateLimit &&
       (operation.rateLimit === "issuance"
         ? ""
-        : `Rate limit: ${operation.rateLimit} bucket (${describeRule(DEFAULT_RULES[operation.rateLimit])} per key by default).`),
+        : `Rate limit: ${operation.rateLimit} bucket (${describeRule(ruleOf(CONFIG_DEFAULTS, operation.rateLimit))} per key by default).`),
     limit !== undefined && `Body limit: ${formatBytes(limit)}.`,
   ].filter(Boolean);
   const description = [operation.description, ...notes].filter(Boolean).join(" ");
@@ -178,9 +179,8 @@ function parameters(shape: z.ZodObject | undefined, location: "path" | "query"):
 }
 
 /** "60/60s" → "60/min". */
-function describeRule(rule: string): string {
-  const parsed = parseRule(rule)!;
-  return parsed.windowMs === 60_000 ? `${parsed.limit}/min` : rule;
+function describeRule(rule: RateLimitRule): string {
+  return rule.windowMs === 60_000 ? `${rule.limit}/min` : `${rule.limit}/${rule.windowMs / 1000}s`;
 }
 
 function paths(): Record<string, Record<string, unknown>> {

@@ -1,3 +1,4 @@
+import { config } from "@/lib/config";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
@@ -200,7 +201,7 @@ describe("the document is assembled from the route manifest", () => {
       expect("413" in responses, name).toBe(Boolean(operation.body || operation.multipart));
       expect("429" in responses, name).toBe(Boolean(operation.rateLimit));
       expect("500" in responses, name).toBe(true);
-      const limit = bodyLimit(operation);
+      const limit = bodyLimit(operation, config());
       if (limit !== undefined) expect(JSON.stringify(responses["413"]), name).toContain(formatBytes(limit));
       // The success answer under its declared status only.
       const success = String(operation.ok.status ?? 200);

@@ -1,11 +1,12 @@
 import { serveRoute } from "@/lib/api/route";
+import { services } from "@/lib/server";
 import { GLOSSARIES_PER_KEY } from "@/lib/glossaries/schemas";
 import { createGlossary, glossaryJson, listGlossaries } from "@/lib/glossaries/store";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries", {
   /** Create a glossary owned by the calling key: 201 with the glossary as stored, and its Location. */
   POST: async ({ key, body }) => {
-    const glossary = await createGlossary(key.id, body);
+    const glossary = await createGlossary(services().database, key.id, body);
     return Response.json(
       { ...glossaryJson(glossary), entries: glossary.entries },
       { status: 201, headers: { Location: `/api/v1/glossaries/${glossary.id}` } },
@@ -13,7 +14,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
   },
   /** The calling key's glossaries, newest first, without their entries. */
   GET: async ({ key }) => {
-    const glossaries = (await listGlossaries(key.id)).map(glossaryJson);
+    const glossaries = (await listGlossaries(services().database, key.id)).map(glossaryJson);
     return { glossaries, total: glossaries.length, limit: GLOSSARIES_PER_KEY };
   },
 });

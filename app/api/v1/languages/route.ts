@@ -4,7 +4,8 @@ import type { AvailabilityView } from "@/lib/availability";
 import { validate } from "@/lib/kit/body";
 import { listLanguages } from "@/lib/languages/listing";
 import { LanguagesQuery } from "@/lib/languages/schemas";
-import { catalogueSubjects, getAvailability } from "@/lib/server/availability";
+import { services } from "@/lib/server";
+import { catalogueSubjects } from "@/lib/server/availability";
 
 /**
  * GET /api/v1/languages — the languages translate, STT and TTS serve, with providers, models and quality per pair, STT
@@ -19,7 +20,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
       Object.fromEntries(["capability", "provider", "source"].filter((k) => params.has(k)).map((k) => [k, params.get(k)])),
       "query",
     );
-    const view = await getAvailability().view(catalogueSubjects());
+    const view = await services().availability.view(catalogueSubjects());
     const { body, etag } = rendered(query, view);
     const headers = { "Content-Type": "application/json", ETag: etag, "Cache-Control": "private, max-age=300" };
     const ifNoneMatch = req.headers.get("if-none-match");

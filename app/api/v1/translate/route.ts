@@ -1,5 +1,6 @@
 import { serveRoute } from "@/lib/api/route";
-import { bypassRequested, cacheStatus, defaultTranslateDeps, setCacheHeader, translateText } from "@/lib/translate";
+import { services } from "@/lib/server";
+import { bypassRequested, cacheStatus, setCacheHeader, translateText } from "@/lib/translate";
 
 /**
  * POST /api/v1/translate — translate one text. Routing, fallback, detection and limits live in
@@ -8,7 +9,7 @@ import { bypassRequested, cacheStatus, defaultTranslateDeps, setCacheHeader, tra
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/translate", {
   POST: async ({ req, body, key, startedAt, headers }) => {
-    const deps = defaultTranslateDeps();
+    const deps = services().translate;
     const bypass = bypassRequested(req.headers, body.cache);
     const result = await translateText(body, deps, { startedAt, caller: { apiKeyId: key.id, bypass } });
     setCacheHeader(headers, cacheStatus(deps.caching, bypass, result.cached));

@@ -1,4 +1,5 @@
 import { serveRoute } from "@/lib/api/route";
+import { services } from "@/lib/server";
 import { validate } from "@/lib/kit/body";
 import { usageReport } from "@/lib/usage/read";
 import { UsageQuery, usageRange } from "@/lib/usage/schemas";
@@ -17,6 +18,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
     );
     const range = usageRange(query);
     if ("field" in range) throw new Error("unreachable: UsageQuery checks the range");
-    return usageReport(key.id, range, query.group_by ?? "day");
+    return usageReport(services().keys, key.id, range, query.group_by ?? "day");
   },
 });

@@ -1,5 +1,5 @@
 import { serveRoute } from "@/lib/api/route";
-import { issueKey } from "@/lib/keys/store";
+import { services } from "@/lib/server";
 
 /**
  * POST /api/v1/auth/keys — issue an API key. No authentication; throttled per client IP.
@@ -7,7 +7,7 @@ import { issueKey } from "@/lib/keys/store";
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/auth/keys", {
   POST: async ({ body }) => {
-    const { apiKey, row } = await issueKey(body.name, body.expires_in_days);
+    const { apiKey, row } = await services().keys.issueKey(body.name, body.expires_in_days);
     return {
       api_key: apiKey,
       name: row.name,

@@ -1,16 +1,17 @@
 import { serveRoute } from "@/lib/api/route";
+import { services } from "@/lib/server";
 import { deleteGlossary, getGlossary, glossaryJson } from "@/lib/glossaries/store";
 
 // Any id that is not one of the calling key's glossaries (another key's, unknown, not a UUID) is 404 NOT_FOUND.
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries/{id}", {
   /** One of the calling key's glossaries, with its entries. */
   GET: async ({ key, params }) => {
-    const glossary = await getGlossary(key.id, params.id);
+    const glossary = await getGlossary(services().database, key.id, params.id);
     return { ...glossaryJson(glossary), entries: glossary.entries };
   },
   /** Delete one of the calling key's glossaries. */
   DELETE: async ({ key, params }) => {
-    await deleteGlossary(key.id, params.id);
+    await deleteGlossary(services().database, key.id, params.id);
     return { deleted: true, id: params.id };
   },
 });

@@ -1,5 +1,6 @@
 import { serveRoute } from "@/lib/api/route";
-import { defaultSpeechDeps, readSttUpload, transcribeAudio } from "@/lib/speech";
+import { services } from "@/lib/server";
+import { readSttUpload, transcribeAudio } from "@/lib/speech";
 
 /**
  * POST /api/v1/speech/stt — speech-to-text. multipart/form-data: `audio` (file),
@@ -10,6 +11,6 @@ import { defaultSpeechDeps, readSttUpload, transcribeAudio } from "@/lib/speech"
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/speech/stt", {
   POST: async ({ req, startedAt, maxBodyBytes }) => {
     const upload = await readSttUpload(req, maxBodyBytes);
-    return transcribeAudio(upload, defaultSpeechDeps(), { startedAt });
+    return transcribeAudio(upload, services().speech, { startedAt });
   },
 });

@@ -1,5 +1,6 @@
 import { RawReply, serveRoute } from "@/lib/api/route";
-import { defaultSpeechDeps, prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
+import { services } from "@/lib/server";
+import { prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
 
 /**
  * POST /api/v1/speech/tts — text-to-speech. JSON {text, language, voice?, provider?}.
@@ -9,7 +10,7 @@ import { defaultSpeechDeps, prefersRawAudio, synthesizeSpeech } from "@/lib/spee
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/speech/tts", {
   POST: async ({ req, body, startedAt }) => {
-    const { response: meta, audio } = await synthesizeSpeech(body, defaultSpeechDeps(), { startedAt });
+    const { response: meta, audio } = await synthesizeSpeech(body, services().speech, { startedAt });
     if (prefersRawAudio(req.headers.get("accept"))) {
       const response = new Response(audio as Uint8Array<ArrayBuffer>, {
         headers: {

@@ -1,7 +1,8 @@
 import { serveRoute } from "@/lib/api/route";
 import { validate } from "@/lib/kit/body";
 import { ApiError } from "@/lib/kit/errors";
-import { batchCached, bypassRequested, cacheStatus, defaultTranslateDeps, setCacheHeader, translateBatch } from "@/lib/translate";
+import { services } from "@/lib/server";
+import { batchCached, bypassRequested, cacheStatus, setCacheHeader, translateBatch } from "@/lib/translate";
 import { BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 
 /**
@@ -21,7 +22,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
       );
     }
     const request = validate(BatchTranslateRequest, body, "body");
-    const deps = defaultTranslateDeps();
+    const deps = services().translate;
     const bypass = bypassRequested(req.headers, request.cache);
     const { format, do_not_translate, glossary_id } = request;
     const result = await translateBatch(request.items, request.provider, deps, {

@@ -1,6 +1,6 @@
 import { serveRoute } from "@/lib/api/route";
-import { revokeKey } from "@/lib/keys/store";
-import { type RateLimitBucket, ruleFor } from "@/lib/ratelimit";
+import type { RateLimitBucket } from "@/lib/ratelimit";
+import { services } from "@/lib/server";
 
 const PER_KEY_BUCKETS: RateLimitBucket[] = ["translate", "batch", "stt", "tts", "default"];
 
@@ -15,14 +15,14 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
     rate_limits: Object.fromEntries(
       PER_KEY_BUCKETS.map((b) => {
-        const rule = ruleFor(b);
+        const rule = services().rule(b);
         return [b, { limit: rule.limit, window_seconds: rule.windowMs / 1000 }];
       }),
     ),
   }),
   /** Revoke the calling key. Every later request with it gets 401 INVALID_API_KEY. */
   DELETE: async ({ key }) => {
-    await revokeKey(key.id);
+    await services().keys.revokeKey(key.id);
     return { revoked: true, name: key.name, display_prefix: key.displayPrefix };
   },
 });

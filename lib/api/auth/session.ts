@@ -1,8 +1,8 @@
 import { cookies } from "next/headers";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
-import { findKeyById, type KeyRecord } from "@/lib/keys/lookup";
-import { flushUsage } from "@/lib/keys/store";
+import type { KeyRecord } from "@/lib/keys/store";
+import { services } from "@/lib/server";
 import { authOptions } from "./options";
 
 export type PortalSession =
@@ -28,8 +28,9 @@ async function readPortalSession(): Promise<PortalSession> {
   if (!keyId) return { state: "signed_out" };
   // Requests are counted in memory and written just after their response; write this instance's pending counts first
   // so the dashboard shows every request it has served (requests_total, today's bar). Never fails the page.
-  await flushUsage().catch(() => undefined);
-  const key = await findKeyById(keyId);
+  const { keys } = services();
+  await keys.flushUsage().catch(() => undefined);
+  const key = await keys.findKeyById(keyId);
   if (!key) return { state: "ended", reason: "unknown" };
   if (key.status !== "active") return { state: "ended", reason: key.status };
   return { state: "signed_in", key };

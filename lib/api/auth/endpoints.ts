@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "@/lib/api/route";
-import { findKeyById } from "@/lib/keys/lookup";
+import { services } from "@/lib/server";
 import { API_KEY_PROVIDER_ID } from "./options";
 
 /*
@@ -24,7 +24,7 @@ export async function withoutEndedSession(req: Request, segments: string[], res:
   if (req.method !== "GET" || segments.join("/") !== "session" || res.status !== 200) return res;
   const session = (await res.clone().json()) as { keyId?: unknown };
   if (typeof session.keyId !== "string") return res;
-  const key = await findKeyById(session.keyId);
+  const key = await services().keys.findKeyById(session.keyId);
   if (key?.status === "active") return res;
   // Not re-issuing the session cookie (next-auth's answer would extend it); the pages end the session themselves.
   return Response.json({}, { headers: { "Cache-Control": "no-store" } });

@@ -1,6 +1,6 @@
-import { isRecentlyVerifiedKey } from "@/lib/keys/store";
+import type { RateLimitRule } from "@/lib/config/values";
 import { ApiError } from "@/lib/kit/errors";
-import { getRateLimiter, type RateLimitRule, type RateLimitStore, ruleFor } from "@/lib/ratelimit";
+import type { RateLimitStore } from "./types";
 
 /*
  * Failed authentication, throttled per client IP (README "Security").
@@ -19,8 +19,9 @@ export class FailedAuthThrottle {
   private readonly blockedUntil = new Map<string, number>();
 
   constructor(
-    private readonly store: () => RateLimitStore = getRateLimiter,
-    private readonly rule: () => RateLimitRule = () => ruleFor("auth_failures"),
+    private readonly store: RateLimitStore,
+    /** RATE_LIMIT_AUTH_FAILURES. */
+    private readonly rule: RateLimitRule,
     private readonly now: () => number = Date.now,
     private readonly maxBlocked = 10_000,
   ) {}
@@ -42,7 +43,7 @@ export class FailedAuthThrottle {
   async recordFailure(ip: string): Promise<number> {
     let decision: Awaited<ReturnType<RateLimitStore["check"]>>;
     try {
-      decision = await this.store().check("auth_failures", ip, this.rule());
+      decision = await this.store.check("auth_failures", ip, this.rule);
     } catch {
       return 0;
     }
@@ -57,14 +58,6 @@ export class FailedAuthThrottle {
   }
 }
 
-// On globalThis: Next.js may evaluate this module once per route bundle, and the memory must be one per process.
-const THROTTLE = Symbol.for("lugha.auth.throttle");
-
-function currentThrottle(): FailedAuthThrottle {
-  const g = globalThis as typeof globalThis & { [THROTTLE]?: FailedAuthThrottle };
-  return (g[THROTTLE] ??= new FailedAuthThrottle());
-}
-
 /**
  * Runs `authenticate` for a key sent from `ip` under the throttle: refuses it with 429 (no lookup) while the address
  * is over budget and the key was not verified here recently; counts a refused key (null) and answers 429 instead
@@ -74,8 +67,9 @@ export async function throttleFailedAuth<T>(
   ip: string,
   plainKey: string,
   authenticate: () => Promise<T | null>,
-  throttle = currentThrottle(),
-  isVerified: (plainKey: string) => boolean = isRecentlyVerifiedKey,
+  throttle: FailedAuthThrottle,
+  /** Whether this instance verified the key recently (KeyStore.isRecentlyVerifiedKey). */
+  isVerified: (plainKey: string) => boolean,
 ): Promise<T | null> {
   const wait = throttle.waitSeconds(ip);
   if (wait > 0 && !isVerified(plainKey)) throw tooManyFailures(wait);

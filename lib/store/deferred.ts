@@ -1,4 +1,4 @@
-import { describeFailure } from "./guard";
+import { describeFailure } from "./failure";
 
 /**
  * A shared-store backend (Redis or Upstash) whose module, and the client library behind it, is imported in the

@@ -1,9 +1,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { findActiveKey } from "@/lib/keys/lookup";
 import { clientIp } from "@/lib/kit/client-ip";
 import { PEER_ADDRESS_HEADER } from "@/lib/kit/headers";
-import { getRateLimiter } from "@/lib/ratelimit";
+import { services } from "@/lib/server";
 import { authSecret } from "./secret";
 
 /**
@@ -38,11 +37,11 @@ export function authOptions(): NextAuthOptions {
           for (const [name, value] of Object.entries(req?.headers ?? {})) {
             if (typeof value === "string") headers.set(name, value);
           }
-          const ip = clientIp(new Request("http://portal.invalid/", { headers }), headers.get(PEER_ADDRESS_HEADER) ?? undefined);
-          const decision = await getRateLimiter().check("default", `portal-signin:${ip}`, SIGN_IN_RULE);
+          const ip = clientIp(new Request("http://portal.invalid/", { headers }), headers.get(PEER_ADDRESS_HEADER) ?? undefined, services().trustProxy);
+          const decision = await services().limiter.check("default", `portal-signin:${ip}`, SIGN_IN_RULE);
           if (!decision.allowed) throw new Error(`${SIGN_IN_THROTTLED}:${decision.retryAfterSeconds}`);
 
-          const key = await findActiveKey((credentials?.api_key ?? "").trim());
+          const key = await services().keys.findActiveKey((credentials?.api_key ?? "").trim());
           return key ? { id: key.id } : null;
         },
       }),

@@ -1,0 +1,106 @@
+import { UpstreamBudgets } from "@/lib/budgets";
+import { createTranslationCache, SingleFlight, type TranslationCache } from "@/lib/cache";
+import { type Config, config } from "@/lib/config";
+import { type DatabaseSource, databaseSource, databaseTarget } from "@/lib/db";
+import { findGlossary } from "@/lib/glossaries/store";
+import { KeyStore } from "@/lib/keys/store";
+import { PROVIDERS, providerStatus, type Registry, setCatalogueSettings } from "@/lib/providers";
+import { createProviders, loadProvidersConfig } from "@/lib/providers";
+import { createRateLimiter, FailedAuthThrottle, type GuardedRateLimitStore, type RateLimitBucket, type RateLimitRule } from "@/lib/ratelimit";
+import type { SpeechDeps } from "@/lib/speech";
+import type { TranslateDeps, TranslationCaching } from "@/lib/translate";
+import { createAvailability } from "./availability";
+import { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "./settings";
+
+export { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "./settings";
+
+/**
+ * The composition root: every service of the process, built once from the parsed configuration (lib/config) and
+ * handed to the features as arguments. Only the top of the app imports this folder — the API's composition (lib/api),
+ * the pages and the start-up (instrumentation.ts); no feature folder of lib/ does (a test keeps it so:
+ * scripts/layers.test.ts).
+ *
+ * Kept on globalThis: Next.js can evaluate a module once per route bundle (and again on dev reloads), and the
+ * in-process stores, the key cache, the circuits and PGlite (one process per data directory) must be one per process.
+ */
+export interface Services {
+  config: Config;
+  database: DatabaseSource;
+  keys: KeyStore;
+  limiter: GuardedRateLimitStore;
+  /** The per-bucket rules of the limiter (RATE_LIMIT_*). */
+  rule(bucket: RateLimitBucket): RateLimitRule;
+  authThrottle: FailedAuthThrottle;
+  caching: TranslationCaching;
+  budgets: UpstreamBudgets;
+  availability: ReturnType<typeof createAvailability>;
+  providers: Registry;
+  /** What POST /translate and /translate/batch run with. */
+  translate: TranslateDeps;
+  /** What POST /speech/stt and /speech/tts run with. */
+  speech: SpeechDeps;
+  /** Whether client addresses come from the proxy's X-Forwarded-For (TRUST_PROXY). */
+  trustProxy: boolean;
+  /** Each provider's mode, circuit and base URL, for /health. */
+  providerStatus(): ReturnType<typeof providerStatus>;
+}
+
+const SERVICES = Symbol.for("lugha.services");
+type WithServices = typeof globalThis & { [SERVICES]?: Services };
+
+/** The process's services, built on first use. */
+export function services(): Services {
+  const g = globalThis as WithServices;
+  return (g[SERVICES] ??= buildServices(config()));
+}
+
+/** Builds every service from `c`. Exported for tests that need a second, independent set. */
+export function buildServices(c: Config): Services {
+  setCatalogueSettings({ hfModelMap: c.HF_MODEL_MAP, hfAsrModel: c.HF_ASR_MODEL });
+  const database = databaseSource(databaseTarget(c.DATABASE_URL, Boolean(c.VERCEL)), { poolSize: c.DATABASE_POOL_SIZE });
+  const keys = new KeyStore(database, {
+    hashSecret: c.API_KEY_HASH_SECRET,
+    cacheTtlMs: c.KEY_CACHE_TTL_MS,
+    flushIntervalMs: c.USAGE_FLUSH_INTERVAL_MS,
+  });
+  keys.reportBacklogAtExit();
+  const limiter = createRateLimiter({
+    store: storeSettings(c, c.RATE_LIMIT_TIMEOUT_MS),
+    failMode: c.RATE_LIMIT_FAIL_MODE,
+    onVercel: Boolean(c.VERCEL),
+  });
+  const cache: TranslationCache = createTranslationCache(cacheSettings(c));
+  const caching: TranslationCaching = { cache, flights: new SingleFlight<unknown>() };
+  const budgets = new UpstreamBudgets(limiter, budgetRules(c));
+  const providers = createProviders(loadProvidersConfig(c, PROVIDERS), PROVIDERS, () => budgets);
+  const availability = createAvailability(c, providers);
+  const glossaries = (keyId: string, id: string) => findGlossary(database, keyId, id);
+  return {
+    config: c,
+    database,
+    keys,
+    limiter,
+    rule: (bucket) => ruleOf(c, bucket),
+    authThrottle: new FailedAuthThrottle(limiter, c.RATE_LIMIT_AUTH_FAILURES),
+    caching,
+    budgets,
+    availability,
+    providers,
+    translate: {
+      providers: providers.clients,
+      deadlineMs: c.TRANSLATE_DEADLINE_MS,
+      availability,
+      caching,
+      glossaries,
+      batch: { deadlineMs: c.BATCH_DEADLINE_MS, concurrencyPerProvider: c.BATCH_CONCURRENCY_PER_PROVIDER },
+    },
+    speech: {
+      providers: providers.clients,
+      deadlineMs: c.SPEECH_DEADLINE_MS,
+      maxAudioSeconds: c.SPEECH_MAX_AUDIO_SECONDS,
+      availability,
+    },
+    trustProxy: trustsProxy(c),
+    providerStatus: () => providerStatus(providers.clients),
+  };
+}

@@ -1,0 +1,42 @@
+import type { TranslationCacheConfig } from "@/lib/cache";
+import type { Config } from "@/lib/config";
+import type { ProviderId } from "@/lib/providers";
+import type { RateLimitBucket, RateLimitRule } from "@/lib/ratelimit";
+import type { StoreSettings } from "@/lib/store";
+
+/** The parsed configuration turned into each service's settings (pure: tests call these with loadConfig(env)). */
+
+/** Which shared store the configuration selects: Upstash (either pair of names), else REDIS_URL, else in process. */
+export function storeSettings(c: Config, timeoutMs: number): StoreSettings {
+  const upstashUrl = c.UPSTASH_REDIS_REST_URL ?? c.KV_REST_API_URL;
+  const upstashToken = c.UPSTASH_REDIS_REST_URL ? c.UPSTASH_REDIS_REST_TOKEN : c.KV_REST_API_TOKEN;
+  if (upstashUrl && upstashToken) return { backend: "upstash", upstash: { url: upstashUrl, token: upstashToken }, timeoutMs };
+  if (c.REDIS_URL) return { backend: "redis", redisUrl: c.REDIS_URL, timeoutMs };
+  return { backend: "memory", timeoutMs };
+}
+
+/** The rule of a rate-limit bucket: RATE_LIMIT_<BUCKET>. */
+export function ruleOf(c: Config, bucket: RateLimitBucket): RateLimitRule {
+  return c[`RATE_LIMIT_${bucket.toUpperCase() as Uppercase<RateLimitBucket>}`];
+}
+
+export function cacheSettings(c: Config): TranslationCacheConfig {
+  return {
+    enabled: c.TRANSLATION_CACHE === "on",
+    scope: c.TRANSLATION_CACHE_SCOPE,
+    ttlMs: c.TRANSLATION_CACHE_TTL_SECONDS * 1000,
+    maxBytes: c.TRANSLATION_CACHE_MAX_BYTES,
+    store: storeSettings(c, c.TRANSLATION_CACHE_TIMEOUT_MS),
+  };
+}
+
+/** Each provider's budget windows (UPSTREAM_BUDGET_<PROVIDER>). */
+export function budgetRules(c: Config): Record<ProviderId, RateLimitRule[]> {
+  return { provider_a: c.UPSTREAM_BUDGET_PROVIDER_A, provider_b: c.UPSTREAM_BUDGET_PROVIDER_B, provider_c: c.UPSTREAM_BUDGET_PROVIDER_C };
+}
+
+
+/** TRUST_PROXY, or on Vercel (no socket address to read; its edge sets X-Forwarded-For itself) true by default. */
+export function trustsProxy(c: Config): boolean {
+  return c.TRUST_PROXY ?? Boolean(c.VERCEL);
+}
