@@ -6,8 +6,8 @@ import { RateLimitPanel, type RuleView } from "@/components/playground/RateLimit
 import { providerNames } from "@/components/providerNames";
 import { RevokeKey } from "@/components/RevokeKey";
 import { UsageChart } from "@/components/UsageChart";
-import { operations } from "@/lib/api/manifest";
 import { portalSession } from "@/lib/api/auth/session";
+import { operations } from "@/lib/api/manifest";
 import { listLanguages } from "@/lib/languages/listing";
 import { services } from "@/lib/server";
 import { dashboardUsage } from "@/lib/usage/read";

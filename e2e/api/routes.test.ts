@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowedMethods, bodyLimit, operations, ROUTES, type RoutePath } from "@/lib/api/manifest";
+import { loadConfig } from "@/lib/config";
 import { fillTemplate } from "@/lib/kit/path-template";
 import { call, expectEnvelope, mintKey, rawCall } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
@@ -56,7 +57,7 @@ describe.each(operations().map((o) => ({ ...o, name: `${o.method.toUpperCase()} 
     });
   }
 
-  const limit = bodyLimit(operation);
+  const limit = bodyLimit(operation, loadConfig({}));
   if (limit !== undefined) {
     it(`refuses a body one byte over its limit (${limit} bytes) with 413 PAYLOAD_TOO_LARGE`, async () => {
       // A multipart route caps the uploaded file; a JSON route the body.

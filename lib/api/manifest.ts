@@ -1,8 +1,8 @@
 import { z } from "zod";
+import type { Config } from "@/lib/config";
 import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
-import type { Config } from "@/lib/config";
 import type { ErrorCode } from "@/lib/kit/errors";
 import { matchTemplate } from "@/lib/kit/path-template";
 import { LanguagesQuery } from "@/lib/languages/schemas";

@@ -1,15 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { loadConfig, parseBudget } from "@/lib/config";
+import { budgetRules } from "@/lib/server/settings";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
 import { MemoryRateLimitStore } from "../ratelimit/memory";
 import { RedisRateLimitStore } from "../ratelimit/redis";
-import { budgetsCheck, parseBudget, UpstreamBudgets, upstreamBudgetConfig } from "./index";
+import { budgetsCheck, UpstreamBudgets } from "./index";
+
+const upstreamBudgetConfig = (env: Record<string, string>) => budgetRules(loadConfig(env));
 
 afterEach(() => vi.restoreAllMocks());
 
 const unlimited = { provider_a: [], provider_b: [], provider_c: [] };
 
-describe("upstreamBudgetConfig", () => {
+describe("budget rules from the configuration", () => {
   test("defaults: Sunbird's free tier for provider_a (minute, day, month), the others unlimited", () => {
     expect(upstreamBudgetConfig({})).toEqual({
       provider_a: [
@@ -38,10 +42,8 @@ describe("upstreamBudgetConfig", () => {
     });
   });
 
-  test("a malformed value warns and keeps the default", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect(upstreamBudgetConfig({ UPSTREAM_BUDGET_PROVIDER_A: "fifty a minute" }).provider_a).toHaveLength(3);
-    expect(warn).toHaveBeenCalledOnce();
+  test("a malformed value stops start-up", () => {
+    expect(() => upstreamBudgetConfig({ UPSTREAM_BUDGET_PROVIDER_A: "fifty a minute" })).toThrow(/UPSTREAM_BUDGET_PROVIDER_A must be "N\/W/);
     expect(parseBudget("50/60s,")).toBeUndefined();
     expect(parseBudget("0/60s")).toBeUndefined();
   });

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { getHeapStatistics } from "node:v8";
+import { z } from "zod";
 import { parseBudget, parseBytes, parseRule, type RateLimitRule } from "./values";
 
 export { parseBudget, parseBytes, parseRule, type RateLimitRule } from "./values";
@@ -43,7 +43,10 @@ function url<F extends string | undefined = undefined>(protocols: string[], opti
     z
       .string()
       .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), `must be a URL (${protocols.map((p) => `${p}//`).join(" or ")}…)`)
-      .refine((v) => options.credentials !== false || !URL.canParse(v) || (!new URL(v).username && !new URL(v).password), "must not contain credentials")
+      .refine(
+        (v) => options.credentials !== false || !URL.canParse(v) || (!new URL(v).username && !new URL(v).password),
+        "must not contain credentials",
+      )
       .optional()
       .transform((v) => (v ?? options.fallback)?.replace(/\/+$/, "")),
   ) as unknown as z.ZodType<F extends string ? string : string | undefined>;

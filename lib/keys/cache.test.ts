@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { KeyCache, keyCacheTtlFromEnv, VERIFIED_MEMORY_MS, type VerifiedKey } from "./cache";
+import { loadConfig } from "@/lib/config";
+import { KeyCache, VERIFIED_MEMORY_MS, type VerifiedKey } from "./cache";
+
+const keyCacheTtlFromEnv = (env: Record<string, string>) => loadConfig(env).KEY_CACHE_TTL_MS;
 
 const key = (id: string, expiresAt = 1_000_000): VerifiedKey => ({
   id,

@@ -48,4 +48,3 @@ export function keyRecord(row: KeyRow, now: Date): KeyRecord {
     status: statusOf(row, now),
   };
 }
-

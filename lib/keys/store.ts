@@ -6,6 +6,7 @@ import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./fo
 import { type KeyRecord, keyRecord, UUID } from "./record";
 
 export type { KeyRecord, KeyStatus } from "./record";
+
 import { databaseUsageWriter, type RequestOutcome, UsageBuffer } from "./usage-buffer";
 
 const DAY_MS = 86_400_000;
@@ -87,7 +88,6 @@ export class KeyStore {
     return (await this.database()).prisma;
   }
 
-
   /** The after-response task of every counted request: write the counts, retrying for a while if the database is out. */
   async flushUsageAfterResponse(): Promise<void> {
     const { usage } = this;
@@ -106,7 +106,6 @@ export class KeyStore {
   async flushUsage(): Promise<void> {
     await this.usage.flush(true);
   }
-
 
   /**
    * hashApiKey, remembered per instance under the key's plain SHA-256 (never the key itself; it reveals nothing of a

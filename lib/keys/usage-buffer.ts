@@ -428,33 +428,39 @@ export function databaseUsageWriter(database: DatabaseSource): UsageWriter {
   /** Markers whose outcome this instance knows; the next write deletes them. */
   let settledMarkers: string[] = [];
   return {
-  async write(batch) {
-    const db = await database();
-    const [keys, days, outcomes] = payload(batch);
-    if (db.kind === "pglite") {
-      // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
-      const rows = await runPrepared<{ id: string }>(db.pglite, "lugha_usage_write", writeSql(), ["jsonb", "jsonb", "jsonb"], [keys, days, outcomes]);
-      return { inactiveKeyIds: rows.map((r) => r.id) };
-    }
-    const marker = randomUUID();
-    const settled = settledMarkers;
-    settledMarkers = [];
-    try {
-      const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(MARKED_WRITE_SQL, keys, days, outcomes, marker, settled);
+    async write(batch) {
+      const db = await database();
+      const [keys, days, outcomes] = payload(batch);
+      if (db.kind === "pglite") {
+        // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
+        const rows = await runPrepared<{ id: string }>(
+          db.pglite,
+          "lugha_usage_write",
+          writeSql(),
+          ["jsonb", "jsonb", "jsonb"],
+          [keys, days, outcomes],
+        );
+        return { inactiveKeyIds: rows.map((r) => r.id) };
+      }
+      const marker = randomUUID();
+      const settled = settledMarkers;
+      settledMarkers = [];
+      try {
+        const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(MARKED_WRITE_SQL, keys, days, outcomes, marker, settled);
+        settledMarkers.push(marker);
+        return { inactiveKeyIds: rows.map((r) => r.id) };
+      } catch (err) {
+        settledMarkers.push(...settled);
+        // Lost connection: the statement may or may not have committed. Anything else rolled back.
+        if (isDatabaseUnavailable(err)) throw new AmbiguousWriteError(marker, { cause: err });
+        throw err;
+      }
+    },
+    async outcome(marker) {
+      const db = await database();
+      const rows = await db.prisma.$queryRawUnsafe<{ fenced: number }[]>(FENCE_SQL, marker);
       settledMarkers.push(marker);
-      return { inactiveKeyIds: rows.map((r) => r.id) };
-    } catch (err) {
-      settledMarkers.push(...settled);
-      // Lost connection: the statement may or may not have committed. Anything else rolled back.
-      if (isDatabaseUnavailable(err)) throw new AmbiguousWriteError(marker, { cause: err });
-      throw err;
-    }
-  },
-  async outcome(marker) {
-    const db = await database();
-    const rows = await db.prisma.$queryRawUnsafe<{ fenced: number }[]>(FENCE_SQL, marker);
-    settledMarkers.push(marker);
-    return rows[0]?.fenced === 1 ? "aborted" : "committed";
-  },
+      return rows[0]?.fenced === 1 ? "aborted" : "committed";
+    },
   };
 }

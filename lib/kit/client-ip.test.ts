@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { clientIp, trustsProxy } from "./client-ip";
+import { loadConfig } from "@/lib/config";
+import { trustsProxy as trusts } from "@/lib/server/settings";
+import { clientIp } from "./client-ip";
+
+const trustsProxy = (env: Record<string, string>) => trusts(loadConfig(env));
 
 const req = (headers: Record<string, string>) => new Request("http://x/", { headers });
 

@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/kit/errors";
-import { createProviders, HuggingFaceClient, KhayaClient, loadProvidersConfig, SunbirdClient } from "@/lib/providers";
+import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
 import { SUNBIRD_TRANSLATE_LANGUAGES } from "@/lib/providers/codes";
+import { catalogueSettings, setCatalogueSettings } from "@/lib/providers/deployment";
 import { QUALITY } from "@/lib/providers/descriptor";
 import { KHAYA_SPEAKERS } from "@/lib/providers/khaya";
 import { KHAYA_ROUTED_LANGUAGES as PROVIDER_B_LANGUAGES } from "@/lib/providers/khaya.descriptor";
 import { createEmulator, inProcessFetch, makeWav } from "@/lib/providers/sandbox";
 import { SUNBIRD_ROUTED_LANGUAGES as PROVIDER_A_LANGUAGES } from "@/lib/providers/sunbird.descriptor";
+import { testProviders } from "@/lib/providers/test-support";
 import { PROVIDER_IDS, type ProviderClient, type ProviderId } from "@/lib/providers/types";
 import { AUDIO_FORMATS } from "@/lib/speech/audio";
 import { type SpeechDeps, transcribeAudio } from "@/lib/speech/stt";
@@ -27,8 +29,9 @@ const SUNFLOWER_EXTENDED = Object.keys(SUNBIRD_TRANSLATE_LANGUAGES)
   .map((iso3) => normalizeLanguageCode(iso3)!)
   .filter((code) => !PROVIDER_A_LANGUAGES.includes(code));
 
+const defaultCatalogue = catalogueSettings();
 afterEach(() => {
-  delete process.env.HF_MODEL_MAP;
+  setCatalogueSettings(defaultCatalogue);
   resetHfModels();
 });
 
@@ -196,17 +199,15 @@ describe("model map configuration (HF_MODEL_MAP)", () => {
     expect(hfRoutesFor("sw", "yo", m)).toEqual([]);
   });
 
-  it("is read from HF_MODEL_MAP as inline JSON or a file path", async () => {
-    process.env.HF_MODEL_MAP = JSON.stringify({ fallback: null });
-    resetHfModels();
+  it("is read from HF_MODEL_MAP (set by the composition root) as inline JSON or a file path", async () => {
+    setCatalogueSettings({ ...defaultCatalogue, hfModelMap: JSON.stringify({ fallback: null }) });
     expect(hfRoutesFor("en", "zu", hfModels()).map((r) => r.tier)).toEqual(["general"]);
     const { writeFileSync, mkdtempSync } = await import("node:fs");
     const { join } = await import("node:path");
     const { tmpdir } = await import("node:os");
     const file = join(mkdtempSync(join(tmpdir(), "hfmap-")), "map.json");
     writeFileSync(file, JSON.stringify({ dedicated: { "en-ha": "Helsinki-NLP/opus-mt-en-ha" } }));
-    process.env.HF_MODEL_MAP = file;
-    resetHfModels();
+    setCatalogueSettings({ ...defaultCatalogue, hfModelMap: file });
     expect(hfModels().dedicated.size).toBe(1);
   });
 
@@ -412,9 +413,7 @@ describe("GET /languages listing", () => {
   });
 
   it("is consistent with speech: every listed STT provider transcribes the language, every listed voice speaks it (sandbox, no HTTP)", async () => {
-    const { clients } = createProviders(
-      loadProvidersConfig({ PROVIDER_MODE: "sandbox", PROVIDER_MAX_RETRIES: "0", CIRCUIT_FAILURE_THRESHOLD: "100000" }),
-    );
+    const { clients } = testProviders({ PROVIDER_MODE: "sandbox", PROVIDER_MAX_RETRIES: "0", CIRCUIT_FAILURE_THRESHOLD: "100000" });
     const deps: SpeechDeps = { providers: clients, deadlineMs: 10_000, maxAudioSeconds: 600 };
     const wav = makeWav({ durationSeconds: 0.5, seed: 3 }); // WAV: a format every provider takes
     let stt = 0;

@@ -100,11 +100,19 @@ describe("speechCapabilities (what /languages reports)", () => {
   });
 });
 
-describe("hfAsrModel", () => {
-  it("defaults to Whisper large-v3-turbo; HF_ASR_MODEL overrides with a valid model id only", async () => {
-    const { hfAsrModel } = await import("@/lib/providers/huggingface.descriptor");
-    expect(hfAsrModel({})).toBe("openai/whisper-large-v3-turbo");
-    expect(hfAsrModel({ HF_ASR_MODEL: " openai/whisper-small " })).toBe("openai/whisper-small");
-    expect(hfAsrModel({ HF_ASR_MODEL: "../../etc" })).toBe("openai/whisper-large-v3-turbo");
+describe("HF_ASR_MODEL", () => {
+  it("defaults to Whisper large-v3-turbo; HF_ASR_MODEL overrides with a valid model id only; routing uses it", async () => {
+    const { loadConfig } = await import("@/lib/config");
+    const { catalogueSettings, setCatalogueSettings } = await import("@/lib/providers/deployment");
+    expect(loadConfig({}).HF_ASR_MODEL).toBe("openai/whisper-large-v3-turbo");
+    expect(loadConfig({ HF_ASR_MODEL: " openai/whisper-small " }).HF_ASR_MODEL).toBe("openai/whisper-small");
+    expect(() => loadConfig({ HF_ASR_MODEL: "../../etc" })).toThrow(/HF_ASR_MODEL must be a model id/);
+    const before = catalogueSettings();
+    try {
+      setCatalogueSettings({ ...before, hfAsrModel: "openai/whisper-small" });
+      expect(sttOptions("pt").find((o) => o.provider === "provider_c")?.model).toBe("openai/whisper-small");
+    } finally {
+      setCatalogueSettings(before);
+    }
   });
 });

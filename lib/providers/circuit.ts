@@ -1,5 +1,5 @@
-import { CONFIG_DEFAULTS } from "@/lib/config";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { CONFIG_DEFAULTS } from "@/lib/config";
 import { type CircuitState, ProviderError, type ProviderId } from "./types";
 
 /** Calls are judged against the latency of their own kind: a speech call legitimately takes far longer than a text one. */

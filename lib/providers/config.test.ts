@@ -1,8 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadProvidersConfig } from "./config";
-import { getProviders, getSandboxEmulator, providerStatus, resetProvidersForTests } from "./index";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@/lib/config";
+import { loadProvidersConfig as load } from "./config";
+import { PROVIDERS } from "./descriptors";
+import { providerStatus as statusOf } from "./index";
 import { type EmulatorServer, makeWav, parseWav, startEmulatorServer } from "./sandbox";
-import { providerError, within } from "./test-support";
+import { providerError, testProviders, within } from "./test-support";
 import { PROVIDER_IDS, type ProviderId, type TranslateRequest } from "./types";
 
 const REQUESTS: Record<ProviderId, TranslateRequest> = {
@@ -12,31 +14,15 @@ const REQUESTS: Record<ProviderId, TranslateRequest> = {
 };
 const request = (id: ProviderId) => ({ ...REQUESTS[id], deadline: within(3_000) });
 
-const ENV_NAMES = [
-  "PROVIDER_MODE",
-  "SUNBIRD_API_URL",
-  "SUNBIRD_API_TOKEN",
-  "KHAYA_API_URL",
-  "KHAYA_API_KEY",
-  "HF_API_URL",
-  "HF_TOKEN",
-  "PROVIDER_TIMEOUT_MS",
-  "PROVIDER_SPEECH_TIMEOUT_MS",
-  "PROVIDER_MAX_RETRIES",
-  "CIRCUIT_FAILURE_THRESHOLD",
-  "CIRCUIT_COOLDOWN_MS",
-];
-
-/** Each test starts from an environment with none of our variables set. */
+/** The registry the environment `vars` configures (every other variable unset), as the composition root builds it. */
+let registry: ReturnType<typeof testProviders>;
 function env(vars: Record<string, string>) {
-  for (const name of ENV_NAMES) vi.stubEnv(name, vars[name] ?? "");
-  resetProvidersForTests();
+  registry = testProviders(vars);
 }
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetProvidersForTests();
-});
+const getProviders = () => registry.clients;
+const getSandboxEmulator = (id: ProviderId) => registry.emulators[id];
+const providerStatus = () => statusOf(registry.clients);
+const loadProvidersConfig = (vars: Record<string, string | undefined>) => load(loadConfig(vars), PROVIDERS);
 
 describe("loadProvidersConfig", () => {
   it("defaults: every provider on its sandbox, public URLs, documented knobs", () => {
@@ -92,13 +78,11 @@ describe("loadProvidersConfig", () => {
   });
 });
 
-describe("getProviders / providerStatus", () => {
-  it("is memoised until reset, and re-reads the environment after", () => {
+describe("the provider registry / providerStatus", () => {
+  it("follows its configuration: a credential makes that provider live", () => {
     env({});
-    const first = getProviders();
-    expect(getProviders()).toBe(first);
+    expect(getProviders().provider_a.mode).toBe("sandbox");
     env({ SUNBIRD_API_TOKEN: "t" });
-    expect(getProviders()).not.toBe(first);
     expect(getProviders().provider_a.mode).toBe("live");
   });
 

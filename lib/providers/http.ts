@@ -1,5 +1,5 @@
-import { CONFIG_DEFAULTS } from "@/lib/config";
 import { Readable } from "node:stream";
+import { CONFIG_DEFAULTS } from "@/lib/config";
 import { concatBytes } from "@/lib/kit/bytes";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";

@@ -1,6 +1,6 @@
 import { defaultHfTtsModel } from "./codes";
-import type { ProviderDescriptor, VoiceSpec } from "./descriptor";
 import { catalogueSettings } from "./deployment";
+import type { ProviderDescriptor, VoiceSpec } from "./descriptor";
 import { HF_MAX_INPUT_TOKENS, HuggingFaceClient } from "./huggingface";
 import { hfBehaviour } from "./sandbox/hf";
 

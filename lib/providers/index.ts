@@ -1,7 +1,6 @@
 import type { BaseClient, UpstreamBudget } from "./client";
 import type { ProvidersConfig } from "./config";
 import type { ProviderDescriptor } from "./descriptor";
-import { PROVIDERS } from "./descriptors";
 // Not "./sandbox": that index also carries the node:http server, which the app never needs.
 import { emulatorFor } from "./sandbox/create";
 import { type Emulator, inProcessFetch } from "./sandbox/emulator";
@@ -41,11 +40,7 @@ export interface Registry {
  * from the composition root), and sandbox ones wired to an in-process emulator. The sandbox is not metered: an
  * emulator has no quota to protect, and an offline demo or test run should never be refused for want of one.
  */
-export function createProviders(
-  config: ProvidersConfig,
-  providers: readonly ProviderDescriptor[],
-  budget: () => UpstreamBudget,
-): Registry {
+export function createProviders(config: ProvidersConfig, providers: readonly ProviderDescriptor[], budget: () => UpstreamBudget): Registry {
   const emulators: Partial<Record<ProviderId, Emulator>> = {};
   const clients = Object.fromEntries(
     providers.map((descriptor) => {

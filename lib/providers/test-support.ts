@@ -1,4 +1,10 @@
 /** Helpers for provider tests (also usable by other modules' tests). Not imported by runtime code. */
+import { loadConfig } from "@/lib/config";
+import type { UpstreamBudget } from "./client";
+import { loadProvidersConfig } from "./config";
+import type { ProviderDescriptor } from "./descriptor";
+import { PROVIDERS } from "./descriptors";
+import { createProviders } from "./index";
 import { ProviderError } from "./types";
 
 /** An absolute deadline `ms` from now. */
@@ -33,4 +39,19 @@ export function fakeFetch(make: () => Response | Promise<Response>) {
     return make();
   };
   return { fetch, calls };
+}
+
+/** No budget: every call may go (tests that are not about budgets). */
+export const UNMETERED: UpstreamBudget = { tryAcquire: async () => ({ allowed: true, retryAfterSeconds: 0 }) };
+
+/**
+ * The provider registry an environment configures, as the composition root builds it, for tests: `env` parsed by the
+ * configuration schema, `catalogue` the providers (default: every descriptor), unmetered unless `budget` is given.
+ */
+export function testProviders(
+  env: Record<string, string | undefined> = {},
+  catalogue: readonly ProviderDescriptor[] = PROVIDERS,
+  budget: UpstreamBudget = UNMETERED,
+) {
+  return createProviders(loadProvidersConfig(loadConfig(env), catalogue), catalogue, () => budget);
 }

@@ -6,11 +6,7 @@ import { FailedAuthThrottle, throttleFailedAuth } from "./auth-throttle";
 function setup(limit = 3, windowMs = 60_000) {
   let now = 1_000_000;
   const store = new MemoryRateLimitStore(() => now);
-  const throttle = new FailedAuthThrottle(
-    () => store,
-    () => ({ limit, windowMs }),
-    () => now,
-  );
+  const throttle = new FailedAuthThrottle(store, { limit, windowMs }, () => now);
   let lookups = 0;
   const verified = new Set(["svc_good"]);
   /** A stand-in for the key store: counts database lookups; only "svc_good" is a key. */
@@ -75,8 +71,8 @@ describe("throttleFailedAuth", () => {
 
   it("a limiter that cannot answer leaves a refused key a 401, not a 503", async () => {
     const throttle = new FailedAuthThrottle(
-      () => ({ name: "redis", check: () => Promise.reject(new Error("down")), health: async () => ({ ok: false }) }),
-      () => ({ limit: 1, windowMs: 1_000 }),
+      { name: "redis", check: () => Promise.reject(new Error("down")), health: async () => ({ ok: false }) },
+      { limit: 1, windowMs: 1_000 },
     );
     for (let i = 0; i < 3; i++)
       expect(

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { ConfigError, loadConfig } from "@/lib/config";
-import { createRateLimiter, parseRule, rateLimiterConfig, rateLimiterStatus, ruleFor } from "./index";
+import { ConfigError, loadConfig, parseRule } from "@/lib/config";
+import { ruleOf, storeSettings } from "@/lib/server/settings";
+import { createRateLimiter, rateLimiterStatus } from "./index";
+
+/** The limiter's settings an environment configures, as the composition root reads them. */
+function rateLimiterConfig(env: Record<string, string>) {
+  const c = loadConfig(env);
+  const { backend, timeoutMs } = storeSettings(c, c.RATE_LIMIT_TIMEOUT_MS);
+  return { backend, timeoutMs, failMode: c.RATE_LIMIT_FAIL_MODE };
+}
+const ruleFor = (bucket: Parameters<typeof ruleOf>[1]) => ruleOf(loadConfig({}), bucket);
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -69,16 +78,24 @@ describe("rateLimiterConfig: store selection and settings", () => {
 
 describe("createRateLimiter", () => {
   test("an unusable Upstash or Redis URL stops start-up instead of running on a store that can never answer", () => {
-    expect(() => createRateLimiter({ UPSTASH_REDIS_REST_URL: "not a url", UPSTASH_REDIS_REST_TOKEN: "t" })).toThrow(
+    expect(() => rateLimiterConfig({ UPSTASH_REDIS_REST_URL: "not a url", UPSTASH_REDIS_REST_TOKEN: "t" })).toThrow(
       /UPSTASH_REDIS_REST_URL must be a URL/,
     );
-    expect(() => createRateLimiter({ REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL must be a URL \(redis:\/\/ or rediss:\/\//);
+    expect(() => rateLimiterConfig({ REDIS_URL: "localhost:6379" })).toThrow(/REDIS_URL must be a URL \(redis:\/\/ or rediss:\/\//);
   });
 
-  test("rateLimiterStatus reports the process-wide store", async () => {
-    const status = await rateLimiterStatus();
-    const config = rateLimiterConfig();
-    expect(status).toMatchObject({ backend: config.backend, fail_mode: config.failMode });
-    if (config.backend === "memory") expect(status.ok).toBe(true);
+  test("rateLimiterStatus reports the store, its fail mode and whether it answers", async () => {
+    const c = loadConfig({ RATE_LIMIT_FAIL_MODE: "closed" });
+    const store = createRateLimiter({ store: storeSettings(c, c.RATE_LIMIT_TIMEOUT_MS), failMode: c.RATE_LIMIT_FAIL_MODE });
+    expect(await rateLimiterStatus(store)).toEqual({ backend: "memory", ok: true, fail_mode: "closed", detail: "memory (per instance)" });
+  });
+
+  test("KV_REST_API_URL / KV_REST_API_TOKEN (Vercel's Upstash integration) select Upstash; UPSTASH_REDIS_REST_* win", () => {
+    const kv = { KV_REST_API_URL: "https://kv.upstash.io", KV_REST_API_TOKEN: "kv-token" };
+    const c = loadConfig({ ...kv, REDIS_URL: "redis://r:6379" });
+    expect(storeSettings(c, 300)).toEqual({ backend: "upstash", upstash: { url: "https://kv.upstash.io", token: "kv-token" }, timeoutMs: 300 });
+    const both = loadConfig({ ...kv, UPSTASH_REDIS_REST_URL: "https://eu1.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" });
+    expect(storeSettings(both, 300).upstash).toEqual({ url: "https://eu1.upstash.io", token: "t" });
+    expect(() => loadConfig({ KV_REST_API_URL: kv.KV_REST_API_URL })).toThrow(/KV_REST_API_TOKEN must be set together/);
   });
 });

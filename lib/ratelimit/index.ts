@@ -3,7 +3,7 @@ import { type FailMode, GuardedRateLimitStore } from "./guard";
 import { MemoryRateLimitStore } from "./memory";
 import type { RateLimitStore } from "./types";
 
-export { type RateLimitRule } from "@/lib/config/values";
+export type { RateLimitRule } from "@/lib/config/values";
 export { FailedAuthThrottle, throttleFailedAuth } from "./auth-throttle";
 export { type FailMode, GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
 export type { RateLimitBucket, RateLimitDecision, RateLimitStore, StoreBucket } from "./types";

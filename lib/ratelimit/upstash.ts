@@ -1,8 +1,8 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
-import { allowedDecision, deniedDecision } from "./decision";
 import { pingHealth, withTimeout } from "@/lib/store";
 import { createUpstashClient } from "@/lib/store/upstash";
+import { allowedDecision, deniedDecision } from "./decision";
 import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
 
 /**

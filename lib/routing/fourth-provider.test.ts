@@ -6,12 +6,13 @@ import { describe, expect, it } from "vitest";
 import { apiError } from "@/lib/kit/test-support";
 import { listLanguages } from "@/lib/languages/listing";
 import { hfModels } from "@/lib/languages/models";
-import { createProviders, loadProvidersConfig, PROVIDERS, type ProviderDescriptor } from "@/lib/providers";
+import { PROVIDERS, type ProviderDescriptor } from "@/lib/providers";
 import { BaseClient, type ClientOptions } from "@/lib/providers/client";
 import { errorForStatus, isRecord } from "@/lib/providers/http";
 import type { ProviderBehaviour } from "@/lib/providers/sandbox/emulator";
 import { json, readJson } from "@/lib/providers/sandbox/respond";
 import { makeWav } from "@/lib/providers/sandbox/wav";
+import { testProviders } from "@/lib/providers/test-support";
 import type { ProviderClient, ProviderId, TranscribeRequest, TranscribeResult, TranslateRequest, TranslateResult } from "@/lib/providers/types";
 import { transcribeAudio } from "@/lib/speech/stt";
 import { type TranslateDeps, translateText } from "@/lib/translate/service";
@@ -96,7 +97,7 @@ const fourth: ProviderDescriptor = {
 };
 
 function setup(catalogue: readonly ProviderDescriptor[]) {
-  const { clients, emulators } = createProviders(loadProvidersConfig({ PROVIDER_MODE: "sandbox", PROVIDER_MAX_RETRIES: "0" }, catalogue), catalogue);
+  const { clients, emulators } = testProviders({ PROVIDER_MODE: "sandbox", PROVIDER_MAX_RETRIES: "0" }, catalogue);
   const deps: TranslateDeps = { providers: clients, deadlineMs: 5_000, catalogue };
   return { clients, emulators, deps };
 }

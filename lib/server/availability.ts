@@ -1,13 +1,13 @@
 import { Availability, type AvailabilityChecker, modelSubject } from "@/lib/availability";
 import { type AvailabilityStore, MemoryAvailabilityStore } from "@/lib/availability/store";
-import { storeSettings } from "./settings";
+import type { Config } from "@/lib/config";
 import { translationSubjects } from "@/lib/languages/pairs";
 import { sttOptions, VOICES } from "@/lib/languages/speech";
-import type { Config } from "@/lib/config";
 import type { Registry } from "@/lib/providers";
 import { hubModelAvailability } from "@/lib/providers/hub";
 import { inProcessFetch } from "@/lib/providers/sandbox/emulator";
 import { type StoreSettings, sharedBackend } from "@/lib/store";
+import { storeSettings } from "./settings";
 
 const HF_MODEL_SUBJECT = "model:provider_c:";
 
@@ -19,7 +19,8 @@ const HF_MODEL_SUBJECT = "model:provider_c:";
 export function availabilityStore(settings: StoreSettings, now?: () => number): AvailabilityStore {
   if (settings.backend === "memory") return new MemoryAvailabilityStore(now);
   const shared = sharedBackend<AvailabilityStore>("availability", settings, {
-    upstash: async (url, token, timeoutMs) => new (await import("@/lib/availability/shared-store")).UpstashAvailabilityStore({ url, token, timeoutMs }),
+    upstash: async (url, token, timeoutMs) =>
+      new (await import("@/lib/availability/shared-store")).UpstashAvailabilityStore({ url, token, timeoutMs }),
     redis: async (url, timeoutMs) => new (await import("@/lib/availability/shared-store")).RedisAvailabilityStore({ url, timeoutMs }),
   });
   return {

@@ -2,9 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { budgetsCheck } from "@/lib/budgets";
 import { databaseTarget } from "@/lib/db";
 import { rateLimiterStatus } from "@/lib/ratelimit";
+import packageJson from "@/package.json";
 import { availabilityReport } from "./availability";
 import { type Services, services } from "./index";
-import packageJson from "@/package.json";
 
 const startedAt = Date.now();
 

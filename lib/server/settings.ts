@@ -35,7 +35,6 @@ export function budgetRules(c: Config): Record<ProviderId, RateLimitRule[]> {
   return { provider_a: c.UPSTREAM_BUDGET_PROVIDER_A, provider_b: c.UPSTREAM_BUDGET_PROVIDER_B, provider_c: c.UPSTREAM_BUDGET_PROVIDER_C };
 }
 
-
 /** TRUST_PROXY, or on Vercel (no socket address to read; its edge sets X-Forwarded-For itself) true by default. */
 export function trustsProxy(c: Config): boolean {
   return c.TRUST_PROXY ?? Boolean(c.VERCEL);

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { validate } from "@/lib/kit/body";
 import { ApiError } from "@/lib/kit/errors";
-import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import { makeWav } from "@/lib/providers/sandbox";
+import { testProviders } from "@/lib/providers/test-support";
 import { expectNotReflected, HOSTILE_VALUES, thrown } from "@/lib/routing/hostile.test-support";
 import { readSttUpload } from "./multipart";
 import { TtsRequest } from "./schemas";
@@ -11,7 +11,7 @@ import { type SpeechDeps, transcribeAudio } from "./stt";
 import { synthesizeSpeech } from "./tts";
 
 const deps: SpeechDeps = {
-  providers: createProviders(loadProvidersConfig({ PROVIDER_MODE: "sandbox" })).clients,
+  providers: testProviders({ PROVIDER_MODE: "sandbox" }).clients,
   deadlineMs: 5_000,
   maxAudioSeconds: 600,
 };

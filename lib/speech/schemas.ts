@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { CONFIG_DEFAULTS } from "@/lib/config";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { providerChoiceError } from "@/lib/routing/fields";
 import { ACCEPTED_FORMATS_TEXT } from "./audio";
-import { CONFIG_DEFAULTS } from "@/lib/config";
 import { MAX_TTS_CHARS } from "./limits";
 
 /**

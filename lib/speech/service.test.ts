@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AudioFixtures, audioFixtures, removeAudioFixtures } from "@/e2e/support/audio";
 import { apiError } from "@/lib/kit/test-support";
-import { createProviders, loadProvidersConfig } from "@/lib/providers";
 import type { Emulator } from "@/lib/providers/sandbox";
 import { type EmulatorServer, makeWav, speechDurationSeconds, startEmulatorServer } from "@/lib/providers/sandbox";
+import { testProviders } from "@/lib/providers/test-support";
 import type { ProviderId } from "@/lib/providers/types";
 import type { SpeechDeps } from "./stt";
 import { transcribeAudio } from "./stt";
@@ -18,14 +18,12 @@ let deps: SpeechDeps;
 let emulators: Record<ProviderId, Emulator>;
 
 function build() {
-  const registry = createProviders(
-    loadProvidersConfig({
-      PROVIDER_MODE: "sandbox",
-      PROVIDER_MAX_RETRIES: "0",
-      CIRCUIT_FAILURE_THRESHOLD: "1000",
-      PROVIDER_SPEECH_TIMEOUT_MS: "2000",
-    }),
-  );
+  const registry = testProviders({
+    PROVIDER_MODE: "sandbox",
+    PROVIDER_MAX_RETRIES: "0",
+    CIRCUIT_FAILURE_THRESHOLD: "1000",
+    PROVIDER_SPEECH_TIMEOUT_MS: "2000",
+  });
   emulators = registry.emulators as Record<ProviderId, Emulator>;
   deps = { providers: registry.clients, deadlineMs: 5_000, maxAudioSeconds: 600 };
 }
@@ -240,16 +238,14 @@ describe("over loopback HTTP (live clients on emulator servers)", () => {
     servers = await Promise.all((["sunbird", "khaya", "hf"] as const).map((kind) => startEmulatorServer(kind)));
     const [a, b, c] = servers;
     live = {
-      providers: createProviders(
-        loadProvidersConfig({
-          PROVIDER_MODE: "live",
-          SUNBIRD_API_URL: a.url,
-          KHAYA_API_URL: b.url,
-          HF_API_URL: c.url,
-          PROVIDER_MAX_RETRIES: "0",
-          CIRCUIT_FAILURE_THRESHOLD: "1000",
-        }),
-      ).clients,
+      providers: testProviders({
+        PROVIDER_MODE: "live",
+        SUNBIRD_API_URL: a.url,
+        KHAYA_API_URL: b.url,
+        HF_API_URL: c.url,
+        PROVIDER_MAX_RETRIES: "0",
+        CIRCUIT_FAILURE_THRESHOLD: "1000",
+      }).clients,
       deadlineMs: 3_000,
       maxAudioSeconds: 600,
     };

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { loadConfig } from "@/lib/config";
+import { createRateLimiter } from "@/lib/ratelimit";
+import { storeSettings } from "@/lib/server/settings";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
-import { deferredBackend } from "./deferred";
-import { createRateLimiter } from "./index";
+import { deferredBackend } from "./index";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -41,8 +43,8 @@ describe("a rate limiter on Redis, its client loaded in the background", () => {
 
   test("checks made at once after creation wait for the client and count in the shared store", async () => {
     const rule = { limit: 2, windowMs: 60_000 };
-    const first = createRateLimiter({ REDIS_URL: server.url });
-    const second = createRateLimiter({ REDIS_URL: server.url }); // another instance sharing the store
+    const first = createRateLimiter({ store: storeSettings(loadConfig({ REDIS_URL: server.url }), 300), failMode: "open" });
+    const second = createRateLimiter({ store: storeSettings(loadConfig({ REDIS_URL: server.url }), 300), failMode: "open" }); // another instance sharing the store
     expect(first.name).toBe("redis");
     const decisions = [await first.check("translate", "deferred-key", rule), await second.check("translate", "deferred-key", rule)];
     expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([

@@ -50,4 +50,3 @@ export async function pingHealth(label: string, ping: () => Promise<unknown>): P
     return { ok: false, detail: `${label} ${describeFailure(err)}` };
   }
 }
-

@@ -20,4 +20,3 @@ export function createRedisClient(url: string, timeoutMs: number): Redis {
   client.on("error", () => {});
   return client;
 }
-

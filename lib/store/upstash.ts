@@ -13,4 +13,3 @@ export function createUpstashClient(options: { url: string; token: string; timeo
     enableTelemetry: false,
   });
 }
-

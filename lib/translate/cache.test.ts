@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import { createTranslationCache, GuardedCacheStore, SingleFlight, TranslationCache, translationCacheConfig } from "@/lib/cache";
+import { createTranslationCache, GuardedCacheStore, SingleFlight, TranslationCache } from "@/lib/cache";
+import { loadConfig } from "@/lib/config";
 import { apiError } from "@/lib/kit/test-support";
 import defaultModelMap from "@/lib/languages/hf-models.json";
 import { resolveModelMap } from "@/lib/languages/models";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest } from "@/lib/providers/types";
+import { cacheSettings } from "@/lib/server/settings";
 import { translateBatch } from "./batch";
 import { batchCached, bypassRequested, cacheStatus, type TranslationCaching, translationUsage } from "./cache";
 import { type TranslateDeps, type TranslateInput, type TranslateOptions, translateText } from "./service";
@@ -58,7 +60,7 @@ function setup(env: Record<string, string> = {}, modes: Partial<Record<ProviderI
     provider_b: new CountingClient("provider_b", modes.provider_b),
     provider_c: new CountingClient("provider_c", modes.provider_c),
   };
-  const caching: TranslationCaching = { cache: createTranslationCache(env, () => now), flights: new SingleFlight() };
+  const caching: TranslationCaching = { cache: createTranslationCache(cacheSettings(loadConfig(env)), () => now), flights: new SingleFlight() };
   const deps: TranslateDeps = { providers: clients, deadlineMs: 5_000, caching };
   const run = (input: TranslateInput, apiKeyId = "key-1", bypass = false, options: TranslateOptions = {}) =>
     translateText(input, deps, { ...options, caller: { apiKeyId, bypass } });
@@ -221,7 +223,10 @@ describe("store outage", () => {
       { timeoutMs: 50 },
     );
     const { deps, clients } = setup();
-    deps.caching = { cache: new TranslationCache(translationCacheConfig({ REDIS_URL: "redis://127.0.0.1:1" }), down), flights: new SingleFlight() };
+    deps.caching = {
+      cache: new TranslationCache(cacheSettings(loadConfig({ REDIS_URL: "redis://127.0.0.1:1" })), down),
+      flights: new SingleFlight(),
+    };
     const caller = { apiKeyId: "key-1", bypass: false };
     expect(await translateText(LUGANDA, deps, { caller })).toMatchObject({ cached: false, provider: "provider_a" });
     expect(await translateText(LUGANDA, deps, { caller })).toMatchObject({ cached: false, provider: "provider_a" });

@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { validate } from "@/lib/kit/body";
 import { ApiError } from "@/lib/kit/errors";
 import { listLanguages } from "@/lib/languages/listing";
-import { createProviders, loadProvidersConfig } from "@/lib/providers";
+import { testProviders } from "@/lib/providers/test-support";
 import { expectNotReflected, HOSTILE_VALUES, MARKER, thrown } from "@/lib/routing/hostile.test-support";
 import { translateBatch } from "./batch";
 import { BatchTranslateRequest, TranslateRequest } from "./schemas";
 import { type TranslateDeps, translateText } from "./service";
 
-const deps: TranslateDeps = { providers: createProviders(loadProvidersConfig({ PROVIDER_MODE: "sandbox" })).clients, deadlineMs: 5_000 };
+const deps: TranslateDeps = { providers: testProviders({ PROVIDER_MODE: "sandbox" }).clients, deadlineMs: 5_000 };
 
 describe("translate never reflects caller input in an error", () => {
   for (const value of HOSTILE_VALUES) {

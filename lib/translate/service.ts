@@ -1,7 +1,6 @@
 import type { Availability, AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
 import { type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
-import type { BatchSettings } from "./batch";
 import { ApiError } from "@/lib/kit/errors";
 import { type Detection, detectLanguage } from "@/lib/languages/detect";
 import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
@@ -12,6 +11,7 @@ import type { LocaliseFormat, Protected } from "@/lib/localise";
 import { type ProviderDescriptor, QUALITY, type TranslationRoute } from "@/lib/providers/descriptor";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { chainFailure, fieldError, type Route, routingFields, runChain } from "@/lib/routing";
+import type { BatchSettings } from "./batch";
 import { type CacheCaller, type Fresh, type TranslationCaching, throughCache, translationCacheKey } from "./cache";
 import { checkRouteLimit, codePointLength, MAX_TEXT_CHARS } from "./limits";
 import { type Localisation, type LocalisedTranslation, localisationKey, maskRequest, translateMasked } from "./localised";
@@ -43,7 +43,6 @@ import type { ProviderChoice, TranslateResponse } from "./schemas";
  */
 
 export { FALLBACK_SHARE } from "@/lib/routing";
-
 
 export interface TranslateInput {
   text: string;

@@ -425,7 +425,7 @@ export interface components {
         SttForm: {
             /**
              * Format: binary
-             * @description The recording: WAV, MP3, OGG/Opus, WebM, FLAC or M4A. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most 10 MB (SPEECH_MAX_UPLOAD_BYTES) and 10 minutes (SPEECH_MAX_AUDIO_SECONDS).
+             * @description The recording: WAV, MP3, OGG/Opus, WebM, FLAC or M4A. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most 10 MB by default (SPEECH_MAX_UPLOAD_BYTES) and 10 minutes (SPEECH_MAX_AUDIO_SECONDS).
              */
             audio: string;
             /** @description Language spoken in the recording. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts. */

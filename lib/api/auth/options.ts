@@ -37,7 +37,11 @@ export function authOptions(): NextAuthOptions {
           for (const [name, value] of Object.entries(req?.headers ?? {})) {
             if (typeof value === "string") headers.set(name, value);
           }
-          const ip = clientIp(new Request("http://portal.invalid/", { headers }), headers.get(PEER_ADDRESS_HEADER) ?? undefined, services().trustProxy);
+          const ip = clientIp(
+            new Request("http://portal.invalid/", { headers }),
+            headers.get(PEER_ADDRESS_HEADER) ?? undefined,
+            services().trustProxy,
+          );
           const decision = await services().limiter.check("default", `portal-signin:${ip}`, SIGN_IN_RULE);
           if (!decision.allowed) throw new Error(`${SIGN_IN_THROTTLED}:${decision.retryAfterSeconds}`);
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { bodyLimit, type Operation, operations } from "@/lib/api/manifest";
+import { CONFIG_DEFAULTS, config, type RateLimitRule } from "@/lib/config";
 import { DetectRequest, DetectResponse, DetectResult } from "@/lib/detect/schemas";
 import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
 import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
@@ -7,7 +8,6 @@ import { formatBytes } from "@/lib/kit/body";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { SANDBOX_HEADER } from "@/lib/kit/headers";
 import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
-import { CONFIG_DEFAULTS, config, type RateLimitRule } from "@/lib/config";
 import { ruleOf } from "@/lib/server/settings";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import {

@@ -1,8 +1,8 @@
-import { config } from "@/lib/config";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { bodyLimit, operations, routeFor } from "@/lib/api/manifest";
+import { config } from "@/lib/config";
 import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
 import { formatBytes } from "@/lib/kit/body";
 import { ERROR_STATUS } from "@/lib/kit/errors";

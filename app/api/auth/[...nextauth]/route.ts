@@ -1,9 +1,9 @@
 import { NextRequest } from "next/server";
 import NextAuth from "next-auth";
-import { errorResponse } from "@/lib/api/route";
 import { refuseBeforeNextAuth, withoutEndedSession } from "@/lib/api/auth/endpoints";
 import { authOptions } from "@/lib/api/auth/options";
 import { MissingAuthSecretError } from "@/lib/api/auth/secret";
+import { errorResponse } from "@/lib/api/route";
 import { withBodyLimit } from "@/lib/kit/limit-request";
 import { requestIdFor } from "@/lib/kit/request-id";
 

@@ -1,7 +1,7 @@
 import { serveRoute } from "@/lib/api/route";
-import { services } from "@/lib/server";
 import { GLOSSARIES_PER_KEY } from "@/lib/glossaries/schemas";
 import { createGlossary, glossaryJson, listGlossaries } from "@/lib/glossaries/store";
+import { services } from "@/lib/server";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries", {
   /** Create a glossary owned by the calling key: 201 with the glossary as stored, and its Location. */

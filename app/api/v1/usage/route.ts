@@ -1,6 +1,6 @@
 import { serveRoute } from "@/lib/api/route";
-import { services } from "@/lib/server";
 import { validate } from "@/lib/kit/body";
+import { services } from "@/lib/server";
 import { usageReport } from "@/lib/usage/read";
 import { UsageQuery, usageRange } from "@/lib/usage/schemas";
 

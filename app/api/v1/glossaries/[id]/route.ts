@@ -1,6 +1,6 @@
 import { serveRoute } from "@/lib/api/route";
-import { services } from "@/lib/server";
 import { deleteGlossary, getGlossary, glossaryJson } from "@/lib/glossaries/store";
+import { services } from "@/lib/server";
 
 // Any id that is not one of the calling key's glossaries (another key's, unknown, not a UUID) is 404 NOT_FOUND.
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries/{id}", {
