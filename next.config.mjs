@@ -23,6 +23,8 @@ const nextConfig = {
   // `next start` would load every page and route at boot; the API's first translation waited for the whole portal.
   // Each route now loads on its first request (docs/benchmark.md: cold start).
   experimental: { preloadEntriesOnStart: false },
+  // Markdown imported by a page (the guide at /docs/guide) is rendered to HTML when the site is built, not per request.
+  turbopack: { rules: { "*.md": { loaders: ["./app/docs/guide/markdown-loader.mjs"], as: "*.js" } } },
   // Types are checked by `npm run typecheck` (part of `npm test` and CI), once for app, lib, scripts and tests alike.
   typescript: { ignoreBuildErrors: true },
   // Unknown-path 404s and trailing-slash redirects must not bypass the API error envelope.
