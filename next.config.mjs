@@ -21,8 +21,10 @@ const nextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis"],
   poweredByHeader: false,
   // `next start` would load every page and route at boot; the API's first translation waited for the whole portal.
-  // Each route now loads on its first request (README "Benchmark": cold start).
+  // Each route now loads on its first request (docs/benchmark.md: cold start).
   experimental: { preloadEntriesOnStart: false },
+  // Markdown imported by a page (the guide at /docs/guide) is rendered to HTML when the site is built, not per request.
+  turbopack: { rules: { "*.md": { loaders: ["./app/docs/guide/markdown-loader.mjs"], as: "*.js" } } },
   // Types are checked by `npm run typecheck` (part of `npm test` and CI), once for app, lib, scripts and tests alike.
   typescript: { ignoreBuildErrors: true },
   // Unknown-path 404s and trailing-slash redirects must not bypass the API error envelope.
@@ -31,7 +33,7 @@ const nextConfig = {
   // set in proxy.ts (policy: lib/portal/csp.ts), not here.
   async headers() {
     return [
-      // CORS (README "Security"): the API is called from any origin, without credentials — it authenticates by the
+      // CORS (docs/security.md): the API is called from any origin, without credentials — it authenticates by the
       // Authorization header, never by cookie, so a cross-origin page gains nothing it could not do with curl. Browsers
       // get the preflight answered (Next.js answers OPTIONS for every route handler) and may read the rate-limit and
       // request-id headers. The portal (pages, /api/auth/*, server actions) sends no CORS headers: same origin only.

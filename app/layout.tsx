@@ -49,8 +49,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             </Link>
             <NavLinks signedIn={isSignedIn} />
           </div>
+          {/* Inside the header (a landmark), so that all the page's content is in landmarks (axe: region). */}
+          <SandboxBanner />
         </header>
-        <SandboxBanner />
         <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
           {children}
         </main>
@@ -60,6 +61,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <nav aria-label="Footer" className="flex flex-wrap gap-x-5 gap-y-1">
               <a className="underline hover:text-brand-800" href="/docs">
                 API reference
+              </a>
+              <a className="underline hover:text-brand-800" href="/docs/guide">
+                Developer guide
               </a>
               <a className="underline hover:text-brand-800" href="/api/v1/openapi.json">
                 OpenAPI document

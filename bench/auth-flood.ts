@@ -1,6 +1,6 @@
 /**
- * What a flood of random, well-formed API keys costs a legitimate caller (README "Security": the failed-authentication
- * bound).
+ * What a flood of random, well-formed API keys costs a legitimate caller (docs/security.md: the failed-authentication
+ * bound; figures in docs/benchmark.md "A flood of bad keys").
  *
  *   npx tsx bench/auth-flood.ts            (needs a production build: npm run build)
  *
@@ -15,7 +15,7 @@
  *   one-address     the flood from one address, which the legitimate caller shares (a NAT): its key, used once
  *                   before the flood, must keep working
  *   many-addresses  every flood request from a new address, the legitimate caller from another: the throttle cannot
- *                   help (each address has its own budget), the figure the README's bound is honest about
+ *                   help (each address has its own budget), the figure docs/security.md's bound is honest about
  *   no-key          the same flood without any key (401 MISSING_API_KEY, never a lookup): the floor, what any flood of
  *                   that many connections costs the caller by sharing the server's CPU
  * The legitimate caller sends GET /api/v1/languages one request at a time throughout; its p50/p99 are the result.

@@ -1,5 +1,5 @@
 /**
- * How long callers wait when every provider hangs (README "Benchmark": the hang figures).
+ * How long callers wait when every provider hangs (docs/benchmark.md "Hangs detected early").
  *
  *   npx tsx bench/hang.ts                  (needs a production build: npm run build)
  *

@@ -921,7 +921,7 @@ async function main() {
     }
     // Both databases are created and migrated by `npm run db:migrate` first, as a deployment would, so the app measured
     // is a restart: a first-ever PGlite start also runs initdb, whose WebAssembly instance (≈350 MB) stays in the
-    // process until the next full garbage collection (README "Benchmark").
+    // process until the next full garbage collection (docs/benchmark.md).
     const mig = spawnSync(process.execPath, tsx("scripts/migrate.ts"), {
       cwd: ROOT,
       env: { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production", DATABASE_URL: databaseUrl },

@@ -12,7 +12,7 @@
  * response arrives, start it again on the same database and read `requests_total` from GET /keys/me (exact: that route
  * writes pending counts first and counts itself in the same statement). Lost = requests answered − requests counted.
  * Also printed: how many of the answered requests arrived in the last flush interval before the kill, the bound the
- * README states.
+ * docs/benchmark.md states ("The hot path": usage counts).
  */
 
 import { type ChildProcess, spawn } from "node:child_process";

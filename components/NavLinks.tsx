@@ -15,9 +15,16 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
   const links = [
     { href: "/", label: "Home" },
     { href: "/languages", label: "Languages" },
-    { href: "/docs", label: "Docs" },
+    { href: "/docs", label: "API reference" },
+    { href: "/docs/guide", label: "Guide" },
     signedIn ? { href: "/dashboard", label: "Dashboard" } : { href: "/signin", label: "Sign in" },
   ];
+
+  // The link of the section this page is in: the longest href the path starts with ("/docs/guide" wins over "/docs").
+  const currentHref = links
+    .map((link) => link.href)
+    .filter((href) => (href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`)))
+    .sort((a, b) => b.length - a.length)[0];
 
   async function onSignOut() {
     setBusy(true);
@@ -33,7 +40,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
     <nav aria-label="Main">
       <ul className="flex flex-wrap items-center gap-1 text-sm font-medium sm:gap-2">
         {links.map((link) => {
-          const current = link.href === "/" ? pathname === "/" : pathname.startsWith(link.href);
+          const current = link.href === currentHref;
           return (
             <li key={link.href}>
               <Link

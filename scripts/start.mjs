@@ -5,14 +5,14 @@
 // start-up (lib/config): a malformed one is not applied here, and the server then stops naming it. A
 // --max-old-space-size already in NODE_OPTIONS comes after ours, so it wins.
 //
-// The default depends on the database (measured with `npm run bench -- --check`, README "Benchmark"): on PostgreSQL the
+// The default depends on the database (measured with `npm run bench -- --check`, docs/benchmark.md): on PostgreSQL the
 // server's live heap stays well under 384 MiB; with the embedded PGlite it does not, and below about 1 GiB the server
 // spends its time collecting garbage (at 256 MiB a translation cost 1.7× the CPU).
 //
 // --no-memory-reducer: after a few seconds without requests V8's memory reducer shrinks the heap to a fraction of its
 // working size (and the young generation with it). The next burst then ran at 1.5-2x the CPU per translation for tens of
 // seconds while the heap grew back (measured: 10 s rounds of load 15 s apart, PGlite, 2.0-3.3 ms per request instead of
-// 1.4-1.6; README "Benchmark"). A server's traffic comes in bursts, and its memory is bounded by the heap cap above
+// 1.4-1.6; docs/benchmark.md "The hot path"). A server's traffic comes in bursts, and its memory is bounded by the heap cap above
 // anyway, so the memory handed back while idle is not worth that. A V8 flag that NODE_OPTIONS does not accept, so it
 // is passed as an argument.
 //

@@ -16,6 +16,13 @@ export default function DocsPage() {
           </Link>
           ), then open an endpoint and choose <strong>Try it out</strong>. The key stays in this page&apos;s memory.
         </p>
+        <p>
+          How routing, fallback, glossaries, localisation, the cache, limits and errors work, with examples:{" "}
+          <Link href="/docs/guide" className="text-brand-800 underline">
+            the developer guide
+          </Link>
+          .
+        </p>
         <p className="text-sm">
           The same document as JSON:{" "}
           <a href="/api/v1/openapi.json" className="font-mono text-brand-800 underline">

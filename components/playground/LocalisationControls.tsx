@@ -7,7 +7,7 @@ import type { GlossaryList, TextFormat } from "@/lib/glossaries/schemas";
 import { callApi } from "@/lib/portal/api";
 import { usePlayground } from "./PlaygroundContext";
 
-/** The localisation fields of translate and batch (README "Localising an app"), as playground controls. */
+/** The localisation fields of translate and batch (docs/decisions.md "Localising an app"), as playground controls. */
 
 export type TextFormatValue = z.output<typeof TextFormat>;
 type GlossarySummary = z.output<typeof GlossaryList>["glossaries"][number];

@@ -6,7 +6,7 @@ import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { startLiveEmulators } from "../support/emulators";
 
 /*
- * Localisation over HTTP against the built app (README "Localising an app"): live provider clients on loopback
+ * Localisation over HTTP against the built app (docs/decisions.md "Localising an app"): live provider clients on loopback
  * emulators, so every provider's wire format carries the masked text, and the token-damage fault (failMode "tokens")
  * shows what the gateway does with a provider that loses, repeats, moves or mangles tokens.
  */

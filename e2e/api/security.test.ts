@@ -7,7 +7,7 @@ import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../sup
 import { describeOn } from "../support/projects";
 
 /**
- * The security pass (README "Security"), over HTTP against the production build:
+ * The security pass (docs/security.md), over HTTP against the production build:
  *  - no API key, key hash or secret (provider credentials, API_KEY_HASH_SECRET, NEXTAUTH_SECRET) in any response or log line
  *  - byte limits on every route that takes a body, enforced while reading; JSON nesting and size limits
  *  - header injection: nothing the client sends is reflected into a response header unchecked
