@@ -3,7 +3,7 @@ import { CodeBlock } from "@/components/CodeBlock";
 import { KeyIssuer } from "@/components/KeyIssuer";
 import { requestOrigin } from "@/components/origin";
 import { ProviderBadge } from "@/components/ProviderBadge";
-import { providerNames } from "@/components/providerNames";
+import { providerSummaries } from "@/components/providerNames";
 import { authConfigured } from "@/lib/api/auth/secret";
 import { listLanguages } from "@/lib/languages/listing";
 import { services } from "@/lib/server";
@@ -64,9 +64,12 @@ curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;
           </li>
           <li>
             <strong className="text-slate-950">Routing with fallback.</strong>{" "}
-            <ProviderBadge provider="provider_a" name={providerNames().provider_a} /> for Ugandan languages,{" "}
-            <ProviderBadge provider="provider_b" name={providerNames().provider_b} /> for West African languages,{" "}
-            <ProviderBadge provider="provider_c" name={providerNames().provider_c} /> (open models) for the rest.
+            {providerSummaries().map((p, i, all) => (
+              <span key={p.id}>
+                <ProviderBadge provider={p.id} name={p.name} /> {p.blurb}
+                {i < all.length - 1 ? "; " : "."}{" "}
+              </span>
+            ))}
           </li>
           <li>
             <strong className="text-slate-950">Honest metadata.</strong> Every translation reports its provider, model, quality band and latency.

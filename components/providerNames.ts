@@ -8,3 +8,13 @@ import { PROVIDERS } from "@/lib/providers/descriptors";
 export function providerNames(): Record<string, string> {
   return Object.fromEntries(PROVIDERS.map((d) => [d.id, d.displayName]));
 }
+
+/** The playground's provider choices: auto, then every provider in routing order with what it is chosen for. */
+export function providerChoices(): [id: string, blurb: string][] {
+  return [["auto", "auto — best for the pair, with fallback"], ...PROVIDERS.map((d): [string, string] => [d.id, d.blurb])];
+}
+
+/** The providers in routing order, for the home page: id, human name, what each is chosen for. */
+export function providerSummaries(): { id: string; name: string; blurb: string }[] {
+  return PROVIDERS.map((d) => ({ id: d.id, name: d.displayName, blurb: d.blurb }));
+}

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { Playground } from "@/components/playground/Playground";
 import { PlaygroundProvider } from "@/components/playground/PlaygroundContext";
 import { RateLimitPanel, type RuleView } from "@/components/playground/RateLimitPanel";
-import { providerNames } from "@/components/providerNames";
+import { providerChoices, providerNames } from "@/components/providerNames";
 import { RevokeKey } from "@/components/RevokeKey";
 import { UsageChart } from "@/components/UsageChart";
 import { portalSession } from "@/lib/api/auth/session";
@@ -123,7 +123,7 @@ export default async function DashboardPage() {
         <UsageChart days={usage.days} endpoints={usage.endpoints} endpointLabels={endpointLabels} />
       </section>
 
-      <PlaygroundProvider expectedPrefix={key.displayPrefix} providerNames={names}>
+      <PlaygroundProvider expectedPrefix={key.displayPrefix} providerNames={names} providerChoices={providerChoices()}>
         <section aria-labelledby="limits-title" className="card">
           <h2 id="limits-title" className="text-xl font-semibold text-slate-950">
             Rate limits

@@ -1,6 +1,5 @@
 "use client";
 
-import { PROVIDER_BLURB } from "@/lib/portal/quality";
 import { usePlayground } from "./PlaygroundContext";
 
 export interface PlaygroundLanguage {
@@ -28,7 +27,7 @@ export function LanguageFields({
   value: LanguageChoice;
   onChange(next: LanguageChoice): void;
 }) {
-  const { providerNames } = usePlayground();
+  const { providerNames, providerChoices } = usePlayground();
   const sources = languages.filter((l) => l.targets.length > 0);
   const source = languages.find((l) => l.code === value.source);
   const targetCodes = new Set(source ? source.targets : languages.flatMap((l) => l.targets));
@@ -73,7 +72,7 @@ export function LanguageFields({
           Provider
         </label>
         <select id={`${idPrefix}-provider`} className="field-input" value={value.provider} onChange={(e) => set({ provider: e.target.value })}>
-          {Object.entries(PROVIDER_BLURB).map(([id, blurb]) => (
+          {providerChoices.map(([id, blurb]) => (
             <option key={id} value={id}>
               {providerNames[id] ? `${providerNames[id]} (${id}) — ${blurb}` : blurb}
             </option>

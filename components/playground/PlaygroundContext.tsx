@@ -19,6 +19,8 @@ interface PlaygroundState {
   recordRateLimit(bucket: Bucket, snapshot: RateLimitSnapshot | undefined): void;
   /** API provider id → its human name ("provider_a" → "Sunbird AI"), from the provider descriptors on the server. */
   providerNames: Record<string, string>;
+  /** The provider select's options: auto and each provider with what it is chosen for (from the descriptors). */
+  providerChoices: [id: string, blurb: string][];
 }
 
 const Ctx = createContext<PlaygroundState | null>(null);
@@ -26,10 +28,12 @@ const Ctx = createContext<PlaygroundState | null>(null);
 export function PlaygroundProvider({
   expectedPrefix,
   providerNames,
+  providerChoices,
   children,
 }: {
   expectedPrefix: string;
   providerNames: Record<string, string>;
+  providerChoices: [id: string, blurb: string][];
   children: React.ReactNode;
 }) {
   const [apiKey, setKeyState] = useState<string | null>(null);
@@ -54,8 +58,8 @@ export function PlaygroundProvider({
   }, []);
 
   const value = useMemo(
-    () => ({ apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit, providerNames }),
-    [apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit, providerNames],
+    () => ({ apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit, providerNames, providerChoices }),
+    [apiKey, ready, setApiKey, expectedPrefix, rateLimits, recordRateLimit, providerNames, providerChoices],
   );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }

@@ -260,7 +260,7 @@ type Env = Record<string, string | undefined>;
 
 /** Every variable the schema reads (platform ones included). */
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape) as (keyof Config)[];
-/** Set by the host, not listed in the README's table. */
+/** Set by the host, not listed in docs/configuration.md's table. */
 export const PLATFORM_VARIABLES: readonly (keyof Config)[] = ["NODE_ENV", "VERCEL", "LUGHA_LAZY_DB", "AUTH_SECRET"];
 
 export class ConfigError extends Error {

@@ -98,11 +98,11 @@ async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): P
   }
   // PGlite reserves shared_buffers inside its WebAssembly memory, which never shrinks: the default 128 MB is most of the
   // embedded database's resident size, for tables of a few kilobytes. 16 MB takes about 130 MB off the server's RSS and
-  // 0.1 s off opening it (README, "Benchmark"). A start parameter, so a data directory's own postgresql.conf is untouched.
+  // 0.1 s off opening it (docs/benchmark.md "The hot path"). A start parameter, so a data directory's own postgresql.conf is untouched.
   const pglite = new PGlite(target.location, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   // Prisma's query compiler (a WebAssembly module) loads while PGlite starts, rather than after it in the first query:
-  // ≈0.1 s off a cold start (README "Benchmark"). Connecting the adapter sends no SQL, so nothing runs before migrating.
+  // ≈0.1 s off a cold start (docs/benchmark.md "The hot path"). Connecting the adapter sends no SQL, so nothing runs before migrating.
   await Promise.all([pglite.waitReady.then(() => applyMigrations(pgliteExecutor(pglite))), prisma.$connect()]);
   return { kind: "pglite", prisma, pglite, ping: async () => void (await pglite.query("SELECT 1")) };
 }

@@ -1,7 +1,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 
 /**
- * Glossary entries sent as a `csv` or `tsv` string. The rules (README "Glossaries"):
+ * Glossary entries sent as a `csv` or `tsv` string. The rules (docs/decisions.md "Glossaries"):
  *  - one entry per record, exactly two fields: source, target;
  *  - RFC 4180 quoting in both formats: a field may be wrapped in double quotes, and then may hold the delimiter, line
  *    breaks and doubled quotes (""); a quote inside an unquoted field, or text after a closing quote, is an error

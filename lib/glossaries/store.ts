@@ -5,7 +5,7 @@ import { resolveLanguageCode } from "@/lib/languages/resolve";
 import { type CreateGlossaryRequest, GLOSSARIES_PER_KEY, type GlossaryEntry } from "./schemas";
 
 /**
- * Glossaries: stored per API key, immutable, each for one language pair (README "Glossaries").
+ * Glossaries: stored per API key, immutable, each for one language pair (docs/decisions.md "Glossaries").
  * Every read and delete is scoped to the calling key: another key's glossary is indistinguishable from one that does
  * not exist (404 NOT_FOUND; for translate, 422 on glossary_id), so ids cannot be probed across keys.
  */

@@ -1,7 +1,7 @@
 /**
  * A short-lived, per-instance cache of verified API keys, so the hot path does not read the database on every request.
  *
- * Semantics (README "Performance and the hot path"):
+ * Semantics (docs/benchmark.md "The hot path"):
  *  - An entry lives at most KEY_CACHE_TTL_MS (default 5000 ms; 0 disables the cache) from the moment its database
  *    lookup *started*. The cache is bounded, oldest entry out first.
  *  - Hashes that matched no active key are remembered apart (the negative cache: UNKNOWN_KEY_TTL_MS, bounded on its

@@ -24,7 +24,7 @@ export interface AuthenticatedKey {
 }
 
 /*
- * The hot path (README "Performance and the hot path"): a request with a key costs no database round trip.
+ * The hot path (docs/benchmark.md "The hot path"): a request with a key costs no database round trip.
  *   authenticateKey      verified-key cache (lib/keys/cache.ts) → on a miss one indexed SELECT by hash (concurrent
  *                        misses for the same key share it) → the request is counted in memory (usage-buffer.ts) and
  *                        written in a batch after the response (flushUsageAfterResponse, called through after()).

@@ -18,7 +18,7 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
  *    carries an id that the writer can later ask about (committed: drop it; not: merge back). So a database restart
  *    loses nothing and counts nothing twice.
  * What is not yet written when the process dies hard (SIGKILL, OOM) is lost: the requests answered in about the last
- * interval plus one write's time (README, "Usage counts"; or those of the outage, if the database is down at that
+ * interval plus one write's time (docs/benchmark.md "The hot path"; or those of the outage, if the database is down at that
  * moment). A graceful stop (SIGTERM) writes them.
  */
 

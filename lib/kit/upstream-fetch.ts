@@ -18,7 +18,7 @@ export interface UpstreamResponse {
  * The transport of live provider calls: node:http(s) with keep-alive connections, not fetch. A translation is one small
  * JSON POST, and fetch's WHATWG machinery (Request, Headers, Response, web streams, its signal bookkeeping) cost
  * three to four times the CPU of the same request through node:http (measured: ≈400–500 µs against ≈140 µs per call,
- * 50 in flight; README "Benchmark"). Next.js's own wrapper around fetch (data cache, dedupe, tracing) is skipped too:
+ * 50 in flight; docs/benchmark.md). Next.js's own wrapper around fetch (data cache, dedupe, tracing) is skipped too:
  * none of it applies to an upstream POST.
  *
  * What fetch would have done and this does as well: a body of string or bytes with its Content-Length; the signal

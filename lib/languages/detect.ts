@@ -57,7 +57,7 @@ let sourcesCache: { pairs: PairEntry[]; codes: string[] } | undefined;
  * extension. The registry also knows languages only speech serves (Krio, Dagaare, ...); detecting one of those would
  * only turn a translate request into UNSUPPORTED_LANGUAGE_PAIR. The languages only Sunflower's extension translates
  * (Alur, Rukiga, Lusoga, ...) have no franc model and no word list, so they could win only on the neutral score by a
- * tie-break: they are never guessed, and their callers pass source_lang (README "Languages").
+ * tie-break: they are never guessed, and their callers pass source_lang (docs/decisions.md "Translation").
  */
 export function detectionCandidates(): string[] {
   const pairs = allPairs(hfModels());

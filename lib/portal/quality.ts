@@ -14,10 +14,3 @@ export function qualityLabel(score: number): { band: string; meaning: string } {
   const band = qualityBand(score);
   return { band: band[0].toUpperCase() + band.slice(1), meaning: BAND_MEANING[band] };
 }
-
-export const PROVIDER_BLURB: Record<string, string> = {
-  auto: "auto — best for the pair, with fallback",
-  provider_a: "Ugandan languages",
-  provider_b: "West African ↔ English",
-  provider_c: "open models",
-};

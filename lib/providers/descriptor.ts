@@ -87,6 +87,8 @@ export interface ProviderDescriptor {
   id: ProviderId;
   /** Human name of the upstream, e.g. "Sunbird AI". */
   displayName: string;
+  /** What it is chosen for, in a few words (the portal's provider choices and home page), e.g. "Ugandan languages". */
+  blurb: string;
   client: new (opts: ClientOptions) => BaseClient & ProviderClient;
   env: {
     /** Variable holding the base URL (its public default is in the configuration schema, lib/config). */

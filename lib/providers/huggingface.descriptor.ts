@@ -24,6 +24,7 @@ function mmsVoices(): VoiceSpec[] {
 export const huggingFace: ProviderDescriptor = {
   id: "provider_c",
   displayName: "Hugging Face",
+  blurb: "open models, for the rest",
   client: HuggingFaceClient,
   env: { url: "HF_API_URL", credential: "HF_TOKEN" },
   emulator: { kind: "hf", behaviour: hfBehaviour },

@@ -23,6 +23,7 @@ function khayaVoices(): VoiceSpec[] {
 export const khaya: ProviderDescriptor = {
   id: "provider_b",
   displayName: "GhanaNLP Khaya",
+  blurb: "West African languages ↔ English",
   client: KhayaClient,
   env: { url: "KHAYA_API_URL", credential: "KHAYA_API_KEY" },
   emulator: { kind: "khaya", behaviour: khayaBehaviour },

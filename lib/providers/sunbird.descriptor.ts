@@ -49,6 +49,7 @@ function sunbirdVoices(): VoiceSpec[] {
 export const sunbird: ProviderDescriptor = {
   id: "provider_a",
   displayName: "Sunbird AI",
+  blurb: "Ugandan languages",
   client: SunbirdClient,
   env: { url: "SUNBIRD_API_URL", credential: "SUNBIRD_API_TOKEN" },
   emulator: { kind: "sunbird", behaviour: sunbirdBehaviour },

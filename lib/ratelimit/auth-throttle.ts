@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/kit/errors";
 import type { RateLimitStore } from "./types";
 
 /*
- * Failed authentication, throttled per client IP (README "Security").
+ * Failed authentication, throttled per client IP (docs/security.md).
  *
  * Each request whose key is refused spends one unit of the `auth_failures` bucket of its client IP (the address rule
  * of key issuance: lib/http/client-ip.ts). Once the bucket refuses, the address is remembered as over budget until the

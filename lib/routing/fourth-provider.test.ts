@@ -82,6 +82,7 @@ function fourthBehaviour(): ProviderBehaviour {
 const fourth: ProviderDescriptor = {
   id: FOURTH,
   displayName: "Fourth MT",
+  blurb: "a fourth upstream",
   client: FourthClient,
   env: { url: "FOURTH_API_URL", credential: "FOURTH_API_KEY" },
   emulator: { kind: "fourth", behaviour: fourthBehaviour },

@@ -35,7 +35,7 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
 }
 
 /**
- * What /health shows to whom (README "Health"). Anyone: status, version, each check's status, `sandbox`, and each
+ * What /health shows to whom (docs/decisions.md "Health"). Anyone: status, version, each check's status, `sandbox`, and each
  * provider's mode and circuit — what the portal's banner and a deploy check need. The operator (Authorization: Bearer
  * HEALTH_OPERATOR_TOKEN) also gets what helps an attacker map the deployment: uptime, the database engine and its
  * latency, the rate limiter's backend, fail mode and detail, the translation cache's backend, scope and state,

@@ -1,6 +1,7 @@
+import { budgetVariable } from "@/lib/budgets";
 import type { TranslationCacheConfig } from "@/lib/cache";
 import type { Config } from "@/lib/config";
-import type { ProviderId } from "@/lib/providers";
+import { PROVIDER_IDS, type ProviderId } from "@/lib/providers";
 import type { RateLimitBucket, RateLimitRule } from "@/lib/ratelimit";
 import type { StoreSettings } from "@/lib/store";
 
@@ -32,7 +33,8 @@ export function cacheSettings(c: Config): TranslationCacheConfig {
 
 /** Each provider's budget windows (UPSTREAM_BUDGET_<PROVIDER>). */
 export function budgetRules(c: Config): Record<ProviderId, RateLimitRule[]> {
-  return { provider_a: c.UPSTREAM_BUDGET_PROVIDER_A, provider_b: c.UPSTREAM_BUDGET_PROVIDER_B, provider_c: c.UPSTREAM_BUDGET_PROVIDER_C };
+  const read = (id: ProviderId) => (c as unknown as Record<string, RateLimitRule[] | undefined>)[budgetVariable(id)] ?? [];
+  return Object.fromEntries(PROVIDER_IDS.map((id) => [id, read(id)])) as Record<ProviderId, RateLimitRule[]>;
 }
 
 /** TRUST_PROXY, or on Vercel (no socket address to read; its edge sets X-Forwarded-For itself) true by default. */

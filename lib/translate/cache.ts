@@ -7,7 +7,7 @@ import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { type BatchTranslateResponse, CACHE_HEADER, type TranslateResponse } from "./schemas";
 
 /*
- * The translation cache and request coalescing around the translate chain (README, "Cache and coalescing").
+ * The translation cache and request coalescing around the translate chain (docs/decisions.md "Cache and coalescing").
  *
  *  - Key: the calling key (or "global"), the provider mode, the provider as requested, the resolved source and target,
  *    the serving model map and the trimmed text (lib/cache/key.ts hashes them). "Provider mode" is the mode (live or

@@ -9,7 +9,7 @@ import { mapWithConcurrency } from "./segment";
 import type { ProviderGate } from "./service";
 
 /*
- * Localisation-safe translation around one route (README "Localising an app"). The order is fixed:
+ * Localisation-safe translation around one route (docs/decisions.md "Localising an app"). The order is fixed:
  *
  *   mask (lib/localise protect, once per request) → segment → translate → verify → unmask
  *

@@ -94,7 +94,7 @@ export type TranslateRequest = z.infer<typeof TranslateRequest>;
 
 const ProviderName = z.enum(PROVIDER_IDS as [string, ...string[]]);
 
-/** The glossary terms a translation used (README "Localising an app"). */
+/** The glossary terms a translation used (docs/decisions.md "Localising an app"). */
 const GlossaryTermsApplied = z
   .array(z.string())
   .nullable()

@@ -49,7 +49,7 @@ export interface TranslateInput {
   target_lang: string;
   source_lang?: string | null;
   provider?: ProviderChoice;
-  /** Localisation (README "Localising an app"): default text, no terms, no glossary. */
+  /** Localisation (docs/decisions.md "Localising an app"): default text, no terms, no glossary. */
   format?: LocaliseFormat;
   do_not_translate?: readonly string[];
   glossary_id?: string;
