@@ -15,9 +15,8 @@ export async function register() {
   installPeerAddressHeader();
   // Open (and for PGlite, migrate) the database now rather than on the first request.
   if (!settings.LUGHA_LAZY_DB) {
-    const { services } = await import("./lib/server");
-    services()
-      .database()
-      .catch((err: unknown) => console.error(`database not ready at start-up: ${(err as Error).message}`));
+    // Only the database: the services are built by the routes (lib/server/index.ts says why).
+    const { processDatabase } = await import("./lib/server/database");
+    processDatabase(settings)().catch((err: unknown) => console.error(`database not ready at start-up: ${(err as Error).message}`));
   }
 }

@@ -59,14 +59,18 @@ export interface DatabaseOptions {
 /**
  * Opens `target` on the first call and hands every later call the same database. A failed open is forgotten, so the
  * next call tries again (e.g. PostgreSQL was restarting). One per process: PGlite allows one process per data directory.
+ * `target` may be a function, read at the first open, so a target that cannot be used here (PGlite on Vercel) is an
+ * error of the calls that need the database — /health's "down" — rather than of building the services.
  */
-export function databaseSource(target: DatabaseTarget, options: DatabaseOptions): DatabaseSource {
+export function databaseSource(target: DatabaseTarget | (() => DatabaseTarget), options: DatabaseOptions): DatabaseSource {
   let opening: Promise<Database> | undefined;
   return () => {
-    opening ??= openDatabase(target, options).catch((err) => {
-      opening = undefined;
-      throw err;
-    });
+    opening ??= Promise.resolve()
+      .then(() => openDatabase(typeof target === "function" ? target() : target, options))
+      .catch((err) => {
+        opening = undefined;
+        throw err;
+      });
     return opening;
   };
 }

@@ -1,7 +1,7 @@
 import { UpstreamBudgets } from "@/lib/budgets";
 import { createTranslationCache, SingleFlight, type TranslationCache } from "@/lib/cache";
 import { type Config, config } from "@/lib/config";
-import { type DatabaseSource, databaseSource, databaseTarget } from "@/lib/db";
+import type { DatabaseSource } from "@/lib/db";
 import { findGlossary } from "@/lib/glossaries/store";
 import { KeyStore } from "@/lib/keys/store";
 import { createProviders, loadProvidersConfig, PROVIDERS, providerStatus, type Registry, setCatalogueSettings } from "@/lib/providers";
@@ -9,6 +9,7 @@ import { createRateLimiter, FailedAuthThrottle, type GuardedRateLimitStore, type
 import type { SpeechDeps } from "@/lib/speech";
 import type { TranslateDeps, TranslationCaching } from "@/lib/translate";
 import { createAvailability } from "./availability";
+import { processDatabase } from "./database";
 import { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "./settings";
 
 export { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "./settings";
@@ -21,6 +22,9 @@ export { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "
  *
  * Kept on globalThis: Next.js can evaluate a module once per route bundle (and again on dev reloads), and the
  * in-process stores, the key cache, the circuits and PGlite (one process per data directory) must be one per process.
+ * Built by the routes and pages, never by the start-up hook (instrumentation.ts): that hook is compiled apart, with its
+ * own copies of the modules, and errors thrown by clients built there would not be the routes' error classes. The hook
+ * only opens the database (./database.ts).
  */
 export interface Services {
   config: Config;
@@ -56,7 +60,7 @@ export function services(): Services {
 /** Builds every service from `c`. Exported for tests that need a second, independent set. */
 export function buildServices(c: Config): Services {
   setCatalogueSettings({ hfModelMap: c.HF_MODEL_MAP, hfAsrModel: c.HF_ASR_MODEL });
-  const database = databaseSource(databaseTarget(c.DATABASE_URL, Boolean(c.VERCEL)), { poolSize: c.DATABASE_POOL_SIZE });
+  const database = processDatabase(c);
   const keys = new KeyStore(database, {
     hashSecret: c.API_KEY_HASH_SECRET,
     cacheTtlMs: c.KEY_CACHE_TTL_MS,
