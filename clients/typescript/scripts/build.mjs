@@ -1,8 +1,8 @@
 /**
- * Builds the publishable package into dist/ (run by `npm run build -w @lugha/client`, by `prepare` on `npm ci` /
+ * Builds the publishable package into dist/ (run by `npm run build -w @lugha/client`, by the root's `prepare` on `npm ci` /
  * `npm install`, and by `npm pack` / `npm publish`):
- *   index.js   ESM   } the library, bundled from src/ by esbuild; openapi-fetch stays an import (a dependency)
- *   index.cjs  CJS   }
+ *   index.js   ESM   } the library, bundled from src/ by esbuild with openapi-fetch inside (its CommonJS default export
+ *   index.cjs  CJS   } does not survive esbuild's ESM-to-CJS interop); openapi-fetch stays a dependency for its types
  *   cli.js     the `lugha` command (ESM, with its shebang)
  *   *.d.ts     declarations for `import`, emitted by tsc from src/; schema.d.ts is the generated API types
  *   *.d.cts    the same declarations for `require` (TypeScript reads a .d.ts in a "type": "module" package as ESM)
@@ -21,7 +21,7 @@ const started = Date.now();
 
 rmSync(dist, { recursive: true, force: true });
 
-const common = { bundle: true, packages: "external", target: "node20", logLevel: "warning", absWorkingDir: root };
+const common = { bundle: true, target: "node20", logLevel: "warning", absWorkingDir: root };
 await Promise.all([
   build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/index.js", format: "esm", platform: "neutral" }),
   build({ ...common, entryPoints: ["src/index.ts"], outfile: "dist/index.cjs", format: "cjs", platform: "neutral" }),
