@@ -34,7 +34,7 @@ function run(cmd: string, args: string[], options: { cwd: string; env?: Record<s
       args,
       {
         cwd: options.cwd,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } as NodeJS.ProcessEnv,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } as unknown as NodeJS.ProcessEnv,
         timeout: options.timeout ?? 90_000,
         maxBuffer: 32 * 1024 * 1024,
       },
