@@ -145,7 +145,8 @@ export const COMMANDS: Record<string, Command> = {
         );
       }
       if (response.sandbox) ctx.note("note: served by a sandbox emulator; not real speech synthesis");
-      if (out !== "-" || ctx.values.json) ctx.result(response, () => "");
+      // With --out - stdout is the audio: --json has nowhere to go.
+      if (out !== "-") ctx.result(response, () => "");
     },
   },
 
