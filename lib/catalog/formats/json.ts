@@ -32,7 +32,7 @@ const CLOSE_BRACKET = 4;
 const END_OF_FILE = 17;
 
 const keyOf = (property: Node) => property.children?.[0]?.value as string;
-const valueOf = (property: Node | undefined): Node | undefined => property?.children?.[1];
+const valueNode = (property: Node | undefined): Node | undefined => property?.children?.[1];
 
 const escapePointer = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
@@ -228,8 +228,8 @@ export const arb: FormatHandler<JsonDoc> = {
       if (key === "@@locale" && value.type === "string") declaredLocale = value.value as string;
       if (key.startsWith("@") || value.type !== "string") continue;
       const source = value.value as string;
-      const meta = valueOf(doc.top!.get(`@${key}`));
-      const description = meta?.type === "object" ? valueOf(meta.children?.find((m) => keyOf(m) === "description")) : undefined;
+      const meta = valueNode(doc.top!.get(`@${key}`));
+      const description = meta?.type === "object" ? valueNode(meta.children?.find((m) => keyOf(m) === "description")) : undefined;
       const c = classify(source, { icu: true });
       doc.values.set(key, value);
       entries.push({
@@ -259,7 +259,7 @@ export const arb: FormatHandler<JsonDoc> = {
       if (!ctx.writeSourceHashes) continue;
       const hash = JSON.stringify(ctx.hash(id));
       const metaProperty = doc.top!.get(`@${id}`);
-      const meta = valueOf(metaProperty);
+      const meta = valueNode(metaProperty);
       if (meta?.type === "object") {
         const props = meta.children ?? [];
         const existing = props.find((p) => p.children![0].value === HASH_ATTRIBUTE);
@@ -305,8 +305,8 @@ export const arb: FormatHandler<JsonDoc> = {
     const { doc, entries } = arb.parse(content);
     const out = new Map<string, ExistingTranslation>();
     for (const e of entries) {
-      const meta = valueOf(doc.top!.get(`@${e.id}`));
-      const hash = meta?.type === "object" ? valueOf(meta.children?.find((p) => keyOf(p) === HASH_ATTRIBUTE))?.value : undefined;
+      const meta = valueNode(doc.top!.get(`@${e.id}`));
+      const hash = meta?.type === "object" ? valueNode(meta.children?.find((p) => keyOf(p) === HASH_ATTRIBUTE))?.value : undefined;
       out.set(e.id, { translation: e.source, ...(typeof hash === "string" ? { sourceHash: hash } : {}) });
     }
     return out;
