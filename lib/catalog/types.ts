@@ -12,9 +12,10 @@ export type PluralCategory = (typeof PLURAL_CATEGORIES)[number];
  *  - no-letters: punctuation, digits or symbols only (", ", "–", "100");
  *  - placeholders-only: nothing but placeholders, markup and punctuation ("%s", "{count}", "%m/%d/%Y", "<0></0>");
  *  - url / email: one or more URLs or e-mail addresses and nothing else;
- *  - reference: an Android resource reference (`@string/app_name`, `?attr/colorPrimary`).
+ *  - reference: an Android resource reference (`@string/app_name`, `?attr/colorPrimary`);
+ *  - symbol: a Ruby symbol in YAML (`:year`), which is code.
  */
-export type UntranslatableReason = "marked" | "empty" | "no-letters" | "placeholders-only" | "url" | "email" | "reference";
+export type UntranslatableReason = "marked" | "empty" | "no-letters" | "placeholders-only" | "url" | "email" | "reference" | "symbol";
 
 /**
  * One translatable unit of a catalog.

@@ -108,7 +108,11 @@ export const markdown: FormatHandler<MarkdownDoc> = {
       doc.blocks.push({ id, start, end, prefixes, defaultPrefix, singleLine: node.type !== "paragraph" });
       const prose = proseText(node);
       const c = classify(prose.text);
-      const reason = c.translatable ? undefined : prose.hidden && c.reason === "no-letters" ? "placeholders-only" : c.reason;
+      const reason = c.translatable
+        ? undefined
+        : prose.hidden && (c.reason === "no-letters" || c.reason === "empty")
+          ? "placeholders-only"
+          : c.reason;
       entries.push({ id, source, translatable: c.translatable, ...(reason ? { reason } : {}), markup: "markdown" });
     };
 

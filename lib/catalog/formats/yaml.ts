@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, parseDocument, parse as parseYaml, type Scalar, type YAMLMap } from "yaml";
-import { classify } from "../classify";
+import { type Classification, classify } from "../classify";
 import { CatalogParseError } from "../errors";
 import type { DraftEntry, FormatHandler, PluralGroup } from "../handler";
 import { MAX_NESTING } from "../limits";
@@ -12,7 +12,7 @@ import { PLURAL_CATEGORIES, type PluralCategory } from "../types";
  * source range and comments. Its own toString() normalises layout (`[a, b]` becomes `[ a, b ]`), so values are
  * replaced in the file as written instead.
  *
- * Entries: every string scalar (id: JSON Pointer, below the locale root key when there is one: `/date/formats/long`,
+ * Entries: every string scalar except plain Ruby symbols (`:year`) (id: JSON Pointer, below the locale root key when there is one: `/date/formats/long`,
  * `/date/day_names/0`); numbers, booleans, `~` and aliases are kept. Aliases are never expanded: an anchored value is
  * translated where it is defined; a document whose aliases would expand past 100 nodes is refused.
  * Rails locale root: a top-level mapping with one key that is a locale tag (`en:`); renderCatalog renames it to the
@@ -46,6 +46,7 @@ interface YamlDoc {
 }
 
 const escapePointer = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+const RUBY_SYMBOL = /^:[A-Za-z_]\w*[?!]?$/;
 const LOCALE_KEY = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
 export const yaml: FormatHandler<YamlDoc> = {
@@ -111,7 +112,7 @@ export const yaml: FormatHandler<YamlDoc> = {
         });
       } else if (isScalar(node) && typeof node.value === "string" && !isAlias(node)) {
         const source = node.value;
-        const c = classify(source);
+        const c: Classification = node.type === "PLAIN" && RUBY_SYMBOL.test(source) ? { translatable: false, reason: "symbol" } : classify(source);
         const plural = groupOf.get(pointer);
         out.values.set(pointer, { id: pointer, node, flow });
         const comment = node.commentBefore?.trim();
