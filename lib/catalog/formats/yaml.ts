@@ -4,7 +4,7 @@ import { CatalogParseError } from "../errors";
 import type { DraftEntry, FormatHandler, PluralGroup } from "../handler";
 import { MAX_NESTING } from "../limits";
 import { sameLanguage } from "../plurals";
-import { applyEdits, detectEol, type Edit, indentAt, lineStartAt } from "../text";
+import { applyEdits, detectEol, type Edit, indentAt, lineColumn, lineStartAt } from "../text";
 import { PLURAL_CATEGORIES, type PluralCategory } from "../types";
 
 /**
@@ -54,8 +54,8 @@ export const yaml: FormatHandler<YamlDoc> = {
     const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: false, strict: true });
     const error = doc.errors[0];
     if (error) {
-      const pos = error.linePos?.[0];
-      throw new CatalogParseError("yaml", `invalid YAML (${error.code})`, pos?.line, pos?.col);
+      const { line, column } = lineColumn(content, error.pos[0]);
+      throw new CatalogParseError("yaml", `invalid YAML (${error.code})`, line, column);
     }
     try {
       doc.toJS({ maxAliasCount: 100 });
