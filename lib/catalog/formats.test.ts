@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { po as gettext } from "gettext-parser";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
@@ -350,3 +352,65 @@ describe("incremental translation", () => {
     expect(new Set(forms.map(sourceHash)).size).toBe(1);
   });
 });
+
+// Real catalogs of public projects, kept outside the repository (their licences are their projects'). The tests
+// below exist only where the folder does: beside the checkout in CI, or wherever LUGHA_SHARED_CATALOGS points.
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const sharedDir = process.env.LUGHA_SHARED_CATALOGS ?? path.resolve(repoRoot, "../shared/catalogs");
+const SHARED_FORMATS: Record<string, CatalogFormat> = {
+  android: "android",
+  arb: "arb",
+  json: "json",
+  markdown: "markdown",
+  po: "po",
+  pot: "po",
+  srt: "srt",
+  strings: "strings",
+  vtt: "vtt",
+  xliff12: "xliff",
+  xliff20: "xliff",
+  yaml: "yaml",
+};
+
+if (fs.existsSync(sharedDir)) {
+  describe("real catalogs", () => {
+    const files = fs
+      .readdirSync(sharedDir)
+      .filter((f) => SHARED_FORMATS[f.split("-")[0]])
+      .sort();
+    it("are there", () => {
+      expect(files.length).toBeGreaterThan(0);
+    });
+    for (const file of files) {
+      const format = SHARED_FORMATS[file.split("-")[0]];
+      const text = fs.readFileSync(path.join(sharedDir, file), "utf8");
+      const catalog = parseCatalog(format, text);
+      const translatable = catalog.entries.filter((e) => e.translatable).length;
+
+      it(`${file} (${format}): ${catalog.entries.length} entries, ${translatable} translatable; into its own language, the same bytes`, () => {
+        expect(renderCatalog(format, catalog.doc, identity(catalog.entries), { sourceLang: "en", targetLang: "en" })).toBe(text);
+      });
+
+      it(`${file} (${format}): the fake translator into Luganda reads back with every placeholder`, () => {
+        const { units, out, back } = translated(format, text);
+        for (const unit of units.filter((u) => u.translatable)) {
+          expect(back.get(unit.id), unit.id).toBe(`⟦${unit.source}⟧`);
+          expect(placeholders(back.get(unit.id)!), unit.id).toEqual(placeholders(unit.source));
+        }
+        if (format === "srt" || format === "vtt") expect(structuralLines(out)).toEqual(structuralLines(text));
+        if (format === "po") expect(() => gettext.parse(out, { validation: true })).not.toThrow();
+      });
+
+      it(`${file} (${format}): Arabic and Yoruba plural forms give a file that reads back`, () => {
+        for (const lang of ["ar", "yo"]) {
+          const { out } = translated(format, text, lang);
+          expect(() => parseCatalog(format, out)).not.toThrow();
+          if (format === "po") expect(() => gettext.parse(out, { validation: true })).not.toThrow();
+          if (format === "json" || format === "arb") expect(() => JSON.parse(out)).not.toThrow();
+        }
+      });
+    }
+  });
+} else {
+  console.log(`lib/catalog: no real catalogs at ${sharedDir}; their tests are not registered`);
+}

@@ -41,7 +41,9 @@ import {
  *   ids of targetEntries() (for non-plural entries the same as the catalog's). An entry without a translation, or
  *   not translatable, keeps what the file has; a plural form without one takes the group's `other` translation. The
  *   file is edited in place: what is not replaced stays byte for byte, so rendering a file into its own language with
- *   each entry's source as its translation gives back the same bytes.
+ *   each entry's source as its translation gives back the same bytes (into the source language, plural groups keep
+ *   the source's categories and locale metadata — PO Language/Plural-Forms, XLIFF target language, ARB @@locale,
+ *   YAML root key — is left alone; into another language both are set for the target).
  * - sourceHash(entry) → 12 hex digits of SHA-256 over context and source (for a plural form: over all of its group's
  *   source forms, so a group is retranslated as a whole). renderCatalog writes it into the file where the format has
  *   room (sourceHashStorage(format) === "file": PO `# lugha-source: …`, ARB `x-lugha-source`, XLIFF note); for the
@@ -49,15 +51,23 @@ import {
  * - readExisting(format, targetContent, { targetLang, sidecar }) → id → { translation, sourceHash? } of a previously
  *   rendered target file, so that a caller can keep translations whose sourceHash is unchanged.
  *
+ * Masking is the caller's (lib/localise protect()): `entry.markup` says how to read the source (xml/html → the html
+ * format, markdown → markdown, none → text, which also keeps ICU structure); the content of Android `<xliff:g>` and
+ * XLIFF inline elements is not to be translated. The format modules and their limitations are described at the top
+ * of each file in ./formats.
+ *
  * Ids per format: json — JSON Pointer of the value (`/a/b`, `/list/0`); arb — the key; po — msgid, or
  * msgctxt + "\u0004" + msgid (gettext's own key), plural forms `<that>#<category>`; xliff — the unit id (with the
  * file's `original` first when the document has several files; `#2`… for further segments of an XLIFF 2 unit);
- * android — the name (`name#one` for plurals, `name[0]` for string-array items); strings — the key; yaml — JSON
+ * android — the name (`name@product` with a product attribute; `name#one` for plurals, `name[0]` for array items); strings — the key; yaml — JSON
  * Pointer below the locale root key (`/date/formats/default`); srt — the cue number as written; vtt — the cue
  * identifier, or `#n` (nth cue) when it has none; markdown — `#n`, the nth block of prose.
  *
  * Limits: at most MAX_CATALOG_ENTRIES entries; nesting deeper than 64 levels is refused; an XML DOCTYPE is refused
- * (no entity is ever expanded); YAML aliases are never expanded.
+ * (no entity is ever expanded); YAML aliases are never expanded (a document whose aliases would expand past 100
+ * nodes is refused); Markdown shapes on which the parser is quadratic are refused (formats/markdown.ts). Any failure
+ * of a parser becomes a CatalogParseError whose message names the problem and never quotes the input. The caller
+ * bounds the input's size.
  */
 
 export { CatalogParseError, CatalogRenderError } from "./errors";

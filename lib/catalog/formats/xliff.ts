@@ -103,7 +103,12 @@ export const xliff: FormatHandler<XliffDoc> = {
       const source = inner(content, seg.source);
       const marked = seg.unit.attributes.get("translate")?.value === "no";
       const text = textOf(seg.source);
-      const c = marked ? ({ translatable: false, reason: "marked" } as const) : classify(text, { icu: true });
+      const classified = marked ? ({ translatable: false, reason: "marked" } as const) : classify(text, { icu: true });
+      // Inline elements and nothing else (`<x id="INTERPOLATION"/>`): placeholders, not an empty unit.
+      const c =
+        !classified.translatable && classified.reason === "empty" && source.trim() !== ""
+          ? ({ translatable: false, reason: "placeholders-only" } as const)
+          : classified;
       const notes = notesOf(doc, seg.unit)
         .filter((n) => !isHashNote(n))
         .map((n) => textOf(n).trim())
