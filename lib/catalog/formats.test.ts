@@ -164,6 +164,19 @@ describe("po", () => {
     expect(parsed.translations[""]["%(count)d file"].msgstr).toHaveLength(n as number);
   });
 
+  it("refuses a target whose gettext Plural-Forms is not known, which other formats still render", () => {
+    const catalog = parseCatalog("po", fixture("messages.pot"));
+    expect(() => renderCatalog("po", catalog.doc, new Map([["Welcome", "Добро пожаловать"]]), { sourceLang: "en", targetLang: "ru" })).toThrow(
+      CatalogRenderError,
+    );
+    const json = parseCatalog("json", fixture("i18next.json"));
+    expect(
+      targetEntries(json, "ru")
+        .filter((u) => u.plural)
+        .map((u) => u.plural!.category),
+    ).toEqual(["one", "few", "many", "other"]);
+  });
+
   it("reads a previous translation's plural forms and hashes back", () => {
     const { out, units } = translated("po", fixture("messages.pot"), "ar");
     const existing = readExisting("po", out, { targetLang: "ar" });

@@ -60,7 +60,7 @@ describe("plural rules", () => {
     it(`${code} (${info.tag}): ${info.categories.join("/")}; ordinal ${info.ordinal.join("/")}; ${info.basis}; ${info.gettextPluralForms}`, () => {
       expect(info.categories[info.categories.length - 1]).toBe("other");
       // The gettext expression (C syntax, which is also JavaScript) picks msgstr[i] = the i-th category.
-      const [, nplurals, expression] = /^nplurals=(\d+); plural=(.+);$/.exec(info.gettextPluralForms)!;
+      const [, nplurals, expression] = /^nplurals=(\d+); plural=(.+);$/.exec(info.gettextPluralForms ?? "")!;
       expect(Number(nplurals)).toBe(info.categories.length);
       const evaluate = new Function("n", `return Number(${expression});`) as (n: number) => number;
       const samples = [...Array.from({ length: 300 }, (_, n) => n), 1000, 1001, 100000, 1000000, 2000000, 3000001, 10000000];

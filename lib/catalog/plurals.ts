@@ -147,8 +147,8 @@ export interface PluralInfo {
   basis: "cldr" | "table" | "default";
   /** The category of an integer count. */
   select(n: number): PluralCategory;
-  /** The gettext Plural-Forms header value, e.g. "nplurals=2; plural=(n != 1);". */
-  gettextPluralForms: string;
+  /** The gettext Plural-Forms header value, e.g. "nplurals=2; plural=(n != 1);"; undefined when none is known (see GETTEXT_EXPRESSIONS). */
+  gettextPluralForms: string | undefined;
 }
 
 const byCldrOrder = (cats: readonly string[]) => PLURAL_CATEGORIES.filter((c) => cats.includes(c));
@@ -224,7 +224,7 @@ const GETTEXT_EXPRESSIONS: Record<string, string> = {
   ar: "(n == 0) ? 0 : (n == 1) ? 1 : (n == 2) ? 2 : (n % 100 >= 3 && n % 100 <= 10) ? 3 : (n % 100 >= 11) ? 4 : 5",
 };
 
-function gettextPluralForms(tag: string, categories: PluralCategory[], select: Select): string {
+function gettextPluralForms(tag: string, categories: PluralCategory[], select: Select): string | undefined {
   const n = categories.length;
   if (n === 1) return "nplurals=1; plural=0;";
   if (n === 2 && categories[0] === "one") {
@@ -233,8 +233,7 @@ function gettextPluralForms(tag: string, categories: PluralCategory[], select: S
     if (ones.join() === "0,1") return "nplurals=2; plural=(n > 1);";
   }
   const expression = GETTEXT_EXPRESSIONS[tag] ?? GETTEXT_EXPRESSIONS[tag.split("-")[0]];
-  if (expression) return `nplurals=${n}; plural=${expression};`;
-  throw new RangeError("no gettext Plural-Forms known for this language");
+  return expression ? `nplurals=${n}; plural=${expression};` : undefined;
 }
 
 /** Parses "nplurals=N; plural=…;" loosely: only N is needed (to check a file's forms against a language). */

@@ -1,6 +1,6 @@
 import { type GetTextTranslation, po as gettext } from "gettext-parser";
 import { classify } from "../classify";
-import { CatalogParseError } from "../errors";
+import { CatalogParseError, CatalogRenderError } from "../errors";
 import type { DraftEntry, FormatHandler, PluralGroup, RenderContext } from "../handler";
 import { gettextPluralCount, localeTag, pluralInfo, underscoreTag } from "../plurals";
 import { applyEdits, detectEol, type Edit, type Line, splitLines } from "../text";
@@ -180,6 +180,8 @@ export const po: FormatHandler<PoDoc> = {
   render(doc, ctx) {
     const edits: Edit[] = [];
     const { text, eol } = doc;
+    if (ctx.setLocale && !ctx.target.gettextPluralForms)
+      throw new CatalogRenderError("po", "", "no gettext Plural-Forms is known for the target language");
     for (const block of doc.blocks) {
       if (block.header) {
         if (ctx.setLocale) edits.push(...headerEdits(doc, block, ctx));
@@ -259,7 +261,7 @@ function headerEdits(doc: PoDoc, block: Block, ctx: RenderContext): Edit[] {
     else fields[i] = `${name}: ${value}`;
   };
   set("Language", underscoreTag(localeTag(ctx.options.targetLang)));
-  set("Plural-Forms", ctx.target.gettextPluralForms);
+  set("Plural-Forms", ctx.target.gettextPluralForms!);
   const ct = fields.findIndex((f) => f.toLowerCase().startsWith("content-type:"));
   if (ct === -1) set("Content-Type", "text/plain; charset=UTF-8");
   else fields[ct] = fields[ct].replace(/charset=CHARSET\b/i, "charset=UTF-8");
