@@ -3,6 +3,7 @@ import path from "node:path";
 import { po as gettext } from "gettext-parser";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
+import { fixture, identity, placeholders, structuralLines, wrapAll } from "./catalog.test-support";
 import {
   type CatalogFormat,
   CatalogRenderError,
@@ -14,7 +15,6 @@ import {
   sourceHashStorage,
   targetEntries,
 } from "./index";
-import { fixture, identity, placeholders, structuralLines, wrapAll } from "./test-support";
 
 const EN_TO_LUG = { sourceLang: "en", targetLang: "lug" };
 
