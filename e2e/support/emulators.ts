@@ -1,8 +1,12 @@
+import { PROVIDERS } from "@/lib/providers/descriptors";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 
-/** The three upstream emulators on loopback, and the environment that points an app's live clients at them. */
+/**
+ * Every provider's emulator on loopback (in routing order: provider_a, provider_b, provider_c), and the environment
+ * that points an app's live clients at them — read from the descriptors, so a new provider is served here too.
+ */
 export async function startLiveEmulators(): Promise<{ emulators: [EmulatorServer, EmulatorServer, EmulatorServer]; env: Record<string, string> }> {
-  const emulators = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
-  const [a, b, c] = emulators;
-  return { emulators, env: { PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url } };
+  const emulators = await Promise.all(PROVIDERS.map((d) => startEmulatorServer(d.emulator.kind)));
+  const env = Object.fromEntries(PROVIDERS.map((d, i) => [d.env.url, emulators[i].url]));
+  return { emulators: emulators as [EmulatorServer, EmulatorServer, EmulatorServer], env: { PROVIDER_MODE: "live", ...env } };
 }

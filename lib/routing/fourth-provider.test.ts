@@ -1,8 +1,12 @@
 /**
  * A fourth provider added the way a real one would be — a tiny client, its emulator and its descriptor, all in this
- * file — with no other file touched: it is routed, listed by GET /languages and falls back like the three real ones.
+ * file: it is routed, listed by GET /languages and falls back like the three real ones. The last block lists the
+ * files outside its own that a real provider touches (its id, its variables, its place in the routing order).
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { budgetVariable } from "@/lib/budgets";
 import { apiError } from "@/lib/kit/test-support";
 import { listLanguages } from "@/lib/languages/listing";
 import { hfModels } from "@/lib/languages/models";
@@ -172,5 +176,58 @@ describe("a fourth provider, from its descriptor alone", () => {
     const acholi = own.languages.find((l) => l.code === "ach")!;
     expect(acholi.stt.providers).toEqual([{ provider: FOURTH, model: "fourth-asr", formats: ["wav"] }]);
     expect(listLanguages({ source: "ach" }, hfModels(), PROVIDERS).languages.map((l) => l.code)).not.toContain("yo");
+  });
+});
+
+/**
+ * What adding a real provider touches besides its own files (client, descriptor, emulator): the files whose code wires
+ * an existing provider in — its variables, its budget variable, its descriptor module (comments and prose aside).
+ * docs/architecture.md "Adding a provider" lists the same files; the features, the composition root and the portal
+ * read the descriptors and wire none of them.
+ */
+describe("the files a provider touches", () => {
+  const ROOT = path.resolve(import.meta.dirname, "../..");
+  const TOUCHED = ["lib/config/index.ts", "lib/providers/descriptors.ts", "docs/configuration.md", ".env.example"];
+  /** Provider-specific features outside the provider's own files, and why. */
+  const SPECIFIC: Record<string, string[]> = {
+    // Which Hugging Face models the inference service runs is asked of the Hub (HF_HUB_URL, with HF_TOKEN).
+    provider_c: ["lib/server/availability.ts"],
+  };
+
+  function files(dir: string): string[] {
+    return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = path.join(dir, e.name);
+      if (e.isDirectory()) return e.name === "generated" ? [] : files(rel);
+      return /\.(ts|tsx|mts|mjs)$/.test(e.name) && !/\.test\.|test-support|\.d\.ts$/.test(e.name) ? [rel] : [];
+    });
+  }
+  const scanned = [...["lib", "app", "components"].flatMap(files), "instrumentation.ts", "proxy.ts", "docs/configuration.md", ".env.example"];
+  const withoutComments = (text: string, file: string) =>
+    // Comments that open a line (JSDoc blocks, // lines, trailing // notes after code) — enough for this code base.
+    file.endsWith(".md") || file.startsWith(".env")
+      ? text
+      : text
+          .replace(/^\s*\/\*[\s\S]*?\*\//gm, "")
+          .replace(/^\s*\/\/.*$/gm, "")
+          .replace(/[;,{]\s*\/\/.*$/gm, "");
+
+  for (const descriptor of PROVIDERS) {
+    it(`${descriptor.id}: its variables and descriptor are wired in exactly ${TOUCHED.join(", ")}`, () => {
+      const base = descriptor.client.name.replace(/Client$/, "").toLowerCase();
+      const kind = descriptor.emulator.kind;
+      const own = (file: string) => new RegExp(`(^|/)(${base}|${kind})(\\.descriptor)?\\.ts$|/sandbox/(${base}|${kind})[\\w-]*\\.ts$`).test(file);
+      const names = [descriptor.env.url, descriptor.env.credential, budgetVariable(descriptor.id), `${base}.descriptor`];
+      const wiring = scanned.filter((file) => {
+        if (own(file)) return false;
+        const text = withoutComments(readFileSync(path.join(ROOT, file), "utf8"), file);
+        return names.some((n) => text.includes(n));
+      });
+      expect(wiring.sort()).toEqual([...TOUCHED, ...(SPECIFIC[descriptor.id] ?? [])].sort());
+    });
+  }
+
+  it("its id is one entry of PROVIDER_IDS (the API's provider enum)", async () => {
+    const { PROVIDER_IDS } = await import("@/lib/providers/types");
+    expect([...PROVIDER_IDS]).toEqual(PROVIDERS.map((d) => d.id));
   });
 });

@@ -3,8 +3,8 @@ import { defaultControls, type EmulatorControls, type EmulatorStats, emptyStats,
 import type { HfDeployment } from "./hf";
 import { htmlPage, json } from "./respond";
 
-export type EmulatorKind = "sunbird" | "khaya" | "hf";
-export const EMULATOR_KINDS: readonly EmulatorKind[] = ["sunbird", "khaya", "hf"];
+/** Which upstream an emulator speaks for: the `emulator.kind` of a provider's descriptor ("sunbird", "khaya", "hf"). */
+export type EmulatorKind = string;
 
 /** A web-standard fetch handler: usable in-process as a client's `fetch`, or behind node:http. */
 export type FetchHandler = (req: Request) => Promise<Response>;

@@ -1,6 +1,6 @@
 export { type EmulatorControls, type EmulatorStats, emulatorControlsSchema, FAIL_MODES, type FailMode, type RecordedRequest } from "./controls";
-export { createEmulator } from "./create";
-export { EMULATOR_KINDS, type Emulator, type EmulatorKind, type EmulatorOptions, type FetchHandler, inProcessFetch } from "./emulator";
+export { createEmulator, EMULATOR_KINDS } from "./create";
+export { type Emulator, type EmulatorKind, type EmulatorOptions, type FetchHandler, inProcessFetch } from "./emulator";
 export { HF_REFERENCE_UNDEPLOYED, type HfDeployment, hfDeployment } from "./hf";
 export { type EmulatorServer, type EmulatorServerOptions, startEmulatorServer } from "./server";
 export { makeWav, parseWav, speechDurationSeconds, type WavInfo } from "./wav";

@@ -8,7 +8,8 @@
  * controls and stats with POST <url>/__control/reset.
  */
 import { parseArgs } from "node:util";
-import { EMULATOR_KINDS, type EmulatorKind } from "./emulator";
+import { EMULATOR_KINDS } from "./create";
+import type { EmulatorKind } from "./emulator";
 import { startEmulatorServer } from "./server";
 
 async function main() {
