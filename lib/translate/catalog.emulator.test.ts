@@ -42,7 +42,8 @@ const fixture = (name: string) => readFileSync(join(__dirname, "../catalog/fixtu
 /** A flat JSON catalog of n short UI strings. */
 function bigCatalog(n: number, changed?: number): string {
   const entries: Record<string, string> = {};
-  for (let i = 0; i < n; i++) entries[`screen${Math.floor(i / 20)}.label${i}`] = i === changed ? `Changed label number ${i}` : `Open the settings for item {name} number ${i}`;
+  for (let i = 0; i < n; i++)
+    entries[`screen${Math.floor(i / 20)}.label${i}`] = i === changed ? `Changed label number ${i}` : `Open the settings for item {name} number ${i}`;
   return JSON.stringify(entries, null, 2);
 }
 
@@ -100,10 +101,7 @@ describe("translateCatalog against the emulators", () => {
     const first = await translateCatalog(request({ content: bigCatalog(100) }), d);
     expect(first.entries.pending).toBe(0);
     const before = servers.provider_a.stats.requests;
-    const second = await translateCatalog(
-      request({ content: bigCatalog(100, 42), existing: first.content, source_hashes: first.source_hashes }),
-      d,
-    );
+    const second = await translateCatalog(request({ content: bigCatalog(100, 42), existing: first.content, source_hashes: first.source_hashes }), d);
     expect(servers.provider_a.stats.requests - before).toBe(1);
     expect(second).toMatchObject({ upstream_calls: 1, entries: { total: 100, translated: 1, kept: 99, pending: 0 } });
     expect(JSON.parse(second.content)["screen2.label42"]).toBe("[sandbox:sunbird eng→lug] Changed label number 42");

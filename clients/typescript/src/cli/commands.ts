@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { Lugha, Provider } from "../client.js";
+import { catalog } from "./catalog.js";
 
 /**
  * The commands of the `lugha` CLI, one entry each: its options (node:util parseArgs), its help, and what it does.
@@ -27,6 +28,8 @@ export interface CommandContext {
   /** Raw bytes to stdout (speak --out -). */
   writeStdout(bytes: Uint8Array): Promise<void>;
   readStdin(): Promise<string>;
+  /** Waits (catalog: for a provider's budget); tests pass one that does not. */
+  sleep(ms: number): Promise<void>;
 }
 
 export interface Command {
@@ -37,7 +40,8 @@ export interface Command {
   examples: string[];
   /** false: runs without LUGHA_API_KEY (default true). */
   needsKey?: boolean;
-  run(ctx: CommandContext): Promise<void>;
+  /** Resolves with an exit code other than 0 when the command did only part of what was asked. */
+  run(ctx: CommandContext): Promise<void | number>;
 }
 
 /** A mistake in the command line (exit code 2). */
@@ -232,6 +236,8 @@ export const COMMANDS: Record<string, Command> = {
       );
     },
   },
+
+  catalog,
 
   key: {
     summary: "The API key in use: name, expiry, requests made, rate limits",

@@ -14,21 +14,26 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
   POST: async ({ req, body, key }) => {
     const deps = services().translate;
     const result = await translateCatalog(body, deps, { caller: { apiKeyId: key.id, bypass: bypassRequested(req.headers, body.cache) } });
-    return wantsFile(req.headers.get("accept"), body.format) ? fileReply(result) : result;
+    const as = fileType(req.headers.get("accept"), body.format);
+    return as ? fileReply(result, as) : result;
   },
 });
 
-/** The file when Accept names the format's own media type (not JSON's, which asks for the answer) or octet-stream. */
-function wantsFile(accept: string | null, format: CatalogResponse["format"]): boolean {
+/**
+ * The file's media type when Accept names the format's own (not JSON's, which asks for the answer), or
+ * application/octet-stream (any format, JSON and ARB included: the file as bytes); else undefined (the JSON answer).
+ */
+function fileType(accept: string | null, format: CatalogResponse["format"]): string | undefined {
   const types = (accept ?? "").split(",").map((t) => t.split(";")[0].trim().toLowerCase());
   const own = CATALOG_MEDIA_TYPES[format];
-  return types.includes("application/octet-stream") || (own !== "application/json" && types.includes(own));
+  if (own !== "application/json" && types.includes(own)) return own;
+  return types.includes("application/octet-stream") ? "application/octet-stream" : undefined;
 }
 
-function fileReply(result: CatalogResponse): RawReply {
+function fileReply(result: CatalogResponse, mediaType: string): RawReply {
   const { entries } = result;
   const headers = new Headers({
-    "Content-Type": `${CATALOG_MEDIA_TYPES[result.format]}; charset=utf-8`,
+    "Content-Type": mediaType === "application/octet-stream" ? mediaType : `${mediaType}; charset=utf-8`,
     "X-Lugha-Entries-Total": String(entries.total),
     "X-Lugha-Entries-Translated": String(entries.translated),
     "X-Lugha-Entries-Kept": String(entries.kept),
