@@ -45,6 +45,8 @@ export function targetName(source: string, from: string, to: string): string {
   const at = parts.findIndex((p) => p.toLowerCase() === from.toLowerCase());
   if (at >= 0) {
     parts[at] = to;
+    // A region after the language (en-US, en_GB) goes with it.
+    if (/^[-_]$/.test(parts[at + 1] ?? "") && /^[A-Z]{2}$/.test(parts[at + 2] ?? "")) parts.splice(at + 1, 2);
     return parts.join("") + outExt;
   }
   return ext === ".pot" ? `${to}.po` : `${stem}.${to}${outExt}`;
@@ -204,6 +206,6 @@ export const catalog: Command = {
           .join("\n"),
     );
     if (summaries.some((s) => s.response.sandbox)) ctx.note("note: served by a sandbox emulator; not real translations");
-    return incomplete ? 5 : undefined;
+    if (incomplete) ctx.setExitCode(5); // EXIT.INCOMPLETE
   },
 };

@@ -30,6 +30,8 @@ export interface CommandContext {
   readStdin(): Promise<string>;
   /** Waits (catalog: for a provider's budget); tests pass one that does not. */
   sleep(ms: number): Promise<void>;
+  /** The exit code when the command ends without an error but did only part of what was asked (default 0). */
+  setExitCode(code: number): void;
 }
 
 export interface Command {
@@ -40,8 +42,7 @@ export interface Command {
   examples: string[];
   /** false: runs without LUGHA_API_KEY (default true). */
   needsKey?: boolean;
-  /** Resolves with an exit code other than 0 when the command did only part of what was asked. */
-  run(ctx: CommandContext): Promise<void | number>;
+  run(ctx: CommandContext): Promise<void>;
 }
 
 /** A mistake in the command line (exit code 2). */

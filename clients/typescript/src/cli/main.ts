@@ -137,7 +137,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const apiKey = io.env.LUGHA_API_KEY?.trim() || undefined;
   let client: Lugha | undefined;
   try {
-    const code = await command.run({
+    let code: number = EXIT.OK;
+    await command.run({
       values,
       positionals,
       // Made on first use, so that a command checks its arguments (exit 2) before the key (exit 4).
@@ -154,8 +155,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       writeStdout: io.writeStdout,
       readStdin: io.readStdin,
       sleep: io.transport?.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      setExitCode: (c) => {
+        code = c;
+      },
     });
-    return code ?? EXIT.OK;
+    return code;
   } catch (err) {
     if (err instanceof MissingKey) {
       io.stderr(`lugha ${name}: LUGHA_API_KEY is not set (create a key with POST /api/v1/auth/keys or on the portal)`);
