@@ -2,12 +2,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UpstreamBudgets } from "@/lib/budgets";
+import { createTranslationCache, SingleFlight } from "@/lib/cache";
 import { parseCatalog } from "@/lib/catalog";
+import { loadConfig } from "@/lib/config";
 import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient, type UpstreamBudget } from "@/lib/providers";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { MemoryRateLimitStore } from "@/lib/ratelimit/memory";
+import { cacheSettings } from "@/lib/server/settings";
 import { translateCatalog } from "./catalog";
 import type { CatalogRequest } from "./catalog-schemas";
 import type { TranslateDeps } from "./service";
@@ -134,6 +137,35 @@ describe("translateCatalog against the emulators", () => {
     // One packed call, then one call per entry.
     expect(r.upstream_calls).toBe(6);
     expect(r.entries).toMatchObject({ translated: 5, failed: [] });
+  });
+
+  it("sends a text that occurs several times once; identical requests in flight share the calls; a repeat comes from the cache", async () => {
+    const dup = await translateCatalog(request({ content: JSON.stringify({ a: "Cancel", b: { c: "Cancel", d: "Save" }, e: "Cancel" }) }), deps());
+    expect(dup.entries).toMatchObject({ total: 4, translated: 4 });
+    expect(Object.values(JSON.parse(dup.content)).flatMap((v) => (typeof v === "string" ? [v] : Object.values(v as object)))).toEqual([
+      "[sandbox:sunbird eng→lug] Cancel",
+      "[sandbox:sunbird eng→lug] Cancel",
+      "[sandbox:sunbird eng→lug] Save",
+      "[sandbox:sunbird eng→lug] Cancel",
+    ]);
+    expect(dup.characters_translated).toBe("Cancel".length + "Save".length);
+
+    const d = { ...deps(), caching: { cache: createTranslationCache(cacheSettings(loadConfig({})), () => 1_000_000), flights: new SingleFlight() } };
+    servers.provider_a.setControls({ latencyMs: 200 });
+    const content = bigCatalog(80);
+    const caller = { apiKeyId: "key-1", bypass: false };
+    const before = servers.provider_a.stats.requests;
+    const [one, two] = await Promise.all([
+      translateCatalog(request({ content }), d, { caller }),
+      translateCatalog(request({ content }), d, { caller }),
+    ]);
+    expect(one.entries.translated).toBe(80);
+    expect(two.entries.translated).toBe(80);
+    expect(one.upstream_calls + two.upstream_calls).toBe(servers.provider_a.stats.requests - before);
+    expect(Math.min(one.upstream_calls, two.upstream_calls)).toBe(0);
+    expect(two.content).toBe(one.content);
+    const again = await translateCatalog(request({ content }), d, { caller });
+    expect(again).toMatchObject({ upstream_calls: 0, characters_translated: 0, entries: { translated: 80 } });
   });
 
   it("answers 422 on content for a file that does not parse, naming the format and line, without quoting it", async () => {

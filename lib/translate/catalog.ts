@@ -1,3 +1,4 @@
+import type { SingleFlight } from "@/lib/cache";
 import {
   type CatalogEntry,
   CatalogParseError,
@@ -41,8 +42,9 @@ import type { ProviderGate, TranslateDeps } from "./service";
  *    message) are packed, in file order, into as few calls as the route's input limit allows, joined by separator
  *    tokens (lib/localise pack.ts). An answer whose separators do not all come back in order, or an entry whose
  *    placeholders fail verification, is sent again on its own (translateMasked: exactly what translate does).
- *  - Cache: per entry, keyed like translate's (key, mode, pair, route, text, localisation); coalescing of identical
- *    entries in flight is not done across requests (the entries of one file are distinct).
+ *  - Cache and coalescing, per entry: keyed like translate's (key, mode, pair, route, text, localisation); an entry an
+ *    identical entry of another request in flight is translating waits for that answer (pending if it brings none).
+ *    Within one file, the same text in the same markup is sent once.
  *  - Budget: every call draws on the provider's upstream budget; a refusal stops sending, and the answer says when
  *    the budget admits more (`retry_after_seconds`).
  */
@@ -127,122 +129,169 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   const useCache = caching?.cache.enabled && options.caller ? options.caller : undefined;
   const jobs: Job[] = [];
   const outcomes = new Map<string, Outcome>();
-  for (const unit of todo) {
-    const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
-    const localisation = { format, doNotTranslate: input.do_not_translate ?? [], glossary } as const;
-    let masked: Protected;
-    try {
-      masked = await protect(unit.source, { format, doNotTranslate: localisation.doNotTranslate, glossary: glossary?.entries });
-    } catch (err) {
-      if (!(err instanceof LocaliseInputError)) throw err;
-      outcomes.set(unit.id, { kind: "failed", error: "the entry looks like an ICU message but does not parse" });
-      continue;
-    }
-    const send = masked.segments.flatMap((s, i) => (/\p{L}/u.test(s.replace(/QZ[A-W]+?X/gi, "")) ? [i] : []));
-    if (send.length === 0) {
-      outcomes.set(unit.id, { kind: "done", text: unit.source, fresh: false });
-      continue;
-    }
-    const cacheKey =
-      useCache && caching
-        ? translationCacheKey(
-            caching.cache,
-            useCache.apiKeyId,
-            { text: unit.source, source, target, requested: "catalog", routes: [route] },
-            deps.providers,
-            localisationKey(localisation),
-          )
-        : undefined;
-    if (cacheKey && !useCache?.bypass) {
-      const hit = await caching!.cache.get<{ translated_text: string }>(cacheKey);
-      if (hit && typeof hit.translated_text === "string") {
-        outcomes.set(unit.id, { kind: "done", text: hit.translated_text, fresh: false });
-        continue;
-      }
-    }
-    jobs.push({ unit, masked, send, cacheKey });
-  }
-
-  // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time.
+  // The same text (in the same markup) twice in a file is sent once; the others take its outcome.
+  const sentFor = new Map<string, string>();
+  const sameAs = new Map<string, string>();
+  // Entries an identical entry of another request in flight is translating: they wait for its answer.
+  const joined: { unit: CatalogEntry; key: string }[] = [];
+  const flights = caching?.flights as SingleFlight<{ translated_text: string } | null> | undefined;
+  const landed = new Map<string, (value: { translated_text: string } | null) => void>();
   let calls = 0;
   let stopped: { retryAfterMs?: number } | undefined;
-  const inner = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
-  const gate: ProviderGate = async (provider, callDeadline, call) => {
-    try {
-      const r = await inner(provider, callDeadline, call);
-      calls++;
-      return r;
-    } catch (err) {
-      if (!(err instanceof ProviderError && err.upstreamCode === BUDGET_REFUSED)) calls++;
-      throw err;
+  const land = () => {
+    for (const [id, resolve] of landed) {
+      const outcome = outcomes.get(id);
+      resolve(outcome?.kind === "done" ? { translated_text: outcome.text } : null);
     }
   };
-  // A call is not started when less than this is left: its answer could not come back in time.
-  const reserve = Math.min(2_000, (deadline - started) / 4);
-  const mayStart = () => !stopped && Date.now() < deadline - reserve;
-  const callDeadline = () => Math.min(deadline, Date.now() + deps.deadlineMs);
-
-  const onError = (err: unknown): Outcome => {
-    if (!(err instanceof ProviderError)) throw err;
-    if (err.kind === "malformed") return { kind: "failed", error: err.message };
-    if (err.kind === "rate_limited" && err.upstreamCode === BUDGET_REFUSED) stopped = { retryAfterMs: err.retryAfterMs };
-    return { kind: "pending" };
-  };
-  const single = async (job: Job): Promise<void> => {
-    if (!mayStart()) return void outcomes.set(job.unit.id, { kind: "pending" });
-    try {
-      const r = await translateMasked(route, client, job.masked, { source, target }, callDeadline(), gate);
-      outcomes.set(job.unit.id, { kind: "done", text: r.result.translatedText, fresh: true });
-    } catch (err) {
-      outcomes.set(job.unit.id, onError(err));
-    }
-  };
-  const packed = async (pack: Job[]): Promise<void> => {
-    if (pack.length === 1) return single(pack[0]);
-    if (!mayStart()) {
-      for (const job of pack) outcomes.set(job.unit.id, { kind: "pending" });
-      return;
-    }
-    const texts = pack.flatMap((job) => job.send.map((i) => job.masked.segments[i]));
-    let answer: string;
-    try {
-      const d = callDeadline();
-      answer = (
-        await gate(route.provider, d, () =>
-          client.translate({ text: packTexts(texts), source, target, deadline: d, ...(route.hf && { hf: route.hf }) }),
-        )
-      ).translatedText;
-    } catch (err) {
-      const outcome = onError(err);
-      // A packed answer that is malformed as a whole: each entry on its own.
-      if (outcome.kind === "failed") for (const job of pack) await single(job);
-      else for (const job of pack) outcomes.set(job.unit.id, outcome);
-      return;
-    }
-    const parts = unpackTexts(answer, texts.length);
-    let k = 0;
-    const retry: Job[] = [];
-    for (const job of pack) {
-      if (!parts) {
-        retry.push(job);
+  try {
+    for (const unit of todo) {
+      const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
+      const dedupe = `${format}\u0000${unit.source}`;
+      const first = sentFor.get(dedupe);
+      if (first !== undefined) {
+        sameAs.set(unit.id, first);
         continue;
       }
-      const out = [...job.masked.segments];
-      for (const i of job.send) out[i] = parts[k++];
-      const restored = job.masked.restore(out);
-      if (restored.ok) outcomes.set(job.unit.id, { kind: "done", text: restored.text, fresh: true });
-      else retry.push(job);
+      sentFor.set(dedupe, unit.id);
+      const localisation = { format, doNotTranslate: input.do_not_translate ?? [], glossary } as const;
+      let masked: Protected;
+      try {
+        masked = await protect(unit.source, { format, doNotTranslate: localisation.doNotTranslate, glossary: glossary?.entries });
+      } catch (err) {
+        if (!(err instanceof LocaliseInputError)) throw err;
+        outcomes.set(unit.id, { kind: "failed", error: "the entry looks like an ICU message but does not parse" });
+        continue;
+      }
+      const send = masked.segments.flatMap((s, i) => (/\p{L}/u.test(s.replace(/QZ[A-W]+?X/gi, "")) ? [i] : []));
+      if (send.length === 0) {
+        outcomes.set(unit.id, { kind: "done", text: unit.source, fresh: false });
+        continue;
+      }
+      const cacheKey =
+        useCache && caching
+          ? translationCacheKey(
+              caching.cache,
+              useCache.apiKeyId,
+              { text: unit.source, source, target, requested: "catalog", routes: [route] },
+              deps.providers,
+              localisationKey(localisation),
+            )
+          : undefined;
+      if (cacheKey && !useCache?.bypass) {
+        const hit = await caching!.cache.get<{ translated_text: string }>(cacheKey);
+        if (hit && typeof hit.translated_text === "string") {
+          outcomes.set(unit.id, { kind: "done", text: hit.translated_text, fresh: false });
+          continue;
+        }
+        if (flights!.has(cacheKey)) {
+          joined.push({ unit, key: cacheKey });
+          continue;
+        }
+        // Sent by this request: a flight other requests can join (not with a bypass, which neither reads nor joins).
+        const answer = new Promise<{ translated_text: string } | null>((resolve) => landed.set(unit.id, resolve));
+        flights!.run(cacheKey, () => answer).catch(() => {});
+      }
+      jobs.push({ unit, masked, send, cacheKey });
     }
-    for (const job of retry) await single(job);
-  };
 
-  const packs = packJobs(jobs, route);
-  try {
-    await mapWithConcurrency(packs, deps.batch?.concurrencyPerProvider ?? 8, (pack) => packed(pack), { deadline });
-  } catch (err) {
-    if (!(err instanceof DOMException && err.name === "TimeoutError")) throw err;
+    // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time.
+    const inner = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
+    const gate: ProviderGate = async (provider, callDeadline, call) => {
+      try {
+        const r = await inner(provider, callDeadline, call);
+        calls++;
+        return r;
+      } catch (err) {
+        if (!(err instanceof ProviderError && err.upstreamCode === BUDGET_REFUSED)) calls++;
+        throw err;
+      }
+    };
+    // A call is not started when less than this is left: its answer could not come back in time.
+    const reserve = Math.min(2_000, (deadline - started) / 4);
+    const mayStart = () => !stopped && Date.now() < deadline - reserve;
+    const callDeadline = () => Math.min(deadline, Date.now() + deps.deadlineMs);
+
+    const onError = (err: unknown): Outcome => {
+      if (!(err instanceof ProviderError)) throw err;
+      if (err.kind === "malformed") return { kind: "failed", error: err.message };
+      if (err.kind === "rate_limited" && err.upstreamCode === BUDGET_REFUSED) stopped = { retryAfterMs: err.retryAfterMs };
+      return { kind: "pending" };
+    };
+    const single = async (job: Job): Promise<void> => {
+      if (!mayStart()) return void outcomes.set(job.unit.id, { kind: "pending" });
+      try {
+        const r = await translateMasked(route, client, job.masked, { source, target }, callDeadline(), gate);
+        outcomes.set(job.unit.id, { kind: "done", text: r.result.translatedText, fresh: true });
+      } catch (err) {
+        outcomes.set(job.unit.id, onError(err));
+      }
+    };
+    const packed = async (pack: Job[]): Promise<void> => {
+      if (pack.length === 1) return single(pack[0]);
+      if (!mayStart()) {
+        for (const job of pack) outcomes.set(job.unit.id, { kind: "pending" });
+        return;
+      }
+      const texts = pack.flatMap((job) => job.send.map((i) => job.masked.segments[i]));
+      let answer: string;
+      try {
+        const d = callDeadline();
+        answer = (
+          await gate(route.provider, d, () =>
+            client.translate({ text: packTexts(texts), source, target, deadline: d, ...(route.hf && { hf: route.hf }) }),
+          )
+        ).translatedText;
+      } catch (err) {
+        const outcome = onError(err);
+        // A packed answer that is malformed as a whole: each entry on its own.
+        if (outcome.kind === "failed") for (const job of pack) await single(job);
+        else for (const job of pack) outcomes.set(job.unit.id, outcome);
+        return;
+      }
+      const parts = unpackTexts(answer, texts.length);
+      let k = 0;
+      const retry: Job[] = [];
+      for (const job of pack) {
+        if (!parts) {
+          retry.push(job);
+          continue;
+        }
+        const out = [...job.masked.segments];
+        for (const i of job.send) out[i] = parts[k++];
+        const restored = job.masked.restore(out);
+        if (restored.ok) outcomes.set(job.unit.id, { kind: "done", text: restored.text, fresh: true });
+        else retry.push(job);
+      }
+      for (const job of retry) await single(job);
+    };
+
+    const packs = packJobs(jobs, route);
+    const joining = Promise.all(
+      joined.map(async ({ unit, key }) => {
+        try {
+          const { value } = await flights!.run(key, async () => null, AbortSignal.timeout(Math.max(0, deadline - Date.now())));
+          outcomes.set(unit.id, value ? { kind: "done", text: value.translated_text, fresh: false } : { kind: "pending" });
+        } catch {
+          outcomes.set(unit.id, { kind: "pending" });
+        }
+      }),
+    );
+    try {
+      await mapWithConcurrency(packs, deps.batch?.concurrencyPerProvider ?? 8, (pack) => packed(pack), { deadline });
+    } catch (err) {
+      if (!(err instanceof DOMException && err.name === "TimeoutError")) throw err;
+    }
+    await joining;
+  } finally {
+    land(); // every flight this request opened ends, whatever happened
+  }
+  for (const [id, first] of sameAs) {
+    const outcome = outcomes.get(first) ?? { kind: "pending" };
+    outcomes.set(id, outcome.kind === "done" ? { ...outcome, fresh: false } : outcome);
   }
 
+  const jobById = new Map(jobs.map((job) => [job.unit.id, job]));
   // Rendered: an entry whose translation cannot be written into the file fails; the others stay.
   for (const unit of todo) {
     const outcome = outcomes.get(unit.id) ?? { kind: "pending" };
@@ -252,7 +301,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       translated++;
       if (outcome.fresh) {
         characters += codePointLength(unit.source.trim());
-        const job = jobs.find((j) => j.unit.id === unit.id);
+        const job = jobById.get(unit.id);
         if (job?.cacheKey && caching) await caching.cache.set(job.cacheKey, { translated_text: outcome.text });
       }
     } else if (outcome.kind === "pending") pending++;
