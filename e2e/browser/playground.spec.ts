@@ -22,7 +22,7 @@ function toneWav(): Buffer {
 }
 
 test.describe("playground tabs", () => {
-  test("Translate, Batch, Detect, Speak and Transcribe as tabs: keyboard, detect with Copy and View code, a voice, an upload and a recording sent as WAV, accessible at both widths", async ({
+  test("Translate, Batch, Detect, Speak, Transcribe and Catalog as tabs: keyboard, detect with Copy and View code, a voice, an upload and a recording sent as WAV, accessible at both widths", async ({
     page,
     api,
     context,
