@@ -136,6 +136,24 @@ describe("POST /api/v1/translate/catalog", () => {
     expect(ups[0].stats.requests).toBe(before);
   });
 
+  it("usage counts the characters sent upstream, for the JSON answer and the file alike, under the catalog's endpoint and pair", async () => {
+    const own = await mintKey(app.url, "catalog usage");
+    const send = (headers: Record<string, string>) =>
+      call(app.url, "POST", "/api/v1/translate/catalog", {
+        key: own,
+        json: { format: "json", content: bigCatalog(10), source_lang: "en", target_lang: "lug", cache: false },
+        headers,
+      });
+    const json = await send({});
+    const file = await send({ accept: "application/octet-stream" });
+    const characters = json.body.characters_translated + Number(file.headers.get("x-lugha-characters-translated"));
+    expect(characters).toBeGreaterThan(0);
+    const byEndpoint = await call(app.url, "GET", "/api/v1/usage?group_by=endpoint", { key: own });
+    expect(byEndpoint.body.rows).toContainEqual({ endpoint: "POST /api/v1/translate/catalog", requests: 2, characters, cache_hits: 0, errors: 0 });
+    const byPair = await call(app.url, "GET", "/api/v1/usage?group_by=language_pair", { key: own });
+    expect(byPair.body.rows).toContainEqual(expect.objectContaining({ language_pair: "en-lug", requests: 2, characters }));
+  });
+
   it("more than 5,000 entries is 422; a pair nobody serves is 422", async () => {
     const tooMany = await catalog({ format: "json", content: bigCatalog(5_001), source_lang: "en", target_lang: "lug" });
     expect(expectEnvelope(tooMany, 422, "VALIDATION_ERROR").message).toMatch(/5000|5,000/);
