@@ -168,6 +168,14 @@ describe("translateCatalog against the emulators", () => {
     expect(again).toMatchObject({ upstream_calls: 0, characters_translated: 0, entries: { translated: 80 } });
   });
 
+  it("a failing provider leaves the entries pending, never fails the request, and does not fall back to another provider", async () => {
+    servers.provider_a.setControls({ failMode: "status", status: 503 });
+    const r = await translateCatalog(request({ content: bigCatalog(100) }), deps());
+    expect(r.entries).toMatchObject({ total: 100, translated: 0, pending: 100, failed: [] });
+    expect(servers.provider_c.stats.requests).toBe(0);
+    expect(r.content).toBe(bigCatalog(100)); // the source, as it was
+  });
+
   it("answers 422 on content for a file that does not parse, naming the format and line, without quoting it", async () => {
     const content = '{\n  "a": "secret value",\n  "b": oops\n}';
     const err = await apiError(translateCatalog(request({ content }), deps()));

@@ -45,8 +45,10 @@ import type { ProviderGate, TranslateDeps } from "./service";
  *  - Cache and coalescing, per entry: keyed like translate's (key, mode, pair, route, text, localisation); an entry an
  *    identical entry of another request in flight is translating waits for that answer (pending if it brings none).
  *    Within one file, the same text in the same markup is sent once.
- *  - Budget: every call draws on the provider's upstream budget; a refusal stops sending, and the answer says when
- *    the budget admits more (`retry_after_seconds`).
+ *  - Budget: every call draws on the provider's upstream budget; a refusal (or the provider's own 429, or its open
+ *    circuit) stops sending, and the answer says when to come back where it is known (`retry_after_seconds`).
+ *  - Failures: an entry the provider refuses (4xx) or whose answer fails verification on its own is `failed`; what a
+ *    failing provider (timeout, 5xx) leaves undone is `pending`.
  */
 
 /** Never more texts in one call than this, however short: one bad answer costs at most this many single retries. */
@@ -214,8 +216,10 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
 
     const onError = (err: unknown): Outcome => {
       if (!(err instanceof ProviderError)) throw err;
-      if (err.kind === "malformed") return { kind: "failed", error: err.message };
-      if (err.kind === "rate_limited" && err.upstreamCode === BUDGET_REFUSED) stopped = { retryAfterMs: err.retryAfterMs };
+      // This text: its answer failed verification, or the provider refused it (a packed call is then retried entry by entry).
+      if (err.kind === "malformed" || err.kind === "rejected") return { kind: "failed", error: err.message };
+      // The provider, for now: its budget is spent, it asks to slow down, or its circuit is open. Nothing more is sent.
+      if (err.kind === "rate_limited" || err.kind === "circuit_open") stopped = { retryAfterMs: err.retryAfterMs };
       return { kind: "pending" };
     };
     const single = async (job: Job): Promise<void> => {
