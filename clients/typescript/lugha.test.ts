@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "./src/cli/main";
 import { Lugha, LughaConnectionError, LughaError } from "./src/index";
@@ -162,10 +165,62 @@ describe("lugha CLI (main)", () => {
     expect((await cli(["detect", "hi"], [{ status: 404, body: "<html>not here</html>" }])).code).toBe(3);
   });
 
+  it("catalog: waits for the budget as the server says, continues from the written file with its source hashes, exits 0 when done, 5 when entries failed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lugha-cli-"));
+    try {
+      writeFileSync(join(dir, "en.json"), '{"a": "Hello", "b": "Bye"}');
+      const entries = (translated: number, pending: number, failed: { key: string; error: string }[] = []) => ({
+        total: 2,
+        translated,
+        kept: 2 - translated - pending - failed.length,
+        pending,
+        failed,
+      });
+      const answer = (content: string, e: ReturnType<typeof entries>, retry: number | null) => ({
+        status: 200,
+        body: {
+          format: "json",
+          content,
+          entries: e,
+          upstream_calls: 1,
+          characters_translated: 5,
+          source_hashes: { "/a": "abc" },
+          retry_after_seconds: retry,
+          sandbox: false,
+        },
+      });
+      const r = await cli(
+        ["catalog", join(dir, "en.json"), "--to", "lug"],
+        [answer('{"a": "A", "b": "Bye"}', entries(1, 1), 7), answer('{"a": "A", "b": "B"}', { ...entries(1, 0), kept: 1 }, null)],
+      );
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/lug\s+\[#+-+\] 1\/2 {2}1 pending/);
+      expect(r.stderr).toMatch(/budget is spent for now; waiting 7 s/);
+      expect(r.stdout).toMatch(/^lug\t.*lug\.json\ttranslated 1, kept 1, pending 0, failed 0, upstream calls 2$/);
+      const second = JSON.parse(r.bodies[1] as string);
+      expect(second).toMatchObject({
+        format: "json",
+        source_lang: "en",
+        target_lang: "lug",
+        existing: '{"a": "A", "b": "Bye"}',
+        source_hashes: { "/a": "abc" },
+      });
+      expect(readFileSync(join(dir, "lug.json"), "utf8")).toBe('{"a": "A", "b": "B"}');
+      expect(JSON.parse(readFileSync(join(dir, "lug.json.lugha.json"), "utf8"))).toEqual({ source_hashes: { "/a": "abc" } });
+
+      const failed = await cli(["catalog", join(dir, "en.json"), "--to", "ach"], [answer("{}", entries(1, 0, [{ key: "/b", error: "no" }]), null)]);
+      expect(failed.code).toBe(5);
+      expect(failed.stdout).toMatch(/failed \/b: no/);
+      expect((await cli(["catalog", join(dir, "notes.txt"), "--to", "lug"], [])).code).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("--help and --version exit 0 on stdout; every command has help", async () => {
     expect(await cli(["--help"], [])).toMatchObject({ code: 0, stderr: "" });
     expect((await cli(["--version"], [])).stdout).toMatch(/^\d+\.\d+\.\d+/);
-    for (const command of ["translate", "detect", "speak", "transcribe", "usage", "languages", "key"]) {
+    for (const command of ["translate", "detect", "speak", "transcribe", "usage", "languages", "catalog", "key"]) {
       const r = await cli([command, "--help"], [], {});
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^Usage: lugha ${command}`));

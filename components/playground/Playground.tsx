@@ -8,6 +8,7 @@ import { htmlLang } from "@/lib/portal/lang";
 import { qualityLabel } from "@/lib/portal/quality";
 import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
+import { CatalogSection } from "./CatalogSection";
 import { type LanguageChoice, LanguageFields, LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
 import { DoNotTranslateInput, FormatSelect, GlossarySelect, parseTerms, type TextFormatValue } from "./LocalisationControls";
 import { usePlayground } from "./PlaygroundContext";
@@ -48,6 +49,7 @@ export function Playground({
     { id: "detect", label: "Detect", panel: <DetectSection names={names} /> },
     { id: "speak", label: "Speak", panel: <SpeakSection languages={ttsLanguages} /> },
     { id: "transcribe", label: "Transcribe", panel: <TranscribeSection languages={sttLanguages} /> },
+    { id: "catalog", label: "Catalog", panel: <CatalogSection languages={languages} /> },
   ];
   return (
     <div className="space-y-6">

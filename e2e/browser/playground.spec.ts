@@ -22,7 +22,7 @@ function toneWav(): Buffer {
 }
 
 test.describe("playground tabs", () => {
-  test("Translate, Batch, Detect, Speak and Transcribe as tabs: keyboard, detect with Copy and View code, a voice, an upload and a recording sent as WAV, accessible at both widths", async ({
+  test("Translate, Batch, Detect, Speak, Transcribe and Catalog as tabs: keyboard, detect with Copy and View code, a voice, an upload and a recording sent as WAV, accessible at both widths", async ({
     page,
     api,
     context,
@@ -32,7 +32,7 @@ test.describe("playground tabs", () => {
     const key = await issueKey(api, "tabs");
     await signIn(page, key);
     const tablist = page.getByRole("tablist", { name: "Playground" });
-    await expect(tablist.getByRole("tab")).toHaveText(["Translate", "Batch", "Detect", "Speak", "Transcribe"]);
+    await expect(tablist.getByRole("tab")).toHaveText(["Translate", "Batch", "Detect", "Speak", "Transcribe", "Catalog"]);
     await expect(page.getByRole("form", { name: "Translate a text" })).toBeVisible();
     await expect(page.getByRole("form", { name: "Translate a batch" })).toBeHidden();
 
@@ -110,6 +110,35 @@ test.describe("playground tabs", () => {
     for (const vp of VIEWPORTS) {
       await page.setViewportSize({ width: vp.width, height: vp.height });
       await expectAccessible(page, `playground, Transcribe tab, at ${vp.width}px`);
+    }
+  });
+
+  test("Catalog: a JSON catalog uploaded, translated into two languages, each result downloaded with its keys and placeholders", async ({
+    page,
+    api,
+  }) => {
+    const key = await issueKey(api, "catalog");
+    await signIn(page, key);
+    await page.getByRole("tablist", { name: "Playground" }).getByRole("tab", { name: "Catalog" }).click();
+    const form = page.getByRole("form", { name: "Translate a catalog" });
+    const source = { app: { title: "Welcome", greeting: "Hello, {{name}}!", items_one: "{{count}} item", items_other: "{{count}} items" } };
+    await form
+      .getByLabel("Catalog file")
+      .setInputFiles({ name: "en.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(source, null, 2)) });
+    await expect(form.getByLabel("Format")).toHaveValue("json");
+    await form.getByLabel("Translate into").selectOption(["lug", "ach"]);
+    await form.getByRole("button", { name: "Translate into 2 languages" }).click();
+    const results = page.getByTestId("catalog-results");
+    await expect(results).toContainText("Luganda: 4 translated, 0 kept, 0 pending, 0 failed of 4");
+    await expect(results).toContainText("Acholi: 4 translated");
+    const [download] = await Promise.all([page.waitForEvent("download"), results.getByRole("link", { name: "Download lug.json" }).click()]);
+    expect(download.suggestedFilename()).toBe("lug.json");
+    const translated = JSON.parse(await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")));
+    expect(Object.keys(translated.app)).toEqual(Object.keys(source.app));
+    expect(translated.app.greeting).toMatch(/^\[sandbox:.*\] Hello, \{\{name\}\}!$/);
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize({ width: vp.width, height: vp.height });
+      await expectAccessible(page, `playground, Catalog tab, at ${vp.width}px`);
     }
   });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CATALOG_ENTRIES } from "@/lib/catalog";
 import type { Config } from "@/lib/config";
 import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
@@ -8,6 +9,7 @@ import { matchTemplate } from "@/lib/kit/path-template";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
+import { CATALOG_FILE_HEADERS, CATALOG_MAX_BODY_BYTES, CATALOG_MEDIA_TYPES, CatalogRequest } from "@/lib/translate/catalog-schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/schemas";
 
@@ -126,6 +128,32 @@ export const ROUTES = {
       maxBodyBytes: 4 * 1024 * 1024,
       errors: ["BATCH_TOO_LARGE"],
       ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      headerParameters: [CACHE_CONTROL_PARAMETER],
+      sandbox: true,
+      recordsTranslationUsage: true,
+    }),
+  },
+  "/api/v1/translate/catalog": {
+    post: op({
+      operationId: "translateCatalog",
+      tags: ["Translation"],
+      summary: "Translate a catalog file (JSON, PO, XLIFF, Android, .strings, ARB, YAML, SRT, VTT, Markdown)",
+      description: `The file comes back with the values translated and everything else kept: keys, order, comments, layout, placeholders, markup, subtitle timings; plural messages get the target language's plural forms. Entries are packed into as few upstream calls as the provider takes, each checked on return. Incremental: send the current target file as \`existing\` (and, for formats without room for them in the file, the previous answer's \`source_hashes\`): entries whose source is unchanged are kept, only new or changed ones go upstream. What the deadline or the provider's request budget leaves undone is \`pending\` (200, never an error): call again with the returned file as \`existing\`. At most ${MAX_CATALOG_ENTRIES.toLocaleString("en-US")} entries; a file that does not parse is 422 VALIDATION_ERROR on \`content\`, naming the format and the line. With \`Accept:\` the format's media type (po text/x-gettext-translation, xliff application/xliff+xml, android application/xml, strings text/plain, yaml application/yaml, srt application/x-subrip, vtt text/vtt, markdown text/markdown) or application/octet-stream (any format), the answer is the file itself, its counts in X-Lugha-Entries-* headers.`,
+      auth: "api_key",
+      rateLimit: "batch",
+      body: { zod: CatalogRequest, schema: "CatalogRequest" },
+      maxBodyBytes: CATALOG_MAX_BODY_BYTES,
+      errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "SAME_LANGUAGE"],
+      ok: {
+        description: "The translated file and its counts; with `Accept:` the format's media type, the file itself",
+        schema: "CatalogResponse",
+        headers: CATALOG_FILE_HEADERS,
+        content: Object.fromEntries(
+          [...new Set([...Object.values(CATALOG_MEDIA_TYPES), "application/octet-stream"])]
+            .filter((t) => t !== "application/json")
+            .map((t) => [t, { schema: { type: "string" } }]),
+        ),
+      },
       headerParameters: [CACHE_CONTROL_PARAMETER],
       sandbox: true,
       recordsTranslationUsage: true,

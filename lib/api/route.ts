@@ -46,6 +46,8 @@ export class RawReply {
     readonly sandbox: boolean,
     /** The provider that served it, for the usage breakdown. */
     readonly provider?: string,
+    /** What the usage count reads instead (a translation's counts), when the reply carries a file. */
+    readonly usage?: object,
   ) {}
 }
 
@@ -99,7 +101,8 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const result = await options.handler(ctx as never);
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       const response = toResponse(result, options.ok?.status ?? 200, headers);
-      if (key) recordOutcome(s, key.id, options, response.status, result instanceof RawReply ? { provider: result.provider } : result);
+      if (key)
+        recordOutcome(s, key.id, options, response.status, result instanceof RawReply ? (result.usage ?? { provider: result.provider }) : result);
       return response;
     } catch (err) {
       const response = errorResponse(err, requestId, headers);

@@ -33,6 +33,7 @@ export type LocaliseFormat = "text" | "html" | "markdown";
  */
 export const PROTECTION_VERSION = "1";
 
+export { packTexts, SEPARATOR_BASE, separatorLength, unpackTexts } from "./pack";
 export { hasTextOutsideTokens } from "./tokens";
 
 export interface ProtectOptions extends TermOptions {

@@ -28,8 +28,10 @@ function servedBy(result: unknown): { languagePair: string; provider: string } {
   return { languagePair: pairOf(result), provider: providerOf(result) };
 }
 
-const pairOf = (r: Record<string, unknown>) =>
-  typeof r.detected_source_lang === "string" && typeof r.target_lang === "string" ? `${r.detected_source_lang}-${r.target_lang}` : "";
+const pairOf = (r: Record<string, unknown>) => {
+  const source = r.detected_source_lang ?? r.source_lang; // a catalog names its source_lang
+  return typeof source === "string" && typeof r.target_lang === "string" ? `${source}-${r.target_lang}` : "";
+};
 const providerOf = (r: Record<string, unknown>) => (typeof r.provider === "string" ? r.provider : "");
 
 /** The one value every entry has, or "" (none, or several). */

@@ -1,5 +1,6 @@
 """lugha.Client against the running service (sandbox providers): every operation, errors, a 429 waited out."""
 
+import json
 import os
 import tempfile
 import time
@@ -30,6 +31,21 @@ class AgainstTheService(unittest.TestCase):
         )
         self.assertEqual((result["total"], result["succeeded"], result["failed"]), (2, 1, 1))
         self.assertEqual([r["error_code"] for r in result["results"]], [None, "UNSUPPORTED_LANGUAGE"])
+
+    def test_translate_catalog_and_continue_from_existing(self) -> None:
+        content = '{"title": "Welcome", "greeting": "Hello, {name}!", "url": "https://example.org"}'
+        first = self.client.translate_catalog("json", content, "en", "lug")
+        self.assertEqual(first["entries"]["failed"], [])
+        self.assertEqual((first["entries"]["total"], first["entries"]["pending"]), (3, 0))
+        translated = json.loads(first["content"])
+        self.assertTrue(translated["greeting"].startswith("[sandbox") and translated["greeting"].endswith("{name}!"), translated)
+        self.assertEqual(translated["url"], "https://example.org")
+        again = self.client.translate_catalog("json", content, "en", "lug", existing=first["content"], source_hashes=first["source_hashes"])
+        self.assertEqual((again["entries"]["kept"], again["upstream_calls"]), (3, 0))
+        with self.assertRaises(lugha.LughaError) as caught:
+            self.client.translate_catalog("json", '{"a": "private words",', "en", "lug")
+        self.assertEqual((caught.exception.status, caught.exception.code), (422, "VALIDATION_ERROR"))
+        self.assertNotIn("private", caught.exception.message)
 
     def test_detect(self) -> None:
         one = self.client.detect("Good morning, how are you today?")

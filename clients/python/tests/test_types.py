@@ -21,6 +21,9 @@ SCHEMAS = {
     "TranslateResponse": "TranslateResponse",
     "BatchItemResult": "BatchItemResult",
     "BatchTranslateResponse": "BatchTranslateResponse",
+    "CatalogFailure": "CatalogResponse.entries.failed[]",
+    "CatalogEntries": "CatalogResponse.entries",
+    "CatalogResponse": "CatalogResponse",
     "DetectResult": "DetectResult",
     "DetectCandidate": "DetectResult.candidates[]",
     "DetectResponse": "DetectResponse",
@@ -131,6 +134,7 @@ class TypesMatchTheServedDocument(unittest.TestCase):
         for method, path in [
             ("post", "/api/v1/translate"),
             ("post", "/api/v1/translate/batch"),
+            ("post", "/api/v1/translate/catalog"),
             ("post", "/api/v1/detect"),
             ("get", "/api/v1/languages"),
             ("post", "/api/v1/speech/stt"),

@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/translate/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Translate a catalog file (JSON, PO, XLIFF, Android, .strings, ARB, YAML, SRT, VTT, Markdown)
+         * @description The file comes back with the values translated and everything else kept: keys, order, comments, layout, placeholders, markup, subtitle timings; plural messages get the target language's plural forms. Entries are packed into as few upstream calls as the provider takes, each checked on return. Incremental: send the current target file as `existing` (and, for formats without room for them in the file, the previous answer's `source_hashes`): entries whose source is unchanged are kept, only new or changed ones go upstream. What the deadline or the provider's request budget leaves undone is `pending` (200, never an error): call again with the returned file as `existing`. At most 5,000 entries; a file that does not parse is 422 VALIDATION_ERROR on `content`, naming the format and the line. With `Accept:` the format's media type (po text/x-gettext-translation, xliff application/xliff+xml, android application/xml, strings text/plain, yaml application/yaml, srt application/x-subrip, vtt text/vtt, markdown text/markdown) or application/octet-stream (any format), the answer is the file itself, its counts in X-Lugha-Entries-* headers. Rate limit: batch bucket (10/min per key by default). Body limit: 4 MB.
+         */
+        post: operations["translateCatalog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/detect": {
         parameters: {
             query?: never;
@@ -375,6 +395,43 @@ export interface components {
             glossary_id?: string;
         };
         /**
+         * @description POST /api/v1/translate/catalog request
+         * @example {
+         *       "format": "json",
+         *       "content": "{\"greeting\": \"Hello, {name}!\", \"items_one\": \"{{count}} item\", \"items_other\": \"{{count}} items\"}",
+         *       "source_lang": "en",
+         *       "target_lang": "lug"
+         *     }
+         */
+        CatalogRequest: {
+            /**
+             * @description json (flat or nested, i18next plural suffixes, ICU messages), po (gettext), xliff (1.2 and 2.0), android (strings.xml), strings (Apple .strings), arb (Flutter), yaml (Rails-style), srt, vtt, markdown
+             * @enum {string}
+             */
+            format: "json" | "po" | "xliff" | "android" | "strings" | "arb" | "yaml" | "srt" | "vtt" | "markdown";
+            /** @description The source file, as text (at most 5,000 entries) */
+            content: string;
+            /** @description Language of the file's text. Canonical short code (en, lug, tw, yo, ...) or ISO 639-3, any case. See GET /api/v1/languages. */
+            source_lang: string;
+            /** @description Language to translate into. Canonical short code (en, lug, tw, yo, ...) or ISO 639-3, any case. See GET /api/v1/languages. */
+            target_lang: string;
+            /** @description The current target file (an earlier answer's `content`): its entries translated from an unchanged source are kept, and only new or changed entries are sent upstream */
+            existing?: string;
+            /** @description For formats whose file has no room for them (json, android, strings, yaml, srt, vtt, markdown): the `source_hashes` of the answer that produced `existing`, so that entries whose source has not changed are kept. po, arb and xliff carry them in the file. */
+            source_hashes?: {
+                [key: string]: string;
+            };
+            /** @description Up to 100 terms (1–100 characters each) kept exactly as written: matched case-sensitively, as whole words */
+            do_not_translate?: string[];
+            /**
+             * Format: uuid
+             * @description A glossary of the calling key whose language pair is the request's (the detected source counts)
+             */
+            glossary_id?: string;
+            /** @description false: do not answer entries from the translation cache. Default true. */
+            cache?: boolean;
+        };
+        /**
          * @description POST /api/v1/detect request
          * @example {
          *       "text": "Abaana bagenda ku ssomero buli lunaku."
@@ -629,6 +686,57 @@ export interface components {
             sandbox: boolean | null;
             /** @description True when the item was answered from the translation cache (no upstream call for it); null when the item failed */
             cached: boolean | null;
+        };
+        /** @description POST /api/v1/translate/catalog response */
+        CatalogResponse: {
+            /**
+             * @description The format, as sent
+             * @enum {string}
+             */
+            format: "json" | "po" | "xliff" | "android" | "strings" | "arb" | "yaml" | "srt" | "vtt" | "markdown";
+            /** @description The target file: the source with the values replaced; keys, order, comments and layout kept. Entries pending or failed keep their source text */
+            content: string;
+            /** @description Counts of entries; translated + kept + pending + failed = total */
+            entries: {
+                /** @description Entries of the target file (one per plural form of the target language) */
+                total: number;
+                /** @description Entries translated by this request (cache hits included) */
+                translated: number;
+                /** @description Entries taken from `existing` (unchanged source) or not to be translated (no letters, URLs, marked untranslatable) */
+                kept: number;
+                /** @description Entries left for a later call: the deadline or the provider's request budget ended first */
+                pending: number;
+                /** @description Entries that could not be translated (their translation failed verification twice, or cannot be written in the format) */
+                failed: {
+                    /** @description The entry's key */
+                    key: string;
+                    /** @description Why it failed */
+                    error: string;
+                }[];
+            };
+            /** @description Requests sent to the provider for this catalog */
+            upstream_calls: number;
+            /** @description Characters (Unicode code points) of the source entries sent upstream */
+            characters_translated: number;
+            /** @description Canonical code of the source language */
+            source_lang: string;
+            /** @description Target language exactly as requested */
+            target_lang: string;
+            /**
+             * @description The provider that translates this pair for catalogs; null when nothing was sent
+             * @enum {string|null}
+             */
+            provider: "provider_a" | "provider_b" | "provider_c" | null;
+            /** @description "<provider>/<model>"; null when nothing was sent upstream */
+            model_used: string | null;
+            /** @description id → hash of the source of each entry translated or kept: send it back as `source_hashes` with `existing` (needed for formats that do not carry them in the file) */
+            source_hashes: {
+                [key: string]: string;
+            };
+            /** @description When entries are pending because the provider's request budget is spent: seconds until it admits more; else null */
+            retry_after_seconds: number | null;
+            /** @description True when the provider that served is its emulator */
+            sandbox: boolean;
         };
         /**
          * @description POST /api/v1/detect response
@@ -1551,6 +1659,175 @@ export interface operations {
                 };
             };
             /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `BATCH_TOO_LARGE`: More than 50 items in one batch */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    translateCatalog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
+                 * @example no-cache
+                 */
+                "Cache-Control"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CatalogRequest"];
+            };
+        };
+        responses: {
+            /** @description The translated file and its counts; with `Accept:` the format's media type, the file itself */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description With the file: entries of the target file */
+                    "X-Lugha-Entries-Total"?: number;
+                    /** @description With the file: entries translated by this request */
+                    "X-Lugha-Entries-Translated"?: number;
+                    /** @description With the file: entries kept from `existing` or not to be translated */
+                    "X-Lugha-Entries-Kept"?: number;
+                    /** @description With the file: entries left for a later call */
+                    "X-Lugha-Entries-Pending"?: number;
+                    /** @description With the file: entries that could not be translated */
+                    "X-Lugha-Entries-Failed"?: number;
+                    /** @description With the file: requests sent to the provider */
+                    "X-Lugha-Upstream-Calls"?: number;
+                    /** @description With the file: characters of the source entries sent upstream */
+                    "X-Lugha-Characters-Translated"?: number;
+                    /** @description With the file, when entries are pending because the provider's budget is spent: seconds until it admits more */
+                    "X-Lugha-Retry-After"?: number;
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogResponse"];
+                    "text/x-gettext-translation": string;
+                    "application/xliff+xml": string;
+                    "application/xml": string;
+                    "text/plain": string;
+                    "application/yaml": string;
+                    "application/x-subrip": string;
+                    "text/vtt": string;
+                    "text/markdown": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 4 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one. `UNSUPPORTED_LANGUAGE`: A language code Lugha does not know (see GET /api/v1/languages). `UNSUPPORTED_LANGUAGE_PAIR`: Both languages are known but no provider translates between them. `SAME_LANGUAGE`: source_lang and target_lang are the same language */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -14,6 +14,9 @@ export type TranslateResponse = Schemas["TranslateResponse"];
 export type BatchTranslateRequest = Schemas["BatchTranslateRequest"];
 export type BatchTranslateResponse = Schemas["BatchTranslateResponse"];
 export type DetectResponse = Schemas["DetectResponse"];
+export type CatalogRequest = Schemas["CatalogRequest"];
+export type CatalogResponse = Schemas["CatalogResponse"];
+export type CatalogFormat = CatalogRequest["format"];
 export type LanguagesQuery = NonNullable<operations["listLanguages"]["parameters"]["query"]>;
 export type LanguagesResponse = Schemas["LanguagesResponse"];
 export type SttResponse = Schemas["SttResponse"];
@@ -117,6 +120,15 @@ export class Lugha {
   /** `POST /api/v1/translate/batch`: up to 50 items; each succeeds or fails on its own (check `failed`). */
   translateBatch(request: BatchTranslateRequest, options: { noCache?: boolean } = {}): Promise<BatchTranslateResponse> {
     return this.#json("POST", "/api/v1/translate/batch", { body: request, headers: options.noCache ? { "cache-control": "no-cache" } : {} });
+  }
+
+  /**
+   * `POST /api/v1/translate/catalog`: a whole catalog file (JSON, PO, XLIFF, Android, .strings, ARB, YAML, SRT, VTT,
+   * Markdown) into one language. Check `entries.pending` (call again with `existing: content` and `source_hashes`)
+   * and `entries.failed`.
+   */
+  translateCatalog(request: CatalogRequest, options: { noCache?: boolean } = {}): Promise<CatalogResponse> {
+    return this.#json("POST", "/api/v1/translate/catalog", { body: request, headers: options.noCache ? { "cache-control": "no-cache" } : {} });
   }
 
   /** `POST /api/v1/detect`: one text (one result) or up to 50 (one result each, in order). */

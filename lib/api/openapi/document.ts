@@ -10,6 +10,7 @@ import { SANDBOX_HEADER } from "@/lib/kit/headers";
 import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
 import { ruleOf } from "@/lib/server/settings";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
+import { CatalogRequest, CatalogResponse } from "@/lib/translate/catalog-schemas";
 import {
   BatchItem,
   BatchItemResult,
@@ -194,7 +195,17 @@ function paths(): Record<string, Record<string, unknown>> {
 
 function schemas(): Record<string, SchemaObject> {
   const requests = toOpenApiSchemas(
-    { TranslateRequest, BatchTranslateRequest, BatchItem, DetectRequest, IssueKeyRequest, TtsRequest, SttForm, CreateGlossaryRequest },
+    {
+      TranslateRequest,
+      BatchTranslateRequest,
+      BatchItem,
+      CatalogRequest,
+      DetectRequest,
+      IssueKeyRequest,
+      TtsRequest,
+      SttForm,
+      CreateGlossaryRequest,
+    },
     "input",
   );
   const responses = toOpenApiSchemas(
@@ -202,6 +213,7 @@ function schemas(): Record<string, SchemaObject> {
       TranslateResponse,
       BatchTranslateResponse,
       BatchItemResult,
+      CatalogResponse,
       DetectResponse,
       DetectResult,
       IssuedKey,

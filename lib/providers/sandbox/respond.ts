@@ -27,9 +27,18 @@ export function htmlPage(status: number, title = "Web App - Unavailable"): Respo
   return text(status, page, "text/html; charset=utf-8");
 }
 
-/** "[sandbox:khaya en-tw] Hello": deterministic, and impossible to mistake for a real translation or transcript. */
+/**
+ * "[sandbox:khaya en-tw] Hello": deterministic, and impossible to mistake for a real translation or transcript. A text
+ * of several lines is marked on each line that holds lower-case text (as a model translates it line by line); lines of
+ * capitals, digits or symbols only are copied, as a model copies names and codes.
+ */
 export function sandboxMark(kind: string, detail: string, content: string): string {
-  return `[sandbox:${kind} ${detail}] ${content}`;
+  const mark = `[sandbox:${kind} ${detail}] `;
+  if (!content.includes("\n")) return mark + content;
+  return content
+    .split("\n")
+    .map((line, i) => (i === 0 || /\p{Ll}/u.test(line) ? mark + line : line))
+    .join("\n");
 }
 
 /** Parses a JSON request body; undefined when it is not JSON. */

@@ -18,6 +18,8 @@ from .errors import LughaConnectionError, LughaError, error_from_response
 from .types import (
     BatchItem,
     BatchTranslateResponse,
+    CatalogFormat,
+    CatalogResponse,
     DetectResponse,
     IssuedKey,
     KeyDetails,
@@ -140,6 +142,35 @@ class Client:
             glossary_id=glossary_id,
         )
         return cast(BatchTranslateResponse, self._request("POST", "/api/v1/translate/batch", json_body=body, no_cache=no_cache))
+
+    def translate_catalog(
+        self,
+        format: CatalogFormat,
+        content: str,
+        source_lang: str,
+        target_lang: str,
+        *,
+        existing: Optional[str] = None,
+        source_hashes: Optional[Mapping[str, str]] = None,
+        do_not_translate: Optional[Sequence[str]] = None,
+        glossary_id: Optional[str] = None,
+        no_cache: bool = False,
+    ) -> CatalogResponse:
+        """POST /api/v1/translate/catalog: a whole catalog file (json, po, xliff, android, strings, arb, yaml, srt,
+        vtt, markdown) into one language. ``existing`` (the current target file) and ``source_hashes`` (from the
+        answer that produced it) keep what is already translated. Check ``entries["pending"]``: call again with
+        ``existing=result["content"]`` and ``source_hashes=result["source_hashes"]`` to continue."""
+        body = _without_none(
+            format=format,
+            content=content,
+            source_lang=source_lang,
+            target_lang=target_lang,
+            existing=existing,
+            source_hashes=dict(source_hashes) if source_hashes is not None else None,
+            do_not_translate=list(do_not_translate) if do_not_translate is not None else None,
+            glossary_id=glossary_id,
+        )
+        return cast(CatalogResponse, self._request("POST", "/api/v1/translate/catalog", json_body=body, no_cache=no_cache))
 
     def detect(self, text: Union[str, Sequence[str]]) -> DetectResponse:
         """POST /api/v1/detect: one text (one result) or up to 50 (a result each, in order)."""

@@ -184,6 +184,37 @@ class BatchTranslateResponse(TypedDict):
     sandbox: bool
 
 
+CatalogFormat = Literal["json", "po", "xliff", "android", "strings", "arb", "yaml", "srt", "vtt", "markdown"]
+
+
+class CatalogFailure(TypedDict):
+    key: str
+    error: str
+
+
+class CatalogEntries(TypedDict):
+    total: int
+    translated: int
+    kept: int
+    pending: int
+    failed: List[CatalogFailure]
+
+
+class CatalogResponse(TypedDict):
+    format: CatalogFormat
+    content: str
+    entries: CatalogEntries
+    upstream_calls: int
+    characters_translated: int
+    source_lang: str
+    target_lang: str
+    provider: Optional[ServingProvider]
+    model_used: Optional[str]
+    source_hashes: Dict[str, str]
+    retry_after_seconds: Optional[int]
+    sandbox: bool
+
+
 class DetectCandidate(TypedDict):
     language: str
     confidence: float

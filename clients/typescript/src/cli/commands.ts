@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { Lugha, Provider } from "../client.js";
+import { catalog } from "./catalog.js";
 
 /**
  * The commands of the `lugha` CLI, one entry each: its options (node:util parseArgs), its help, and what it does.
@@ -27,6 +28,10 @@ export interface CommandContext {
   /** Raw bytes to stdout (speak --out -). */
   writeStdout(bytes: Uint8Array): Promise<void>;
   readStdin(): Promise<string>;
+  /** Waits (catalog: for a provider's budget); tests pass one that does not. */
+  sleep(ms: number): Promise<void>;
+  /** The exit code when the command ends without an error but did only part of what was asked (default 0). */
+  setExitCode(code: number): void;
 }
 
 export interface Command {
@@ -232,6 +237,8 @@ export const COMMANDS: Record<string, Command> = {
       );
     },
   },
+
+  catalog,
 
   key: {
     summary: "The API key in use: name, expiry, requests made, rate limits",

@@ -19,6 +19,8 @@ export const EXIT = {
   NETWORK: 3,
   /** No key: LUGHA_API_KEY is not set, or the server refused it (401). */
   AUTH: 4,
+  /** `catalog`: entries are still pending or failed (the files written hold what was done; run it again to continue). */
+  INCOMPLETE: 5,
 } as const;
 
 export interface CliIO {
@@ -66,7 +68,7 @@ export function mainHelp(): string {
     "  LUGHA_API_KEY   the API key (svc_…); create one with POST /api/v1/auth/keys or on the portal",
     `  LUGHA_BASE_URL  the service (default ${DEFAULT_BASE_URL})`,
     "",
-    "Exit codes: 0 ok, 1 API error, 2 usage error (or a local file), 3 network error, 4 no key or key refused.",
+    "Exit codes: 0 ok, 1 API error, 2 usage error (or a local file), 3 network error, 4 no key or key refused, 5 catalog entries pending or failed.",
     "Results go to stdout, messages to stderr. `lugha <command> --help` shows a command's options.",
   ].join("\n");
 }
@@ -135,6 +137,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const apiKey = io.env.LUGHA_API_KEY?.trim() || undefined;
   let client: Lugha | undefined;
   try {
+    let code: number = EXIT.OK;
     await command.run({
       values,
       positionals,
@@ -151,8 +154,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       note: (message) => io.stderr(message),
       writeStdout: io.writeStdout,
       readStdin: io.readStdin,
+      sleep: io.transport?.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      setExitCode: (c) => {
+        code = c;
+      },
     });
-    return EXIT.OK;
+    return code;
   } catch (err) {
     if (err instanceof MissingKey) {
       io.stderr(`lugha ${name}: LUGHA_API_KEY is not set (create a key with POST /api/v1/auth/keys or on the portal)`);
