@@ -2,4 +2,16 @@ export { SANDBOX_HEADER } from "@/lib/kit/headers";
 export { type BatchSettings, concurrencyGate, Semaphore, translateBatch } from "./batch";
 export { batchCached, bypassRequested, cacheStatus, setCacheHeader, type TranslationCaching, translationUsage } from "./cache";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
-export { FALLBACK_SHARE, type GlossaryLookup, type TranslateDeps, type TranslateInput, type TranslateOutcome, translateText } from "./service";
+export {
+  batchTooLarge,
+  FALLBACK_SHARE,
+  type GlossaryLookup,
+  providerUnsupportedPair,
+  sameLanguage,
+  type TranslateDeps,
+  type TranslateInput,
+  type TranslateOutcome,
+  textTooLong,
+  translateText,
+  unsupportedPair,
+} from "./service";

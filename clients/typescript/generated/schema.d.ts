@@ -566,7 +566,7 @@ export interface components {
          *           "model_used": null,
          *           "provider": null,
          *           "quality_score": null,
-         *           "error": "target_lang \"xx\" is not a supported language code.",
+         *           "error": "target_lang is not a supported language code. GET /api/v1/languages lists the supported codes (e.g. en, lug, sw, yo, tw).",
          *           "error_code": "UNSUPPORTED_LANGUAGE",
          *           "latency_ms": 0,
          *           "characters_translated": null,
@@ -1112,7 +1112,7 @@ export interface components {
          * @description GET /health response. Without credentials: the public view below. With `Authorization: Bearer <HEALTH_OPERATOR_TOKEN>` (a server setting): also uptime, database engine and latency, rate-limiter settings and provider base URLs.
          * @example {
          *       "status": "ok",
-         *       "version": "0.1.0",
+         *       "version": "1.0.0",
          *       "checks": {
          *         "database": {
          *           "status": "ok"
@@ -1301,7 +1301,7 @@ export interface components {
     headers: {
         /** @description Identifier of this request (also detail.request_id in errors) */
         "X-Request-Id": string;
-        /** @description Requests allowed per window in this endpoint's bucket */
+        /** @description Requests allowed per window in this endpoint's bucket (on a 429 for failed authentications: the failed attempts this address is allowed per window) */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "X-RateLimit-Remaining": number;
@@ -1350,7 +1350,7 @@ export interface operations {
                     "application/json": components["schemas"]["TranslateResponse"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1417,7 +1417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1496,7 +1496,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchTranslateResponse"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1563,7 +1563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1632,7 +1632,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetectResponse"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1699,7 +1699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1824,7 +1824,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1914,7 +1914,7 @@ export interface operations {
                     "audio/wav": string;
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1981,7 +1981,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2089,7 +2089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2155,7 +2155,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedKey"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2195,7 +2195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2266,7 +2266,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2346,7 +2346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2446,7 +2446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2526,7 +2526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2597,7 +2597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Glossary"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2664,7 +2664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2760,7 +2760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2856,7 +2856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
