@@ -261,7 +261,7 @@ async function enforceRateLimit(s: Services, bucket: RateLimitBucket, identifier
   if (exposeHeaders) setRateLimitHeaders(headers, decision);
   if (!decision.allowed) {
     const refusal = rateLimitExceeded(bucket, decision);
-    // Key issuance (per address, unauthenticated) shows only Retry-After, as before: its budget is not the caller's key's.
+    // Key issuance (per address, unauthenticated) answers with Retry-After only, as its OpenAPI entry documents.
     if (!exposeHeaders) throw new ApiError(refusal.code, refusal.message, { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
     throw refusal;
   }
