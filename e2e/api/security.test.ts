@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
-import { describeOn } from "../support/projects";
+import { describeOn, itOn } from "../support/projects";
 
 /**
  * The security pass (docs/security.md), over HTTP against the production build:
@@ -495,30 +495,60 @@ describe("key issuance throttle: the client cannot choose the address it is coun
 });
 
 describe("failed-authentication throttle per client IP", () => {
-  it("past the budget an address gets 429 for unverified keys; a key it used before keeps working; other addresses are not affected", async () => {
+  const from = (ip: string) => ({ "x-forwarded-for": ip });
+  const random = () => `svc_${crypto.getRandomValues(new Uint8Array(20)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
+  /** Every 429 of the API carries these (the OpenAPI document's 429 headers): the throttle's included. */
+  function expectRateLimitHeaders(res: JsonResponse, limit: number) {
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(res.headers.get("x-ratelimit-limit")).toBe(String(limit));
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    const reset = Number(res.headers.get("x-ratelimit-reset"));
+    expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 61);
+  }
+
+  it("past the budget an address gets 429 (with the headers of every 429) for unverified keys; keys used or minted here keep working; other addresses are not affected", async () => {
     const app = await startApp({ env: { RATE_LIMIT_AUTH_FAILURES: "5/60s", TRUST_PROXY: "true" } });
     try {
-      const from = (ip: string) => ({ "x-forwarded-for": ip });
       const known = await mintKey(app.url, "behind the NAT");
       expect((await call(app.url, "GET", "/api/v1/languages", { key: known, headers: from("203.0.113.5") })).status).toBe(200);
-      const fresh = await mintKey(app.url, "never used yet");
-      const random = () => `svc_${crypto.getRandomValues(new Uint8Array(20)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}`;
       for (let i = 0; i < 5; i++)
         expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.5") }), 401, "INVALID_API_KEY");
       for (let i = 0; i < 3; i++) {
         const refused = await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.5") });
         expectEnvelope(refused, 429, "RATE_LIMIT_EXCEEDED");
-        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+        expectRateLimitHeaders(refused, 5);
         expect(refused.text).not.toContain("svc_");
       }
       expect((await call(app.url, "GET", "/api/v1/languages", { key: known, headers: from("203.0.113.5") })).status).toBe(200);
-      // A key this instance has not verified waits like the flood (the price of sharing an address with it)…
-      expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: fresh, headers: from("203.0.113.5") }), 429, "RATE_LIMIT_EXCEEDED");
-      // …and is fine from any other address; so is a bad key there (its own budget).
-      expect((await call(app.url, "GET", "/api/v1/languages", { key: fresh, headers: from("203.0.113.6") })).status).toBe(200);
+      // The person behind the flooded address who mints a key now (issuance is throttled apart) can use it at once:
+      // a key issued by this instance counts as verified here.
+      const minted = await call(app.url, "POST", "/api/v1/auth/keys", { json: { name: "minted behind the flood" }, headers: from("203.0.113.5") });
+      expect(minted.status).toBe(200);
+      for (const path of ["/api/v1/languages", "/api/v1/auth/keys/me"])
+        expect((await call(app.url, "GET", path, { key: minted.body.api_key, headers: from("203.0.113.5") })).status, path).toBe(200);
+      // The flood itself is still refused, and a bad key from any other address is a plain 401 (its own budget).
+      expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.5") }), 429, "RATE_LIMIT_EXCEEDED");
       expectEnvelope(await call(app.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.6") }), 401, "INVALID_API_KEY");
     } finally {
       await app.stop();
+    }
+  });
+
+  itOn("postgres", "a valid key this instance has never seen waits like the flood on it, and works on the instance that issued it", async () => {
+    const env = { RATE_LIMIT_AUTH_FAILURES: "3/60s", TRUST_PROXY: "true" };
+    const issuer = await startApp({ env });
+    const other = await startApp({ env, databaseUrl: issuer.databaseUrl });
+    try {
+      const key = await mintKey(issuer.url, "issued on the first instance");
+      for (let i = 0; i < 4; i++) await call(other.url, "GET", "/api/v1/languages", { key: random(), headers: from("203.0.113.9") });
+      const waits = await call(other.url, "GET", "/api/v1/languages", { key, headers: from("203.0.113.9") });
+      expectEnvelope(waits, 429, "RATE_LIMIT_EXCEEDED");
+      expectRateLimitHeaders(waits, 3);
+      expect((await call(issuer.url, "GET", "/api/v1/languages", { key, headers: from("203.0.113.9") })).status).toBe(200);
+      expect((await call(other.url, "GET", "/api/v1/languages", { key, headers: from("203.0.113.10") })).status).toBe(200);
+    } finally {
+      await Promise.all([issuer.stop(), other.stop()]);
     }
   });
 });

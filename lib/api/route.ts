@@ -1,16 +1,18 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { invalidApiKey, missingApiKey, notBearer } from "@/lib/keys/refusals";
 import type { AuthenticatedKey } from "@/lib/keys/store";
 import { parseJsonBody } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
 import { ApiError, type ErrorCode, errorBody } from "@/lib/kit/errors";
 import { PEER_ADDRESS_HEADER, SANDBOX_HEADER } from "@/lib/kit/headers";
 import { requestIdFor } from "@/lib/kit/request-id";
-import { type RateLimitBucket, type RateLimitDecision, throttleFailedAuth } from "@/lib/ratelimit";
+import { type RateLimitBucket, type RateLimitDecision, rateLimitExceeded, rateLimitHeaders, throttleFailedAuth } from "@/lib/ratelimit";
 import { type Services, services } from "@/lib/server";
 import { requestOutcome } from "@/lib/usage/outcome";
 import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
+import { INTERNAL_ERROR_MESSAGE, methodNotAllowedError, noSuchEndpoint, SERVICE_UNAVAILABLE_MESSAGE } from "./refusals";
 
 /**
  * The one wrapper every API route goes through. In order:
@@ -148,17 +150,12 @@ export function serveRoute<P extends RoutePath>(path: P, handlers: NoInfer<Handl
 
 /** The 405 envelope, with the methods the path does answer. */
 export function methodNotAllowed(allow: string) {
-  return (req: Request) =>
-    errorResponse(
-      new ApiError("METHOD_NOT_ALLOWED", `This endpoint does not accept that method. Allowed: ${allow}.`, { headers: { Allow: allow } }),
-      requestIdFor(req.headers.get("x-request-id")),
-    );
+  return (req: Request) => errorResponse(methodNotAllowedError(allow), requestIdFor(req.headers.get("x-request-id")));
 }
 
 /** Any path under /api or /health without a route of its own: 404 in the error envelope, whatever the method. */
 export function notFoundRoute(): Record<Exclude<NextMethod, "OPTIONS">, (req: Request) => Response> {
-  const notFound = (req: Request) =>
-    errorResponse(new ApiError("NOT_FOUND", "No such endpoint. See /docs for the API reference."), requestIdFor(req.headers.get("x-request-id")));
+  const notFound = (req: Request) => errorResponse(noSuchEndpoint(), requestIdFor(req.headers.get("x-request-id")));
   return { GET: notFound, HEAD: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
@@ -201,7 +198,7 @@ function recordOutcome(
 /** Builds the error envelope for anything thrown inside a route. */
 export function errorResponse(err: unknown, requestId: string, headers = new Headers({ "X-Request-Id": requestId })): Response {
   let code: ErrorCode = "INTERNAL_ERROR";
-  let message = "An unexpected error occurred. Quote the request id when reporting it.";
+  let message = INTERNAL_ERROR_MESSAGE;
   let status = 500;
   let errors: ApiError["options"]["errors"];
   if (err instanceof ApiError) {
@@ -211,7 +208,7 @@ export function errorResponse(err: unknown, requestId: string, headers = new Hea
   } else if (isServiceUnavailable(err)) {
     code = "SERVICE_UNAVAILABLE";
     status = 503;
-    message = "The service is temporarily unavailable. Retry shortly.";
+    message = SERVICE_UNAVAILABLE_MESSAGE;
     headers.set("Retry-After", "5");
     console.error(`[${requestId}] service unavailable: ${describe(err)}`);
   } else {
@@ -229,13 +226,9 @@ export function errorResponse(err: unknown, requestId: string, headers = new Hea
  */
 async function authenticate(s: Services, req: Request, exact: boolean): Promise<AuthenticatedKey> {
   const header = req.headers.get("authorization");
-  if (header === null) {
-    throw new ApiError("MISSING_API_KEY", "No API key was sent. Add the header: Authorization: Bearer svc_<your key>.");
-  }
+  if (header === null) throw missingApiKey();
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  if (!match) {
-    throw new ApiError("INVALID_API_KEY", "The Authorization header must be: Bearer svc_<your key>.");
-  }
+  if (!match) throw notBearer();
   const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
   const plainKey = match[1];
   const key = await throttleFailedAuth(
@@ -245,7 +238,7 @@ async function authenticate(s: Services, req: Request, exact: boolean): Promise<
     s.authThrottle,
     (k) => s.keys.isRecentlyVerifiedKey(k),
   );
-  if (!key) throw new ApiError("INVALID_API_KEY", "The API key is invalid, expired or revoked.");
+  if (!key) throw invalidApiKey();
   return key;
 }
 
@@ -270,17 +263,15 @@ async function enforceRateLimit(s: Services, bucket: RateLimitBucket, identifier
   const decision = await s.limiter.check(bucket, identifier, s.rule(bucket));
   if (exposeHeaders) setRateLimitHeaders(headers, decision);
   if (!decision.allowed) {
-    headers.set("Retry-After", String(decision.retryAfterSeconds));
-    const what = bucket === "issuance" ? "Too many keys issued from this address" : `Rate limit of ${decision.limit} ${bucket} requests exceeded`;
-    throw new ApiError("RATE_LIMIT_EXCEEDED", `${what}. Retry after ${decision.retryAfterSeconds} s.`);
+    const refusal = rateLimitExceeded(bucket, decision);
+    // Key issuance (per address, unauthenticated) answers with Retry-After only, as its OpenAPI entry documents.
+    if (!exposeHeaders) throw new ApiError(refusal.code, refusal.message, { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
+    throw refusal;
   }
 }
 
 export function setRateLimitHeaders(headers: Headers, d: RateLimitDecision) {
-  headers.set("X-RateLimit-Limit", String(d.limit));
-  headers.set("X-RateLimit-Remaining", String(Math.max(0, d.remaining)));
-  // Unix time (seconds) at which the window has fully refilled, as GitHub and most APIs report it.
-  headers.set("X-RateLimit-Reset", String(Math.ceil(d.resetAt / 1000)));
+  for (const [name, value] of Object.entries(rateLimitHeaders(d))) headers.set(name, value);
 }
 
 /** The database or (in fail-closed mode) the rate-limit store is out of reach: the caller should retry shortly. */

@@ -4,6 +4,7 @@ import { errorBody } from "@/lib/kit/errors";
 import { PEER_ADDRESS_HEADER } from "@/lib/kit/headers";
 import { requestIdFor } from "@/lib/kit/request-id";
 import { allowedMethods, routeFor } from "./manifest";
+import { methodNotAllowedError } from "./refusals";
 
 /**
  * Two things Next.js cannot do for a route handler, done where the Node server receives the request (installed at
@@ -76,7 +77,7 @@ function answerUnknownMethod(received: Buffer | undefined, socket: Duplex): void
 
 function methodNotAllowed(requestId: string, allowed: string[]) {
   const allow = allowed.join(", ");
-  const body = JSON.stringify(errorBody("METHOD_NOT_ALLOWED", `This endpoint does not accept that method. Allowed: ${allow}.`, requestId));
+  const body = JSON.stringify(errorBody("METHOD_NOT_ALLOWED", methodNotAllowedError(allow).message, requestId));
   const headers = {
     "Content-Type": "application/json",
     "Content-Length": String(Buffer.byteLength(body)),

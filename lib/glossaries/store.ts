@@ -1,4 +1,5 @@
 import type { DatabaseSource } from "@/lib/db";
+import { invalidApiKey } from "@/lib/keys/refusals";
 import { ApiError, type FieldError } from "@/lib/kit/errors";
 import { getLanguage } from "@/lib/languages/registry";
 import { resolveLanguageCode } from "@/lib/languages/resolve";
@@ -43,7 +44,7 @@ export async function createGlossary(db: DatabaseSource, keyId: string, body: Cr
     // exactly) and a create cannot slip in after a revocation has deleted the key's glossaries.
     const [owner] = await tx.$queryRaw<{ revoked: boolean }[]>`
       SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE id = ${keyId}::uuid FOR UPDATE`;
-    if (!owner || owner.revoked) throw new ApiError("INVALID_API_KEY", "The API key is invalid, expired or revoked.");
+    if (!owner || owner.revoked) throw invalidApiKey();
     const held = await tx.glossary.count({ where: { keyId } });
     if (held >= GLOSSARIES_PER_KEY)
       throw new ApiError("VALIDATION_ERROR", `This API key already holds ${GLOSSARIES_PER_KEY} glossaries, the most it may; delete one first.`, {

@@ -193,6 +193,14 @@ export class KeyStore {
     // A key is random, so no lookup can have missed it before; should one have (a 160-bit guess), it must not shadow
     // the key. After the insert: a lookup that started before it may still miss, and forgetUnknown refuses that miss.
     this.cache.forgetUnknown(row.keyHash);
+    // A key issued here is verified here: its first requests need no lookup, and it passes the failed-authentication
+    // throttle of its address (lib/ratelimit/auth-throttle.ts), so a neighbour's flood of bad keys behind the same
+    // address does not lock out the person who has just minted one.
+    this.cache.set(
+      row.keyHash,
+      { id: row.id, name: row.name, displayPrefix: row.displayPrefix, createdAt: row.createdAt, expiresAt: row.expiresAt },
+      Date.now(),
+    );
     return { apiKey, row };
   }
 

@@ -1,3 +1,4 @@
+import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 import type { z } from "zod";
 import { concatBytes } from "@/lib/kit/bytes";
 import { ApiError, type FieldError } from "./errors";
@@ -45,8 +46,39 @@ function bodyIncomplete() {
   });
 }
 
-function tooLarge(maxBytes: number) {
+/** 413 PAYLOAD_TOO_LARGE for a body over `maxBytes`. */
+export function tooLarge(maxBytes: number) {
   return new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${formatBytes(maxBytes)}.`);
+}
+
+/** 415 UNSUPPORTED_MEDIA_TYPE for a JSON route sent something else. */
+export function notJson() {
+  return new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with Content-Type: application/json.");
+}
+
+/**
+ * 400 INVALID_JSON for a text JSON.parse refused: where parsing failed, as a 0-based position and a 1-based line and
+ * column, all counted in characters (code points). Never the parser's own message, which quotes the body.
+ */
+export function invalidJson(text: string, parserMessage = ""): ApiError {
+  const at = jsonErrorOffset(text, parserMessage);
+  const before = text.slice(0, at);
+  const lines = before.split("\n");
+  const line = lines.length;
+  const column = [...lines[lines.length - 1]].length + 1;
+  const position = [...before].length;
+  const where = at >= text.length ? "the body ends before the JSON value does" : `parsing failed at position ${position}`;
+  return new ApiError("INVALID_JSON", `The request body is not valid JSON: ${where} (line ${line}, column ${column}).`);
+}
+
+/** The UTF-16 offset of the first syntax error: V8's when it states one, else the first error a JSON parser reports. */
+function jsonErrorOffset(text: string, parserMessage: string): number {
+  const stated = /at position (\d+)/.exec(parserMessage);
+  if (stated) return Math.min(Number(stated[1]), text.length);
+  if (/Unexpected end of JSON input/.test(parserMessage)) return text.length;
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return Math.min(errors[0]?.offset ?? text.length, text.length);
 }
 
 export function formatBytes(n: number): string {
@@ -67,7 +99,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** Parses a JSON object body and validates it with `schema`; errors never echo the input back. */
 export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBytes: number): Promise<T> {
   if (!isJsonContentType(req.headers.get("content-type"))) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the request body as JSON with Content-Type: application/json.");
+    throw notJson();
   }
   const raw = await readBodyLimited(req, maxBytes);
   if (raw.byteLength === 0) {
@@ -78,12 +110,17 @@ export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBy
   if (exceedsJsonDepth(raw, MAX_JSON_DEPTH)) {
     throw new ApiError("INVALID_JSON", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new ApiError("INVALID_JSON", "The request body is not valid UTF-8, so it is not valid JSON.");
+  }
   let data: unknown;
   try {
-    data = JSON.parse(utf8.decode(raw));
+    data = JSON.parse(text);
   } catch (err) {
-    const why = err instanceof SyntaxError ? err.message : "the body is not valid UTF-8";
-    throw new ApiError("INVALID_JSON", `The request body is not valid JSON (${why}).`);
+    throw invalidJson(text, err instanceof Error ? err.message : "");
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {
     throw new ApiError("VALIDATION_ERROR", "The request body must be a JSON object.", {

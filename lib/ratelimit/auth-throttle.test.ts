@@ -40,8 +40,16 @@ describe("throttleFailedAuth", () => {
     const crossing = await refusal(authenticate("203.0.113.1", "svc_bad3"));
     expect(crossing.code).toBe("RATE_LIMIT_EXCEEDED");
     expect(crossing.options.headers?.["Retry-After"]).toBe("60");
+    expect(crossing.options.headers?.["X-RateLimit-Limit"]).toBe("3");
+    expect(crossing.options.headers?.["X-RateLimit-Remaining"]).toBe("0");
+    expect(Number(crossing.options.headers?.["X-RateLimit-Reset"])).toBeGreaterThan(1_000);
     expect(lookups()).toBe(4);
-    for (let i = 0; i < 100; i++) expect((await refusal(authenticate("203.0.113.1", `svc_flood${i}`))).code).toBe("RATE_LIMIT_EXCEEDED");
+    for (let i = 0; i < 100; i++) {
+      const refused = await refusal(authenticate("203.0.113.1", `svc_flood${i}`));
+      expect(refused.code).toBe("RATE_LIMIT_EXCEEDED");
+      // Refused without a lookup, still with every header a 429 carries, the same reset as the refusal that blocked it.
+      expect(refused.options.headers).toEqual(crossing.options.headers);
+    }
     expect(lookups()).toBe(4); // the flood past the budget cost no lookup
   });
 

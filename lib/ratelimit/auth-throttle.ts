@@ -1,6 +1,7 @@
 import type { RateLimitRule } from "@/lib/config/values";
 import { ApiError } from "@/lib/kit/errors";
-import type { RateLimitStore } from "./types";
+import { rateLimitHeaders } from "./decision";
+import type { RateLimitDecision, RateLimitStore } from "./types";
 
 /*
  * Failed authentication, throttled per client IP (docs/security.md).
@@ -11,12 +12,15 @@ import type { RateLimitStore } from "./types";
  * lookup — unless this instance verified that key recently (lib/keys/cache.ts), so the callers of a shared NAT whose
  * neighbour floods bad keys keep working. The request that crosses the budget is answered 429 too.
  *
+ * The 429 carries what every 429 of the API carries (docs/guide.md "Rate limits"): Retry-After and X-RateLimit-Limit,
+ * -Remaining (0) and -Reset, here of the address's failed-authentication budget.
+ *
  * The over-budget memory is per instance: with a shared limiter store each instance pays at most one more lookup per
  * address after the shared budget is spent, then refuses on its own until the window frees a unit.
  */
 export class FailedAuthThrottle {
-  /** Client IP → epoch ms until which unverified keys from it are refused without a lookup. */
-  private readonly blockedUntil = new Map<string, number>();
+  /** Client IP → the refusal that blocked it: until `until` (epoch ms) unverified keys from it are refused without a lookup. */
+  private readonly blockedUntil = new Map<string, { until: number; limit: number; resetAt: number }>();
 
   constructor(
     private readonly store: RateLimitStore,
@@ -26,35 +30,40 @@ export class FailedAuthThrottle {
     private readonly maxBlocked = 10_000,
   ) {}
 
+  /** The refusal due to an unverified key from this address now (Retry-After counted from now); undefined when it may be looked up. */
+  blocked(ip: string): RateLimitDecision | undefined {
+    const entry = this.blockedUntil.get(ip);
+    if (entry === undefined) return undefined;
+    const left = entry.until - this.now();
+    if (left > 0) return { allowed: false, limit: entry.limit, remaining: 0, resetAt: entry.resetAt, retryAfterSeconds: Math.ceil(left / 1000) };
+    this.blockedUntil.delete(ip);
+    return undefined;
+  }
+
   /** Whole seconds this address must wait before an unverified key from it is looked up again; 0 when it may now. */
   waitSeconds(ip: string): number {
-    const until = this.blockedUntil.get(ip);
-    if (until === undefined) return 0;
-    const left = until - this.now();
-    if (left > 0) return Math.ceil(left / 1000);
-    this.blockedUntil.delete(ip);
-    return 0;
+    return this.blocked(ip)?.retryAfterSeconds ?? 0;
   }
 
   /**
-   * Counts one failed authentication. Returns the seconds to wait when this failure found the budget spent, else 0.
-   * A limiter that cannot answer (fail-closed mode) leaves the answer a 401: the key was refused either way.
+   * Counts one failed authentication. Returns the limiter's refusal when this failure found the budget spent, else
+   * undefined. A limiter that cannot answer (fail-closed mode) leaves the answer a 401: the key was refused either way.
    */
-  async recordFailure(ip: string): Promise<number> {
-    let decision: Awaited<ReturnType<RateLimitStore["check"]>>;
+  async recordFailure(ip: string): Promise<RateLimitDecision | undefined> {
+    let decision: RateLimitDecision;
     try {
       decision = await this.store.check("auth_failures", ip, this.rule);
     } catch {
-      return 0;
+      return undefined;
     }
-    if (decision.allowed) return 0;
+    if (decision.allowed) return undefined;
     this.blockedUntil.delete(ip); // re-insert at the end: Map order is the eviction order
     if (this.blockedUntil.size >= this.maxBlocked) {
       const oldest = this.blockedUntil.keys().next().value;
       if (oldest !== undefined) this.blockedUntil.delete(oldest);
     }
-    this.blockedUntil.set(ip, this.now() + decision.retryAfterSeconds * 1000);
-    return decision.retryAfterSeconds;
+    this.blockedUntil.set(ip, { until: this.now() + decision.retryAfterSeconds * 1000, limit: decision.limit, resetAt: decision.resetAt });
+    return decision;
   }
 }
 
@@ -71,17 +80,18 @@ export async function throttleFailedAuth<T>(
   /** Whether this instance verified the key recently (KeyStore.isRecentlyVerifiedKey). */
   isVerified: (plainKey: string) => boolean,
 ): Promise<T | null> {
-  const wait = throttle.waitSeconds(ip);
-  if (wait > 0 && !isVerified(plainKey)) throw tooManyFailures(wait);
+  const blocked = throttle.blocked(ip);
+  if (blocked && !isVerified(plainKey)) throw tooManyFailures(blocked);
   const key = await authenticate();
   if (key) return key;
-  const retryAfter = await throttle.recordFailure(ip);
-  if (retryAfter > 0) throw tooManyFailures(retryAfter);
+  const refusal = await throttle.recordFailure(ip);
+  if (refusal) throw tooManyFailures(refusal);
   return null;
 }
 
-function tooManyFailures(retryAfterSeconds: number): ApiError {
-  return new ApiError("RATE_LIMIT_EXCEEDED", `Too many failed authentications from this address. Retry after ${retryAfterSeconds} s.`, {
-    headers: { "Retry-After": String(retryAfterSeconds) },
+/** 429 RATE_LIMIT_EXCEEDED for an address over its failed-authentication budget, with the headers of every 429. */
+export function tooManyFailures(decision: RateLimitDecision): ApiError {
+  return new ApiError("RATE_LIMIT_EXCEEDED", `Too many failed authentications from this address. Retry after ${decision.retryAfterSeconds} s.`, {
+    headers: rateLimitHeaders(decision),
   });
 }

@@ -1,4 +1,5 @@
-import type { RateLimitDecision, RateLimitRule } from "./types";
+import { ApiError } from "@/lib/kit/errors";
+import type { RateLimitBucket, RateLimitDecision, RateLimitRule } from "./types";
 
 /*
  * The two shapes a decision can take, shared by every backend so the headers the wrapper derives from them
@@ -29,4 +30,23 @@ export function deniedDecision(rule: RateLimitRule, waitMs: number, resetAt: num
     resetAt,
     retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
   };
+}
+
+/**
+ * The headers a decision gives a response: X-RateLimit-Limit, -Remaining and -Reset (Unix seconds at which the window has
+ * fully refilled, as GitHub and most APIs report it), and Retry-After when it refuses.
+ */
+export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(d.limit),
+    "X-RateLimit-Remaining": String(Math.max(0, d.remaining)),
+    "X-RateLimit-Reset": String(Math.ceil(d.resetAt / 1000)),
+    ...(d.allowed ? {} : { "Retry-After": String(d.retryAfterSeconds) }),
+  };
+}
+
+/** 429 RATE_LIMIT_EXCEEDED for a refused decision of `bucket`, with its headers. */
+export function rateLimitExceeded(bucket: RateLimitBucket, d: RateLimitDecision): ApiError {
+  const what = bucket === "issuance" ? "Too many keys issued from this address" : `Rate limit of ${d.limit} ${bucket} requests exceeded`;
+  return new ApiError("RATE_LIMIT_EXCEEDED", `${what}. Retry after ${d.retryAfterSeconds} s.`, { headers: rateLimitHeaders(d) });
 }

@@ -4,7 +4,8 @@ import { MemoryRateLimitStore } from "./memory";
 import type { RateLimitStore } from "./types";
 
 export type { RateLimitRule } from "@/lib/config/values";
-export { FailedAuthThrottle, throttleFailedAuth } from "./auth-throttle";
+export { FailedAuthThrottle, throttleFailedAuth, tooManyFailures } from "./auth-throttle";
+export { rateLimitExceeded, rateLimitHeaders } from "./decision";
 export { type FailMode, GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
 export type { RateLimitBucket, RateLimitDecision, RateLimitStore, StoreBucket } from "./types";
 

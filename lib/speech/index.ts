@@ -11,4 +11,4 @@ export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat, type AudioInfo, A
 export { MAX_TTS_CHARS, MULTIPART_OVERHEAD_BYTES } from "./limits";
 export { readSttUpload, type SttUpload } from "./multipart";
 export { type SpeechDeps, type TranscribeInput, transcribeAudio } from "./stt";
-export { type SynthesisOutcome, type SynthesizeInput, synthesizeSpeech } from "./tts";
+export { type SynthesisOutcome, type SynthesizeInput, synthesizeSpeech, unknownVoice } from "./tts";

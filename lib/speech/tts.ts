@@ -1,3 +1,4 @@
+import type { ApiError } from "@/lib/kit/errors";
 import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "@/lib/languages/speech";
 import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
@@ -96,7 +97,7 @@ export async function synthesizeSpeech(
     const voice = findVoice(input.voice, catalogue);
     const valid = voiceIdsFor(language, catalogue, view);
     const list = () => `Voices for ${describe(language)}: ${valid.join(", ")}.`;
-    if (!voice) throw voiceError(`voice is not a known voice id. ${list()}`);
+    if (!voice) throw unknownVoice(language, valid);
     if (!voice.languages.includes(language)) {
       throw voiceError(`Voice "${voice.id}" (${voice.provider}, ${voice.name}) does not speak ${describe(language)}. ${list()}`);
     }
@@ -175,6 +176,11 @@ export async function synthesizeSpeech(
       sandbox,
     },
   };
+}
+
+/** 422 UNSUPPORTED_VOICE for a voice id no provider has; `voices` are the ones `language` has now. */
+export function unknownVoice(language: string, voices: readonly string[]): ApiError {
+  return voiceError(`voice is not a known voice id. Voices for ${describe(language)}: ${voices.join(", ")}.`);
 }
 
 function voiceError(message: string) {

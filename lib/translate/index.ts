@@ -3,4 +3,16 @@ export { type BatchSettings, concurrencyGate, Semaphore, translateBatch } from "
 export { batchCached, bypassRequested, cacheStatus, setCacheHeader, type TranslationCaching, translationUsage } from "./cache";
 export { MAX_TEXTS_PER_CALL, packJobs, translateCatalog } from "./catalog";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
-export { FALLBACK_SHARE, type GlossaryLookup, type TranslateDeps, type TranslateInput, type TranslateOutcome, translateText } from "./service";
+export {
+  batchTooLarge,
+  FALLBACK_SHARE,
+  type GlossaryLookup,
+  providerUnsupportedPair,
+  sameLanguage,
+  type TranslateDeps,
+  type TranslateInput,
+  type TranslateOutcome,
+  textTooLong,
+  translateText,
+  unsupportedPair,
+} from "./service";

@@ -15,7 +15,7 @@ import type { BatchSettings } from "./batch";
 import { type CacheCaller, type Fresh, type TranslationCaching, throughCache, translationCacheKey } from "./cache";
 import { checkRouteLimit, codePointLength, MAX_TEXT_CHARS } from "./limits";
 import { type Localisation, type LocalisedTranslation, localisationKey, maskRequest, translateMasked } from "./localised";
-import type { ProviderChoice, TranslateResponse } from "./schemas";
+import { MAX_BATCH_ITEMS, type ProviderChoice, type TranslateResponse } from "./schemas";
 
 /**
  * Single translation: validation, source detection, routing, fallback, limits, and its result. It reads
@@ -137,14 +137,7 @@ async function prepare(
     throw fieldError("VALIDATION_ERROR", "text must not be empty or only whitespace.", [...loc, "text"], "string_too_short");
   }
   const characters = codePointLength(text);
-  if (characters > MAX_TEXT_CHARS) {
-    throw fieldError(
-      "TEXT_TOO_LONG",
-      `text is ${fmt(characters)} characters; the limit is ${fmt(MAX_TEXT_CHARS)} characters.`,
-      [...loc, "text"],
-      "string_too_long",
-    );
-  }
+  if (characters > MAX_TEXT_CHARS) throw textTooLong(characters, [...loc, "text"]);
 
   const target = resolveLanguageCode(input.target_lang, "target_lang", loc);
   let source: string;
@@ -157,33 +150,10 @@ async function prepare(
     source = resolveLanguageCode(givenSource, "source_lang", loc);
   }
 
-  if (source === target) {
-    const name = getLanguage(target)?.name ?? target;
-    throw new ApiError(
-      "SAME_LANGUAGE",
-      detection
-        ? `The text was detected as ${name} (${source}), which is also the target language. If the detection is wrong, pass source_lang.`
-        : `source_lang and target_lang are both ${name} (${source}); nothing to translate.`,
-      {
-        errors: [{ loc: [...loc, detection ? "target_lang" : "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
-      },
-    );
-  }
+  if (source === target) throw sameLanguage(source, loc, detection);
 
   const options = pairOptions(source, target, models, deps.catalogue, deps.view);
-  if (options.length === 0) {
-    throw new ApiError(
-      "UNSUPPORTED_LANGUAGE_PAIR",
-      `No provider translates ${describePair(source, target)}.` +
-        (detection
-          ? ` The source language was detected as ${source} (confidence ${detection.confidence.toFixed(2)}); pass source_lang if that is wrong.`
-          : "") +
-        " See GET /api/v1/languages?source=" +
-        source +
-        " for the targets available.",
-      { errors: [{ loc: [...loc, "target_lang"], msg: "Language pair not supported", type: "unsupported_language_pair" }] },
-    );
-  }
+  if (options.length === 0) throw unsupportedPair(source, target, loc, detection);
 
   const requested: ProviderChoice = input.provider ?? "auto";
   let chosen: readonly PairOption[];
@@ -191,13 +161,13 @@ async function prepare(
     chosen = options;
   } else {
     const option = options.find((o) => o.provider === requested);
-    if (!option) {
-      throw new ApiError(
-        "PROVIDER_UNSUPPORTED_PAIR",
-        `${requested} does not translate ${describePair(source, target)}. Providers for this pair: ${options.map((o) => o.provider).join(", ")}; or use provider "auto".`,
-        { errors: [{ loc: ["body", "provider"], msg: "Provider does not support this language pair", type: "provider_unsupported_pair" }] },
+    if (!option)
+      throw providerUnsupportedPair(
+        requested,
+        source,
+        target,
+        options.map((o) => o.provider),
       );
-    }
     chosen = [option];
   }
 
@@ -309,6 +279,64 @@ async function serve(plan: Prepared, masked: Protected, localisation: Localisati
     // The first-choice route served: nothing failed before it, so the answer is what this request normally gets.
     storable: outcome.route === chain[0],
   };
+}
+
+/*
+ * The refusals of a translate request, one builder each: the service answers with them and the OpenAPI examples quote
+ * them (lib/api/openapi/errors.ts). They name fields, codes and limits, never the text or a value sent.
+ */
+
+/** 422 TEXT_TOO_LONG: a text of `characters` code points, over MAX_TEXT_CHARS. */
+export function textTooLong(characters: number, loc: (string | number)[] = ["body", "text"]): ApiError {
+  return fieldError(
+    "TEXT_TOO_LONG",
+    `text is ${fmt(characters)} characters; the limit is ${fmt(MAX_TEXT_CHARS)} characters.`,
+    loc,
+    "string_too_long",
+  );
+}
+
+/** 422 SAME_LANGUAGE: the source (given, or detected as `detection` says) is the target language. */
+export function sameLanguage(code: string, loc: (string | number)[] = ["body"], detection?: Detection): ApiError {
+  const name = getLanguage(code)?.name ?? code;
+  return new ApiError(
+    "SAME_LANGUAGE",
+    detection
+      ? `The text was detected as ${name} (${code}), which is also the target language. If the detection is wrong, pass source_lang.`
+      : `source_lang and target_lang are both ${name} (${code}); nothing to translate.`,
+    {
+      errors: [{ loc: [...loc, detection ? "target_lang" : "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
+    },
+  );
+}
+
+/** 422 UNSUPPORTED_LANGUAGE_PAIR: both languages known, no provider translates between them. */
+export function unsupportedPair(source: string, target: string, loc: (string | number)[] = ["body"], detection?: Detection): ApiError {
+  return new ApiError(
+    "UNSUPPORTED_LANGUAGE_PAIR",
+    `No provider translates ${describePair(source, target)}.` +
+      (detection
+        ? ` The source language was detected as ${source} (confidence ${detection.confidence.toFixed(2)}); pass source_lang if that is wrong.`
+        : "") +
+      ` See GET /api/v1/languages?source=${source} for the targets available.`,
+    { errors: [{ loc: [...loc, "target_lang"], msg: "Language pair not supported", type: "unsupported_language_pair" }] },
+  );
+}
+
+/** 422 PROVIDER_UNSUPPORTED_PAIR: the forced provider does not serve the pair; `providers` do. */
+export function providerUnsupportedPair(requested: string, source: string, target: string, providers: readonly string[]): ApiError {
+  return new ApiError(
+    "PROVIDER_UNSUPPORTED_PAIR",
+    `${requested} does not translate ${describePair(source, target)}. Providers for this pair: ${providers.join(", ")}; or use provider "auto".`,
+    { errors: [{ loc: ["body", "provider"], msg: "Provider does not support this language pair", type: "provider_unsupported_pair" }] },
+  );
+}
+
+/** 422 BATCH_TOO_LARGE: a batch of `count` items, over MAX_BATCH_ITEMS. */
+export function batchTooLarge(count: number): ApiError {
+  return new ApiError("BATCH_TOO_LARGE", `A batch holds at most ${MAX_BATCH_ITEMS} items; this one has ${count}. Split it into several requests.`, {
+    errors: [{ loc: ["body", "items"], msg: `List should have at most ${MAX_BATCH_ITEMS} items`, type: "too_long" }],
+  });
 }
 
 function describePair(source: string, target: string): string {

@@ -623,7 +623,7 @@ export interface components {
          *           "model_used": null,
          *           "provider": null,
          *           "quality_score": null,
-         *           "error": "target_lang \"xx\" is not a supported language code.",
+         *           "error": "target_lang is not a supported language code. GET /api/v1/languages lists the supported codes (e.g. en, lug, sw, yo, tw).",
          *           "error_code": "UNSUPPORTED_LANGUAGE",
          *           "latency_ms": 0,
          *           "characters_translated": null,
@@ -1220,7 +1220,7 @@ export interface components {
          * @description GET /health response. Without credentials: the public view below. With `Authorization: Bearer <HEALTH_OPERATOR_TOKEN>` (a server setting): also uptime, database engine and latency, rate-limiter settings and provider base URLs.
          * @example {
          *       "status": "ok",
-         *       "version": "0.1.0",
+         *       "version": "1.0.0",
          *       "checks": {
          *         "database": {
          *           "status": "ok"
@@ -1409,7 +1409,7 @@ export interface components {
     headers: {
         /** @description Identifier of this request (also detail.request_id in errors) */
         "X-Request-Id": string;
-        /** @description Requests allowed per window in this endpoint's bucket */
+        /** @description Requests allowed per window in this endpoint's bucket (on a 429 for failed authentications: the failed attempts this address is allowed per window) */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "X-RateLimit-Remaining": number;
@@ -1458,7 +1458,7 @@ export interface operations {
                     "application/json": components["schemas"]["TranslateResponse"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1525,7 +1525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1604,7 +1604,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchTranslateResponse"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1671,7 +1671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1909,7 +1909,7 @@ export interface operations {
                     "application/json": components["schemas"]["DetectResponse"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1976,7 +1976,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2101,7 +2101,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2191,7 +2191,7 @@ export interface operations {
                     "audio/wav": string;
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2258,7 +2258,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2366,7 +2366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2432,7 +2432,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssuedKey"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2472,7 +2472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2543,7 +2543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2623,7 +2623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2723,7 +2723,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2803,7 +2803,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2874,7 +2874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Glossary"];
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2941,7 +2941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3037,7 +3037,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3133,7 +3133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

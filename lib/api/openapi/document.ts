@@ -65,7 +65,8 @@ function operationErrors(operation: Operation): ErrorCode[] {
     ...(operation.body ? (["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR"] as const) : []),
     ...(operation.multipart ? (["PAYLOAD_TOO_LARGE"] as const) : []),
     ...operation.errors,
-    ...(operation.rateLimit ? (["RATE_LIMIT_EXCEEDED"] as const) : []),
+    // Authenticated operations also answer 429 to an address over its failed-authentication budget.
+    ...(operation.rateLimit || operation.auth === "api_key" ? (["RATE_LIMIT_EXCEEDED"] as const) : []),
     "INTERNAL_ERROR",
     ...(usesStore ? (["SERVICE_UNAVAILABLE"] as const) : []),
   ];
@@ -86,7 +87,10 @@ function errorResponses(operation: Operation): Record<string, unknown> {
   }
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-    const headers: Record<string, unknown> = { ...REQUEST_ID, ...(authenticated && operation.rateLimit ? RATE_HEADERS : {}) };
+    const headers: Record<string, unknown> = {
+      ...REQUEST_ID,
+      ...(authenticated && (operation.rateLimit || status === 429) ? RATE_HEADERS : {}),
+    };
     if (status === 429 || list.includes("SERVICE_UNAVAILABLE") || list.includes("PROVIDER_ERROR"))
       headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
     if (status === 401) headers["WWW-Authenticate"] = { schema: { type: "string" }, example: 'Bearer realm="lugha"' };
@@ -315,7 +319,7 @@ function schemas(): Record<string, SchemaObject> {
         model_used: null,
         provider: null,
         quality_score: null,
-        error: 'target_lang "xx" is not a supported language code.',
+        error: ERROR_DOCS.UNSUPPORTED_LANGUAGE.example().message,
         error_code: "UNSUPPORTED_LANGUAGE",
         latency_ms: 0,
         characters_translated: null,
@@ -369,6 +373,8 @@ ${(Object.keys(ERROR_STATUS) as ErrorCode[])
 Per key, sliding window: translate 60/min, batch 10/min, STT 20/min, TTS 20/min, everything else 120/min (defaults;
 the operator may change them — \`GET /api/v1/auth/keys/me\` shows the ones in force). Every authenticated response
 carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+An address that sends too many invalid keys is answered 429 for a while (with the same headers, for its budget of
+failed attempts), except for keys this server issued or has already accepted.
 
 ### Cache
 Translations are cached per API key (7 days by default): an identical request is answered without an upstream call,
@@ -413,7 +419,11 @@ export function openApiDocument(): Record<string, unknown> {
       schemas: schemas(),
       headers: {
         "X-Request-Id": { description: "Identifier of this request (also detail.request_id in errors)", schema: { type: "string" } },
-        "X-RateLimit-Limit": { description: "Requests allowed per window in this endpoint's bucket", schema: { type: "integer" } },
+        "X-RateLimit-Limit": {
+          description:
+            "Requests allowed per window in this endpoint's bucket (on a 429 for failed authentications: the failed attempts this address is allowed per window)",
+          schema: { type: "integer" },
+        },
         "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" } },
         "X-RateLimit-Reset": { description: "Unix time (seconds) at which the window has fully refilled", schema: { type: "integer" } },
         "Retry-After": { description: "Whole seconds to wait before retrying (at least 1)", schema: { type: "integer", minimum: 1 } },

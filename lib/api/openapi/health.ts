@@ -1,4 +1,5 @@
 import { z } from "zod";
+import packageJson from "@/package.json";
 
 /** GET /health response (lib/health.ts builds it; this schema documents it). */
 const Check = z.object({ status: z.enum(["ok", "degraded", "down"]) }).catchall(z.unknown());
@@ -29,7 +30,7 @@ export const HealthResponse = z
     examples: [
       {
         status: "ok",
-        version: "0.1.0",
+        version: packageJson.version,
         checks: {
           database: { status: "ok" },
           rate_limiter: { status: "ok" },

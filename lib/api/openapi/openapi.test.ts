@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
@@ -10,7 +11,10 @@ import { templateParams } from "@/lib/kit/path-template";
 import { LanguagesResponse } from "@/lib/languages/schemas";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import { BatchTranslateRequest, BatchTranslateResponse, TranslateRequest, TranslateResponse } from "@/lib/translate/schemas";
+import packageJson from "@/package.json";
+import { OPENAPI_FILE, openApiFileText } from "./contract-file";
 import { openApiDocument, SPEC_ENDPOINTS } from "./document";
+import { ERROR_DOCS } from "./errors";
 import { ResponseContract } from "./response-contract";
 
 type Doc = {
@@ -67,6 +71,41 @@ describe("OpenAPI document", () => {
     );
     expect(Object.keys(translate["503"].content["application/json"].examples)).toContain("PROVIDER_ERROR");
     expect(Object.keys(translate["429"].content["application/json"].examples)).toEqual(["RATE_LIMIT_EXCEEDED"]);
+  });
+
+  it("takes every error example from the code that builds the refusal: the code's own, never quoting the value sent", () => {
+    const d = doc();
+    for (const code of Object.keys(ERROR_STATUS) as (keyof typeof ERROR_STATUS)[]) {
+      const built = ERROR_DOCS[code].example();
+      expect(built.code, code).toBe(code);
+      const ex = d.components.examples[code].value as { detail: { message: string; errors?: unknown } };
+      expect(ex.detail.message, code).toBe(built.message);
+      expect(ex.detail.errors, code).toEqual(built.options.errors);
+    }
+    // The inputs of the examples (a code "xx", a JSON text, a voice) appear in no message: the builders never quote them.
+    const messages = JSON.stringify(d.components.examples);
+    expect(messages).not.toMatch(/"xx"|\\"xx\\"|Good morning|lug\}/);
+    expect(ERROR_DOCS.INVALID_JSON.example().message).toMatch(/position \d+ \(line 1, column \d+\)/);
+  });
+
+  it("info.version is semantic versioning whose major is the path's /api/vN, the version /health reports", () => {
+    const d = doc() as Doc & { info: { version: string } };
+    const version = /^(\d+)\.(\d+)\.(\d+)$/.exec(d.info.version);
+    expect(version, d.info.version).not.toBeNull();
+    for (const path of Object.keys(d.paths).filter((p) => p.startsWith("/api/"))) expect(path).toMatch(new RegExp(`^/api/v${version![1]}/`));
+    expect(d.info.version).toBe(packageJson.version);
+    const health = d.components.schemas.HealthResponse as { examples?: { version: string }[]; example?: { version: string } };
+    expect(JSON.stringify(health)).toContain(`"version":"${d.info.version}"`);
+  });
+
+  it("is the committed contract: docs/openapi.json is this document (run `npm run openapi:write` after changing the API)", () => {
+    expect(readFileSync(OPENAPI_FILE, "utf8") === openApiFileText()).toBe(true);
+  });
+
+  it("CHANGELOG.md names the current version as its latest release", () => {
+    const changelog = readFileSync(new URL("../../../CHANGELOG.md", import.meta.url), "utf8");
+    const releases = [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$/gm)].map((m) => m[1]);
+    expect(releases[0]).toBe((doc() as unknown as { info: { version: string } }).info.version);
   });
 
   it("is generated from the handlers' zod schemas: same fields, same required fields", () => {
@@ -199,7 +238,13 @@ describe("the document is assembled from the route manifest", () => {
       const name = `${method} ${path}`;
       expect("401" in responses, name).toBe(operation.auth === "api_key");
       expect("413" in responses, name).toBe(Boolean(operation.body || operation.multipart));
-      expect("429" in responses, name).toBe(Boolean(operation.rateLimit));
+      // A rate limit, or the failed-authentication throttle of every authenticated operation.
+      expect("429" in responses, name).toBe(Boolean(operation.rateLimit) || operation.auth === "api_key");
+      const tooMany = responses["429"] as { headers: Record<string, unknown> } | undefined;
+      if (tooMany && operation.auth === "api_key")
+        expect(Object.keys(tooMany.headers).sort(), name).toEqual(
+          ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-Request-Id"].sort(),
+        );
       expect("500" in responses, name).toBe(true);
       const limit = bodyLimit(operation, config());
       if (limit !== undefined) expect(JSON.stringify(responses["413"]), name).toContain(formatBytes(limit));

@@ -1,8 +1,7 @@
 import { serveRoute } from "@/lib/api/route";
 import { validate } from "@/lib/kit/body";
-import { ApiError } from "@/lib/kit/errors";
 import { services } from "@/lib/server";
-import { batchCached, bypassRequested, cacheStatus, setCacheHeader, translateBatch } from "@/lib/translate";
+import { batchCached, batchTooLarge, bypassRequested, cacheStatus, setCacheHeader, translateBatch } from "@/lib/translate";
 import { BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 
 /**
@@ -12,15 +11,7 @@ import { BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas"
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/translate/batch", {
   POST: async ({ req, body, key, startedAt, headers }) => {
-    if (body.items.length > MAX_BATCH_ITEMS) {
-      throw new ApiError(
-        "BATCH_TOO_LARGE",
-        `A batch holds at most ${MAX_BATCH_ITEMS} items; this one has ${body.items.length}. Split it into several requests.`,
-        {
-          errors: [{ loc: ["body", "items"], msg: `List should have at most ${MAX_BATCH_ITEMS} items`, type: "too_long" }],
-        },
-      );
-    }
+    if (body.items.length > MAX_BATCH_ITEMS) throw batchTooLarge(body.items.length);
     const request = validate(BatchTranslateRequest, body, "body");
     const deps = services().translate;
     const bypass = bypassRequested(req.headers, request.cache);
