@@ -102,6 +102,7 @@ export function buildServices(c: Config): Services {
       deadlineMs: c.SPEECH_DEADLINE_MS,
       maxAudioSeconds: c.SPEECH_MAX_AUDIO_SECONDS,
       availability,
+      audioUrl: { allowedHosts: c.AUDIO_URL_ALLOWED_HOSTS, maxBytes: c.AUDIO_URL_MAX_BYTES, timeoutMs: c.AUDIO_URL_TIMEOUT_MS },
     },
     trustProxy: trustsProxy(c),
     providerStatus: () => providerStatus(providers.clients),
