@@ -55,7 +55,6 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96],
   ["64:ff9b::", 96],
   ["100::", 64],
   ["2001:db8::", 32],
@@ -73,6 +72,14 @@ const METADATA_NAMES = new Set(["metadata", "metadata.google.internal", "metadat
 export function isNonPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
+  // An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is judged as the IPv4 address it carries.
+  const mapped = family === 6 ? /^::ffff:(?:([0-9a-f]{1,4}):([0-9a-f]{1,4})|(\d+\.\d+\.\d+\.\d+))$/i.exec(address) : null;
+  if (mapped) {
+    if (mapped[3]) return isNonPublicAddress(mapped[3]);
+    const hi = Number.parseInt(mapped[1], 16);
+    const lo = Number.parseInt(mapped[2], 16);
+    return isNonPublicAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  }
   return BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 

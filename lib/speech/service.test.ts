@@ -60,7 +60,7 @@ describe("transcribeAudio: routing", () => {
       model_used: "provider_b/khaya-asr-v3",
     });
     expect(emulators.provider_b.stats.recent.at(-1)).toMatchObject({
-      path: "/asr/v3/transcribe?language=twi",
+      path: "/asr/v3/transcribe?language=twi&timestamps=segment",
       headers: expect.objectContaining({ "content-type": "audio/ogg" }),
     });
     expect(await transcribeAudio({ audio: fx.files.m4a.bytes, language: "ln" }, deps)).toMatchObject({
