@@ -40,6 +40,8 @@ export interface SpeechDeps {
   availability?: Availability;
   /** How a recording sent by URL is fetched (AUDIO_URL_*); without it, audio_url is refused. */
   audioUrl?: AudioUrlPolicy;
+  /** The largest response the platform lets through (Vercel: 4.5 MB); TTS refuses texts whose audio could pass it. */
+  maxResponseBytes?: number;
 }
 
 /** The availability view a speech request plans with (everything available without `availability`). */
