@@ -90,11 +90,10 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
     const model = req.hfModel ?? DEFAULT_HF_ASR_MODEL;
     const path = this.modelPath(model);
     if (req.audio.byteLength === 0) this.reject("audio is empty");
-    const windows = isSplittableWav(req.audio)
-      ? splitWav(req.audio, HF_WHISPER_WINDOW_SECONDS)
-      : [{ audio: req.audio, start: 0, end: req.durationSeconds ?? 0 }];
-    if (!isSplittableWav(req.audio) && (req.durationSeconds ?? 0) > HF_WHISPER_WINDOW_SECONDS)
+    const splittable = isSplittableWav(req.audio);
+    if (!splittable && (req.durationSeconds ?? 0) > HF_WHISPER_WINDOW_SECONDS)
       this.reject(`compressed audio longer than ${HF_WHISPER_WINDOW_SECONDS} s is not accepted by the model`, "AUDIO_TOO_LONG");
+    const windows = splittable ? splitWav(req.audio, HF_WHISPER_WINDOW_SECONDS) : [{ audio: req.audio, start: 0, end: req.durationSeconds ?? 0 }];
 
     return this.guard(async (upstream) => {
       const texts = await mapLimited(windows, HF_WINDOW_CONCURRENCY, (window) =>
@@ -118,8 +117,10 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
           upstream,
         ),
       );
-      const segments = windows.map((w, i) => ({ start: round3(w.start), end: round3(w.end), text: texts[i] }));
-      return { transcript: texts.filter(Boolean).join(" "), model, segments: segments.filter((s) => s.end > s.start && s.text) };
+      const segments = windows
+        .map((w, i) => ({ start: round3(w.start), end: round3(w.end), text: texts[i] }))
+        .filter((s) => s.end > s.start && s.text);
+      return { transcript: texts.filter(Boolean).join(" "), model, segments: segments.length ? segments : null };
     }, req.signal);
   }
 
