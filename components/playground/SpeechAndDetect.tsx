@@ -71,7 +71,9 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
   const id = useId();
   const [language, setLanguage] = useState(languages[0]?.code ?? "");
   const [file, setFile] = useState<File | null>(null);
+  const [audioUrl, setAudioUrl] = useState("");
   const { busy, result, problem, submit, request } = useApiCall("stt", "/api/v1/speech/stt", (data: SttResponse) => data);
+  const byUrl = audioUrl.trim() !== "";
 
   return (
     <section aria-labelledby={`${id}-title`}>
@@ -81,6 +83,8 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          // A link is sent as JSON: the server fetches the recording itself (larger recordings than an upload).
+          if (byUrl) return void submit({ audio_url: audioUrl.trim(), language });
           if (!file) return;
           const form = new FormData();
           form.set("audio", file);
@@ -97,13 +101,27 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
           <input id={`${id}-file`} type="file" accept="audio/*" className="field-input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
         </div>
         <Recorder onRecorded={setFile} />
-        {file && (
+        {file && !byUrl && (
           <p className="text-sm text-slate-800" data-testid="chosen-audio">
             Ready to send: {file.name} ({Math.ceil(file.size / 1024).toLocaleString("en-US")} kB)
           </p>
         )}
+        <div>
+          <label htmlFor={`${id}-url`} className="field-label">
+            Or a link to the audio (https; used instead of the file)
+          </label>
+          <input
+            id={`${id}-url`}
+            type="url"
+            inputMode="url"
+            placeholder="https://example.org/interview.wav"
+            className="field-input"
+            value={audioUrl}
+            onChange={(e) => setAudioUrl(e.target.value)}
+          />
+        </div>
         <LanguageSelect id={`${id}-language`} label="Language spoken" languages={languages} value={language} onChange={setLanguage} />
-        <button type="submit" className="btn-primary" disabled={busy || !file}>
+        <button type="submit" className="btn-primary" disabled={busy || (!file && !byUrl)}>
           {busy ? "Transcribing…" : "Transcribe"}
         </button>
       </form>
@@ -114,6 +132,18 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
             <p className="text-base" lang={htmlLang(result.language)}>
               {result.transcript}
             </p>
+            {result.segments && result.segments.length > 1 && (
+              <ol className="mt-2 space-y-1 text-slate-800" aria-label="Timed segments">
+                {result.segments.map((s) => (
+                  <li key={s.start}>
+                    <span className="font-mono text-slate-600">
+                      {s.start.toFixed(1)}–{s.end.toFixed(1)} s
+                    </span>{" "}
+                    <span lang={htmlLang(result.language)}>{s.text}</span>
+                  </li>
+                ))}
+              </ol>
+            )}
             <p className="mt-2 text-slate-700">
               {result.model_used} · received as {result.audio_content_type} · {result.latency_ms.toLocaleString("en-US")} ms
             </p>

@@ -209,7 +209,8 @@ describe("a 429 storm from one provider: the circuit opens, fails fast, and reco
   const circuitOf = async () => (await call(app.url, "GET", "/health")).body.checks.providers.provider_a.circuit;
 
   it("opens after the threshold, then answers without calling the upstream, serves auto traffic from provider_c, and closes after one good probe", async () => {
-    ups[0].setControls({ failMode: "rate_limited", retryAfterSeconds: 30 });
+    // Sunbird's quota 429, with Retry-After (its bare per-minute 429 holds it in the budget instead: speech-upstreams.test.ts).
+    ups[0].setControls({ failMode: "rate_limited", variant: "quota", retryAfterSeconds: 30 });
     for (let i = 0; i < 3; i++) expectEnvelope(await forcedA(), 503, "PROVIDER_ERROR");
     expect(ups[0].stats.requests).toBe(3);
     expect(await circuitOf()).toBe("open");
@@ -245,7 +246,8 @@ describe("a 429 storm from one provider: the circuit opens, fails fast, and reco
   });
 
   it("a probe that fails re-opens the circuit for another cooldown", async () => {
-    ups[0].setControls({ failMode: "rate_limited" });
+    // A 5xx (a bare 429 would hold the provider in its budget instead, and never reach the circuit).
+    ups[0].setControls({ failMode: "status", status: 502 });
     for (let i = 0; i < 3; i++) await forcedA();
     expect(await circuitOf()).toBe("open");
     await sleep(COOLDOWN + 100);

@@ -78,7 +78,7 @@ describe("STT against the live clients", () => {
     const res = await upload(fx.files.flac, { language: "tw" });
     expect(res.body).toMatchObject({ provider: "provider_b", model_used: "provider_b/khaya-asr-v3" });
     const [req] = khaya.stats.recent;
-    expect(req).toMatchObject({ path: "/asr/v3/transcribe?language=twi", bodyBytes: fx.files.flac.bytes.byteLength });
+    expect(req).toMatchObject({ path: "/asr/v3/transcribe?language=twi&timestamps=segment", bodyBytes: fx.files.flac.bytes.byteLength });
     expect(req.headers["content-type"]).toBe("audio/flac");
     expect(req.headers["ocp-apim-subscription-key"]).toBe(CREDENTIALS.khaya);
   });

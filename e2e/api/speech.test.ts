@@ -64,10 +64,14 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
         "providers_tried",
         "requested_provider",
         "sandbox",
+        "segments",
         "transcript",
       ].sort(),
     );
     expect(b).toMatchObject({ language: "en", audio_content_type: fx.files[format].contentType, sandbox: true, fallback_used: false });
+    // provider_a gives no timing; provider_b gives its segments.
+    if (format === "flac") expect(b.segments).toEqual([expect.objectContaining({ start: 0, text: b.transcript })]);
+    else expect(b.segments).toBeNull();
     // provider_a does not take FLAC: English FLAC goes to provider_b.
     expect(b.provider).toBe(format === "flac" ? "provider_b" : "provider_a");
     expect(b.model_used).toBe(format === "flac" ? "provider_b/khaya-asr-v3" : "provider_a/sunbird-stt");
@@ -134,10 +138,14 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
       expect(d.message).toContain("WAV, MP3, OGG, M4A, WebM");
     });
 
-    it("a body that is not multipart (JSON; raw audio)", async () => {
+    it("a body that is neither multipart nor the JSON form (raw audio; JSON with the audio inline)", async () => {
+      const raw = await stt(fx.files.wav.bytes as Uint8Array<ArrayBuffer>, key, { "content-type": "audio/wav" });
+      const message = expectEnvelope(raw, 415, "UNSUPPORTED_MEDIA_TYPE").message;
+      expect(message).toContain("multipart/form-data");
+      expect(message).toContain("audio_url");
+      // JSON is the audio_url form: audio bytes inline are not part of it.
       const json = await call(app.url, "POST", "/api/v1/speech/stt", { key, json: { language: "lug", audio: "UklGRg==" } });
-      expect(expectEnvelope(json, 415, "UNSUPPORTED_MEDIA_TYPE").message).toContain("multipart/form-data");
-      expectEnvelope(await stt(fx.files.wav.bytes as Uint8Array<ArrayBuffer>, key, { "content-type": "audio/wav" }), 415, "UNSUPPORTED_MEDIA_TYPE");
+      expect(expectEnvelope(json, 422, "VALIDATION_ERROR").errors?.map((e) => e.loc)).toContainEqual(["body", "audio_url"]);
     });
   });
 

@@ -43,7 +43,11 @@ export interface Operation<TBody = unknown, A extends Auth = Auth> {
   /** Request headers the handler reads, as OpenAPI header parameters (documentation only). */
   headerParameters?: Record<string, unknown>[];
   /** A multipart upload the handler reads itself, under `maxBodyBytes` (ctx.maxBodyBytes). */
-  multipart?: { schema: string; encoding?: Record<string, unknown> };
+  multipart?: {
+    schema: string;
+    encoding?: Record<string, unknown> /** A JSON alternative the handler also reads (its schema's name). */;
+    json?: string;
+  };
   /** Byte cap on the request body; a function of the configuration when the operator sets it. */
   maxBodyBytes?: number | ((config: Config) => number);
   /** The errors the handler itself can answer; the wrapper's own (auth, rate limit, body, 500/503) are added. */
@@ -188,12 +192,13 @@ export const ROUTES = {
       tags: ["Speech"],
       summary: "Speech-to-text",
       description:
-        "Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails.",
+        "Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`), or send JSON with `audio_url` (an https URL the service fetches itself: for recordings larger than an upload may be) instead of the file. The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Recordings up to 10 minutes: provider_c cuts WAV into windows of at most 30 s (compressed formats: 30 s at most there). `segments` carries timing where the provider gives it.",
       auth: "api_key",
       rateLimit: "stt",
       multipart: {
         schema: "SttForm",
         encoding: { audio: { contentType: "audio/wav, audio/mpeg, audio/ogg, audio/flac, audio/webm, audio/mp4" } },
+        json: "SttUrlRequest",
       },
       maxBodyBytes: (config) => config.SPEECH_MAX_UPLOAD_BYTES,
       errors: ["UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "PROVIDER_ERROR"],

@@ -55,6 +55,8 @@ export const ALL_AVAILABLE: AvailabilityView = { isAvailable: () => true, versio
 
 export const modelSubject = (provider: string, model: string) => `model:${provider}:${model}`;
 export const pairSubject = (provider: string, source: string, target: string) => `pair:${provider}:${source}>${target}`;
+/** A provider's speech-to-text in one language (canonical code): unavailable once the provider refuses the language. */
+export const sttSubject = (provider: string, language: string) => `stt:${provider}:${language}`;
 
 const KEY_PREFIX = "lugha:availability:v1:";
 

@@ -1,5 +1,5 @@
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
-import { modelSubject, pairSubject } from "./index";
+import { modelSubject, pairSubject, sttSubject } from "./index";
 
 /**
  * The subject an upstream failure proves unavailable, with our reason, or undefined when the failure says nothing
@@ -7,7 +7,7 @@ import { modelSubject, pairSubject } from "./index";
  */
 export function unavailableSubject(
   err: unknown,
-  route: { provider: ProviderId; model: string; source?: string; target?: string },
+  route: { provider: ProviderId; model: string; source?: string; target?: string; sttLanguage?: string },
 ): { subject: string; reason: string } | undefined {
   if (!(err instanceof ProviderError)) return undefined;
   if (err.upstreamCode === "MODEL_NOT_SUPPORTED")
@@ -16,5 +16,10 @@ export function unavailableSubject(
     return { subject: modelSubject(route.provider, route.model), reason: "upstream answered: model does not exist or is not deployed (404)" };
   if (route.source && route.target && err.kind === "rejected" && /^UNSUPPORTED_LANGUAGE/.test(err.upstreamCode ?? "") && err.status !== undefined)
     return { subject: pairSubject(route.provider, route.source, route.target), reason: `upstream answered: language not supported (${err.status})` };
+  if (route.sttLanguage && err.kind === "rejected" && /^UNSUPPORTED_LANGUAGE/.test(err.upstreamCode ?? "") && err.status !== undefined)
+    return {
+      subject: sttSubject(route.provider, route.sttLanguage),
+      reason: `upstream answered: language not supported for speech-to-text (${err.status})`,
+    };
   return undefined;
 }

@@ -53,9 +53,14 @@ interface Seen {
   resetAt: number;
 }
 
+/** How long a provider without a budget is held after a bare 429: a minute, the usual rate window. */
+export const DEFAULT_HOLD_MS = 60_000;
+
 export class UpstreamBudgets {
   /** Last decision per (provider, window): what snapshot() reports without spending a request to find out. */
   private readonly seen = new Map<string, Seen>();
+  /** Holds of providers without a budget (this instance only): until when. */
+  private readonly holds = new Map<ProviderId, number>();
 
   constructor(
     private readonly store: RateLimitStore,
@@ -69,6 +74,9 @@ export class UpstreamBudgets {
    */
   async tryAcquire(provider: ProviderId): Promise<BudgetDecision> {
     const rules = this.rules[provider] ?? []; // a provider without an entry (added in a test) is unmetered
+    const heldUntil = this.holds.get(provider);
+    if (heldUntil !== undefined && heldUntil > this.now())
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((heldUntil - this.now()) / 1000)), remaining: 0, limit: null };
     if (rules.length === 0) return { allowed: true, retryAfterSeconds: 0, remaining: null, limit: null };
     let tightest: BudgetDecision | undefined;
     for (const rule of rules) {
@@ -80,6 +88,25 @@ export class UpstreamBudgets {
       }
     }
     return tightest!;
+  }
+
+  /**
+   * The provider refused a request with a bare 429 (no Retry-After): its own window is spent, so this budget's
+   * shortest window is filled, in the shared store, and every instance refuses the provider's requests until that
+   * window has passed — the provider's window resets within it. A provider without a budget is held for
+   * DEFAULT_HOLD_MS on this instance.
+   */
+  async hold(provider: ProviderId): Promise<void> {
+    const rule = (this.rules[provider] ?? [])[0];
+    if (!rule) {
+      this.holds.set(provider, this.now() + DEFAULT_HOLD_MS);
+      return;
+    }
+    for (let i = 0; i < rule.limit; i++) {
+      const decision = await this.store.check("upstream", `${provider}:${rule.windowMs}`, rule);
+      this.seen.set(`${provider}:${rule.windowMs}`, { remaining: decision.remaining, resetAt: decision.resetAt });
+      if (!decision.allowed) return;
+    }
   }
 
   /** For /health: every provider's windows as this instance last saw them (other instances may have spent more). */

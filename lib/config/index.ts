@@ -200,6 +200,26 @@ export const ConfigSchema = z.object({
   SPEECH_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
   SPEECH_MAX_AUDIO_SECONDS: int(600, 1),
   SPEECH_DEADLINE_MS: int(60_000, 100),
+  /** Hosts whose audio_url may be http or resolve to a private, loopback or link-local address: a comma list. */
+  AUDIO_URL_ALLOWED_HOSTS: z.preprocess(
+    blank,
+    z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? "")
+          .split(",")
+          .map((h) =>
+            h
+              .trim()
+              .toLowerCase()
+              .replace(/^\[(.*)\]$/, "$1"),
+          )
+          .filter(Boolean),
+      ),
+  ) as unknown as z.ZodType<string[]>,
+  AUDIO_URL_MAX_BYTES: bytes(() => 25 * 1024 * 1024),
+  AUDIO_URL_TIMEOUT_MS: int(20_000, 100, 600_000),
 
   API_KEY_HASH_SECRET: text(),
   NEXTAUTH_SECRET: text(),

@@ -421,6 +421,13 @@ describe("GET /languages listing", () => {
     for (const lang of listLanguages({ capability: "stt" }).languages) {
       for (const p of lang.stt.providers) {
         expect(p.formats).toContain("wav");
+        if (lang.code === "ttj") {
+          // Listed until Sunbird refuses it: its STT enum lacks Rutooro, and the emulator answers as Sunbird does.
+          await expect(transcribeAudio({ audio: wav, language: lang.code, provider: p.provider as ProviderId }, deps)).rejects.toMatchObject({
+            code: "PROVIDER_ERROR",
+          });
+          continue;
+        }
         const r = await transcribeAudio({ audio: wav, language: lang.code, provider: p.provider as ProviderId }, deps);
         expect(`${r.provider} ${r.model_used} ${r.language}`, `${lang.code} ${p.provider}`).toBe(
           `${p.provider} ${p.provider}/${p.model} ${lang.code}`,

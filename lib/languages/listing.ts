@@ -1,4 +1,4 @@
-import { ALL_AVAILABLE, type AvailabilityView, modelSubject } from "@/lib/availability";
+import { ALL_AVAILABLE, type AvailabilityView, modelSubject, sttSubject } from "@/lib/availability";
 import { ApiError } from "@/lib/kit/errors";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
@@ -77,7 +77,9 @@ export function listLanguages(
     const translationSupported = t.length > 0 || s.length > 0;
     const speech = speechCapabilities(lang.code, providers);
     const served = (p: ProviderId, model: string) => availability.isAvailable(modelSubject(p, model));
-    const stt = speech.stt.filter((p) => (!provider || p.provider === provider) && served(p.provider, p.model));
+    const stt = speech.stt.filter(
+      (p) => (!provider || p.provider === provider) && served(p.provider, p.model) && availability.isAvailable(sttSubject(p.provider, lang.code)),
+    );
     const tts = speech.tts
       .filter((p) => !provider || p.provider === provider)
       .map((p) => ({ ...p, voices: p.voices.filter((v) => served(p.provider, v.model)) }))

@@ -1,4 +1,4 @@
-import { ALL_AVAILABLE, type AvailabilityView, modelSubject } from "@/lib/availability";
+import { ALL_AVAILABLE, type AvailabilityView, modelSubject, sttSubject } from "@/lib/availability";
 import { toIso3 } from "@/lib/providers/codes";
 import type { AudioFormat, ProviderDescriptor } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
@@ -100,6 +100,8 @@ export interface SttOption {
   /** The model part of model_used. */
   model: string;
   formats: readonly AudioFormat[];
+  /** Longest recording the provider transcribes in this format (undefined: no limit of its own). */
+  maxAudioSeconds?: (format: AudioFormat) => number | undefined;
 }
 
 /** Canonical codes each provider transcribes. */
@@ -115,7 +117,8 @@ export function sttOptions(
   return providers.flatMap(({ id, stt: spec }) => {
     if (!spec || !stt.get(id)?.includes(language)) return [];
     const model = spec.model();
-    return availability.isAvailable(modelSubject(id, model)) ? [{ provider: id, model, formats: spec.formats }] : [];
+    const served = availability.isAvailable(modelSubject(id, model)) && availability.isAvailable(sttSubject(id, language));
+    return served ? [{ provider: id, model, formats: spec.formats, maxAudioSeconds: spec.maxAudioSeconds }] : [];
   });
 }
 

@@ -57,18 +57,48 @@ describe("a client with an upstream budget", () => {
   });
 
   it("takes one token per request sent, retries included: a retry past the budget is never sent", async () => {
-    sunbird.setControls({ failMode: "status", status: 503, failNext: 1 });
+    // Sunbird's quota refusal with Retry-After: the one failure it retries (it was refused before any work).
+    const refused = { failMode: "rate_limited", variant: "quota", retryAfterSeconds: 0.05, failNext: 1 } as const;
+    sunbird.setControls(refused);
     const client = new SunbirdClient({ baseUrl: sunbird.url, budget: budgetOf(1), policy: { ...FAST, maxRetries: 2 } });
     const err = await refusal(client.translate(request()));
     expect(err.upstreamCode).toBe(BUDGET_REFUSED);
     expect(sunbird.stats.requests).toBe(1);
 
     // With room for the retry, the same failure is retried and served.
-    sunbird.setControls({ failMode: "status", status: 503, failNext: 1 });
+    sunbird.setControls(refused);
     sunbird.resetStats();
     const roomy = new SunbirdClient({ baseUrl: sunbird.url, budget: budgetOf(2), policy: { ...FAST, maxRetries: 2 } });
     expect((await roomy.translate(request())).translatedText).toMatch(/^\[sandbox:/);
     expect(sunbird.stats.requests).toBe(2);
+  });
+
+  it("a bare 429 holds the provider for its window, on every client sharing the budget; a 429 with Retry-After does not", async () => {
+    const budget = budgetOf(50);
+    sunbird.setControls({ failMode: "rate_limited", failNext: 1 });
+    const one = new SunbirdClient({ baseUrl: sunbird.url, budget, policy: FAST });
+    const other = new SunbirdClient({ baseUrl: sunbird.url, budget, policy: FAST });
+    expect(await refusal(one.translate(request()))).toMatchObject({ kind: "rate_limited", status: 429 });
+    for (const client of [one, other, one, other, one]) {
+      const err = await refusal(client.translate(request()));
+      expect(err.upstreamCode).toBe(BUDGET_REFUSED);
+      expect(err.retryAfterMs).toBeGreaterThanOrEqual(59_000);
+    }
+    expect(sunbird.stats.requests).toBe(1);
+
+    const khayaBudget = budgetOf(50);
+    khaya.setControls({ failMode: "rate_limited", retryAfterSeconds: 30, failNext: 1 });
+    const k = new KhayaClient({ baseUrl: khaya.url, budget: khayaBudget, policy: { ...FAST, maxRetries: 0 } });
+    expect(await refusal(k.translate({ ...request(), target: "tw" }))).toMatchObject({ status: 429, retryAfterMs: 30_000 });
+    expect((await k.translate({ ...request(), target: "tw" })).translatedText).toMatch(/^\[sandbox:/);
+  });
+
+  it("a provider without a budget is held by this instance after a bare 429", async () => {
+    const budgets = new UpstreamBudgets(new MemoryRateLimitStore(), { provider_a: [], provider_b: [], provider_c: [] });
+    await budgets.hold("provider_c");
+    expect(await budgets.tryAcquire("provider_c")).toMatchObject({ allowed: false });
+    expect((await budgets.tryAcquire("provider_c")).retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    expect(await budgets.tryAcquire("provider_b")).toMatchObject({ allowed: true });
   });
 
   it("spends nothing while the circuit is open: the call fails fast as circuit_open", async () => {

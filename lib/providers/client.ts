@@ -35,6 +35,11 @@ export interface ClientOptions {
 /** What a client needs of the upstream budgets (lib/budgets UpstreamBudgets): one request's token, or a refusal. */
 export interface UpstreamBudget {
   tryAcquire(provider: ProviderId): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+  /**
+   * The provider answered 429 without saying when to come back: refuse its requests until its rate window resets,
+   * on every instance sharing the budget.
+   */
+  hold?(provider: ProviderId): Promise<void>;
 }
 
 /** The upstreamCode of a budget refusal: the request was never sent. */
@@ -98,7 +103,10 @@ export abstract class BaseClient {
     const upstream: FetchLike = async (input, init) => {
       if (prepaid) prepaid = false;
       else await this.spend(this.budget!);
-      return this.fetchImpl(input, init);
+      const res = await this.fetchImpl(input, init);
+      // A bare 429 (Sunbird's per-minute limit sends no Retry-After): the provider's window is spent, whoever spent it.
+      if (res.status === 429 && !res.headers.get("retry-after")) await this.budget!.hold?.(this.id).catch(() => {});
+      return res;
     };
     return this.circuit.run(() => operation(upstream), signal);
   }

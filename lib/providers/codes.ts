@@ -75,8 +75,10 @@ export const SUNBIRD_TRANSLATE_LANGUAGES: Readonly<Record<string, string>> = {
 
 /**
  * Sunbird speech-to-text languages: the `language` enum (SttbLanguage) plus Rutooro (ttj), which Sunbird's tutorial
- * lists and its published STT list (11 languages) includes. Should the live enum still refuse ttj, Rutooro STT answers
- * 503 (no other provider transcribes it; availability records models for speech, not languages).
+ * lists and its published STT list (11 languages) includes, but the server's enum does not. Rutooro follows what
+ * Sunbird answers: the first 422 refusing the value marks provider_a's Rutooro STT unavailable (lib/availability,
+ * subject stt:provider_a:ttj), and it leaves routing and GET /api/v1/languages on every instance until the finding
+ * expires and the language is tried again.
  */
 export const SUNBIRD_STT_LANGUAGES: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn", "swa", "kin", "xog", "myx", "ttj"];
 

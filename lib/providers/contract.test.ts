@@ -21,6 +21,11 @@ interface Case {
   expected: string;
   /** Sunbird's per-minute 429 carries no Retry-After; its quota 429 does. */
   retryAfterVariant?: string;
+  /**
+   * Sunbird counts a request against its quota before working on it: a call that timed out, lost its connection or
+   * failed with a 5xx may have been charged, and is not sent again.
+   */
+  charged?: boolean;
 }
 
 const CASES: Case[] = [
@@ -30,6 +35,7 @@ const CASES: Case[] = [
     request: { text: "Hello", source: "en", target: "lug" },
     expected: "[sandbox:sunbird eng→lug] Hello",
     retryAfterVariant: "quota",
+    charged: true,
   },
   {
     kind: "khaya",
@@ -45,7 +51,7 @@ const CASES: Case[] = [
   },
 ];
 
-describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ kind, make, request, expected, retryAfterVariant }) => {
+describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ kind, make, request, expected, retryAfterVariant, charged }) => {
   let server: EmulatorServer;
   beforeAll(async () => {
     server = await startEmulatorServer(kind, { credential: CREDENTIAL });
@@ -71,14 +77,15 @@ describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ 
     expect(server.stats.requests).toBe(1);
   });
 
-  it("a hang is cut at the per-attempt timeout, retried, and the whole call ends by the deadline", async () => {
+  it(`a hang is cut at the per-attempt timeout, ${charged ? "not retried (it may have been charged)" : "retried, and the whole call ends by the deadline"}`, async () => {
     server.controls.failMode = "hang";
     const c = client({ policy: { attemptTimeoutMs: 200 } });
     const { value: err, ms } = await timed(() => providerError(translate(c, 700)));
     expect(err.kind).toBe("timeout");
-    expect(ms).toBeGreaterThanOrEqual(390);
-    expect(ms).toBeLessThan(800);
-    expect(server.stats.requests).toBeGreaterThanOrEqual(2);
+    expect(ms).toBeGreaterThanOrEqual(charged ? 190 : 390);
+    expect(ms).toBeLessThan(charged ? 450 : 800);
+    if (charged) expect(server.stats.requests).toBe(1);
+    else expect(server.stats.requests).toBeGreaterThanOrEqual(2);
   });
 
   it("a deadline shorter than one attempt wins", async () => {
@@ -96,17 +103,18 @@ describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ 
     expect(ms).toBeLessThan(450);
   });
 
-  it("a reset connection is a network error, retried up to the limit", async () => {
+  it(`a reset connection is a network error, ${charged ? "not retried" : "retried up to the limit"}`, async () => {
     server.controls.failMode = "reset";
     const err = await providerError(translate(client()));
     expect(err.kind).toBe("network");
-    expect(server.stats.requests).toBe(3);
+    expect(server.stats.requests).toBe(charged ? 1 : 3);
   });
 
-  it("a body cut mid-way is a network error, and a retry can recover", async () => {
+  it(`a body cut mid-way is a network error${charged ? ", not retried" : ", and a retry can recover"}`, async () => {
     server.setControls({ failMode: "malformed", variant: "cut", failNext: 1 });
-    await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });
-    expect(server.stats.requests).toBe(2);
+    if (charged) expect((await providerError(translate(client()))).kind).toBe("network");
+    else await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });
+    expect(server.stats.requests).toBe(charged ? 1 : 2);
     server.setControls({ failMode: "malformed", variant: "cut" });
     expect((await providerError(translate(client()))).kind).toBe("network");
   });
@@ -125,10 +133,11 @@ describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ 
     expect(err.message).not.toMatch(/<html|Web App/i);
   });
 
-  it.each([500, 502, 503])("a transient %i is retried transparently", async (status) => {
+  it.each([500, 502, 503])(`a transient %i is ${charged ? "not retried (it was charged)" : "retried transparently"}`, async (status) => {
     server.setControls({ failMode: "status", status, failNext: 1 });
-    await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });
-    expect(server.stats.requests).toBe(2);
+    if (charged) expect((await providerError(translate(client()))).kind).toBe("unavailable");
+    else await expect(translate(client())).resolves.toMatchObject({ translatedText: expected });
+    expect(server.stats.requests).toBe(charged ? 1 : 2);
   });
 
   it("a 429 whose Retry-After fits before the deadline is waited out", async () => {

@@ -116,6 +116,13 @@ export interface ProviderDescriptor {
     model(): string;
     /** Request fields that select `model`, for a provider that runs several. */
     request?(model: string): Partial<Pick<TranscribeRequest, "hfModel">>;
+    /**
+     * The longest recording, in seconds, the provider transcribes whole in `format`; undefined when it sets no limit
+     * of its own. Longer recordings are not planned on it.
+     */
+    maxAudioSeconds?(format: AudioFormat): number | undefined;
+    /** Whether its answer carries timing (the `segments` of the response). */
+    timestamps?: boolean;
   };
   tts?: {
     /** In order: a language's first voice is its default. */

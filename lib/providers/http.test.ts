@@ -54,7 +54,7 @@ describe("send: retries", () => {
 
   it("recovers when a retry succeeds", async () => {
     let n = 0;
-    const { fetch, calls } = fakeFetch(() => (++n === 1 ? new Response("", { status: 429 }) : new Response("ok")));
+    const { fetch, calls } = fakeFetch(() => (++n === 1 ? new Response("", { status: 503 }) : new Response("ok")));
     await expect(call(fetch, within(5_000))).resolves.toBe("ok");
     expect(calls).toHaveLength(2);
   });
@@ -139,7 +139,9 @@ describe("helpers", () => {
     const e = (kind: ProviderError["kind"], status?: number) => new ProviderError("provider_a", kind, "x", status);
     expect(isRetryable(e("timeout"))).toBe(true);
     expect(isRetryable(e("network"))).toBe(true);
-    expect(isRetryable(e("rate_limited", 429))).toBe(true);
+    // A 429 is retried only when it says when (Retry-After); a bare one holds the provider instead (BaseClient).
+    expect(isRetryable(new ProviderError("provider_a", "rate_limited", "x", 429, 1_000))).toBe(true);
+    expect(isRetryable(e("rate_limited", 429))).toBe(false);
     expect(isRetryable(e("unavailable", 502))).toBe(true);
     expect(isRetryable(e("unavailable", 405))).toBe(false);
     expect(isRetryable(e("malformed", 200))).toBe(false);

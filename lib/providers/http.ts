@@ -21,6 +21,8 @@ export interface HttpPolicy {
   /** Largest response body read for JSON answers. */
   maxBodyBytes: number;
   random: () => number;
+  /** Which failures another attempt may fix (default: isRetryable); a provider that charges every accepted request narrows it. */
+  retryable?: (err: ProviderError) => boolean;
 }
 
 /** The policy of a client built without settings; the configurable parts default as the configuration does. */
@@ -67,7 +69,7 @@ export async function send<T>(opts: SendOptions<T>): Promise<T> {
     } catch (err) {
       error = err as ProviderError;
     }
-    if (signal?.aborted || breakerCall?.signal.aborted || attempt >= policy.maxRetries || !isRetryable(error)) throw error;
+    if (signal?.aborted || breakerCall?.signal.aborted || attempt >= policy.maxRetries || !(policy.retryable ?? isRetryable)(error)) throw error;
     const wait = error.retryAfterMs ?? backoff(policy, attempt);
     if (Date.now() + wait + policy.minAttemptMs > deadline) throw error;
     breakerCall?.pause(true);
@@ -118,11 +120,16 @@ function attemptSignal(timeoutMs: number, ...sources: (AbortSignal | undefined)[
   };
 }
 
-/** Whether another attempt may succeed. 4xx other than 429 are the request's fault and never retried. */
+/**
+ * Whether another attempt may succeed. 4xx are the request's fault and never retried, except a 429 that says when to
+ * come back (Retry-After): a bare 429 holds the provider until its rate window resets (BaseClient), so retrying it at
+ * once would only be refused again.
+ */
 export function isRetryable(err: ProviderError): boolean {
   if (err.kind === "timeout" || err.kind === "network") return true;
   if (err.status === undefined) return false;
-  return err.status === 429 || (err.status >= 500 && err.status !== 501);
+  if (err.status === 429) return err.retryAfterMs !== undefined;
+  return err.status >= 500 && err.status !== 501;
 }
 
 function backoff(policy: HttpPolicy, attempt: number): number {

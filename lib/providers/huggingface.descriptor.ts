@@ -1,7 +1,7 @@
 import { defaultHfTtsModel } from "./codes";
 import { catalogueSettings } from "./deployment";
 import type { ProviderDescriptor, VoiceSpec } from "./descriptor";
-import { HF_MAX_INPUT_TOKENS, HuggingFaceClient } from "./huggingface";
+import { HF_MAX_INPUT_TOKENS, HF_WHISPER_WINDOW_SECONDS, HuggingFaceClient } from "./huggingface";
 import { hfBehaviour } from "./sandbox/hf";
 
 /**
@@ -39,6 +39,10 @@ export const huggingFace: ProviderDescriptor = {
     // HF_ASR_MODEL, read when routing (lib/providers/deployment.ts).
     model: () => catalogueSettings().hfAsrModel,
     request: (model) => ({ hfModel: model }),
+    // Whisper takes 30 s of raw audio: PCM WAV is cut into windows (any length), compressed formats are sent whole.
+    maxAudioSeconds: (format) => (format === "wav" ? undefined : HF_WHISPER_WINDOW_SECONDS),
+    // One segment per window.
+    timestamps: true,
   },
   // Best effort: hf-inference no longer lists text-to-speech, so it is the last resort of the chain.
   tts: { voices: mmsVoices, request: (voice) => ({ hfModel: voice.model }) },

@@ -109,9 +109,15 @@ describe("Hugging Face translate: cold start and errors", () => {
     expect(server.stats.requests).toBe(2);
   });
 
-  it("429 without Retry-After is retried with a small backoff", async () => {
+  it("429 without Retry-After is not retried at once (the provider is held until its window resets instead)", async () => {
     server.setControls({ failMode: "rate_limited", failNext: 2 });
+    await expect(providerError(translate(client(), EN_SW))).resolves.toMatchObject({ kind: "rate_limited", status: 429 });
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it("429 with Retry-After that fits the deadline is waited out", async () => {
+    server.setControls({ failMode: "rate_limited", failNext: 1, retryAfterSeconds: 0.05 });
     await expect(translate(client(), EN_SW)).resolves.toMatchObject({ model: EN_SW.model });
-    expect(server.stats.requests).toBe(3);
+    expect(server.stats.requests).toBe(2);
   });
 });

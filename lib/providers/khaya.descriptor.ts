@@ -31,6 +31,6 @@ export const khaya: ProviderDescriptor = {
     limit: { unit: "characters", max: KHAYA_MAX_TEXT_CHARS },
     routes: toAndFromEnglish(KHAYA_ROUTED_LANGUAGES, { model: KHAYA_TRANSLATE_MODEL, tier: "specialised-b" }),
   },
-  stt: { languages: KHAYA_ASR_LANGUAGES, formats: ["wav", "mp3", "flac", "ogg"], model: () => KHAYA_STT_MODEL },
+  stt: { languages: KHAYA_ASR_LANGUAGES, formats: ["wav", "mp3", "flac", "ogg"], model: () => KHAYA_STT_MODEL, timestamps: true },
   tts: { voices: khayaVoices },
 };

@@ -10,6 +10,7 @@ import {
   type SynthesizeResult,
   type TranscribeRequest,
   type TranscribeResult,
+  type TranscriptSegment,
   type TranslateRequest,
   type TranslateResult,
 } from "./types";
@@ -68,26 +69,35 @@ export class KhayaClient extends BaseClient implements ProviderClient {
     });
   }
 
-  /** POST /asr/v3/transcribe?language=<639-3> with the raw audio bytes (not multipart) → {text, warnings?}. */
+  /**
+   * POST /asr/v3/transcribe?language=<639-3>&timestamps=segment with the raw audio bytes (not multipart) →
+   * {text, warnings?, timings?: {segments: [{start, end, text}]}}. Should Khaya refuse timestamps for the language
+   * (400 UNSUPPORTED_TIMESTAMPS), the recording is sent again without them, and the answer has no segments.
+   */
   async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
     const language = toIso3(req.language);
     if (!KHAYA_ASR_LANGUAGES.includes(language)) this.reject("language not supported for speech-to-text by provider", "UNSUPPORTED_LANGUAGE");
     if (req.audio.byteLength === 0) this.reject("audio is empty");
 
-    return this.call({
-      path: `/asr/v3/transcribe?language=${encodeURIComponent(language)}`,
-      speech: true,
-      init: { method: "POST", headers: this.headers({ "content-type": req.contentType }), body: new Uint8Array(req.audio) },
-      deadline: req.deadline,
-      signal: req.signal,
-      handle: async (res, signal) => {
-        // v3 answers {text}; v1 a bare JSON string.
-        const body = await this.readJson(res, signal);
-        const transcript = typeof body === "string" ? body : isRecord(body) ? body.text : undefined;
-        if (typeof transcript !== "string") throw this.malformed("provider sent an unexpected response", res.status);
-        if (isRecord(body)) noteDeprecations(language, body.warnings);
-        return { transcript, model: KHAYA_STT_MODEL };
-      },
+    const send = (timestamps: boolean) =>
+      this.call({
+        path: `/asr/v3/transcribe?language=${encodeURIComponent(language)}${timestamps ? "&timestamps=segment" : ""}`,
+        speech: true,
+        init: { method: "POST", headers: this.headers({ "content-type": req.contentType }), body: new Uint8Array(req.audio) },
+        deadline: req.deadline,
+        signal: req.signal,
+        handle: async (res, signal): Promise<TranscribeResult> => {
+          // v3 answers {text}; v1 a bare JSON string.
+          const body = await this.readJson(res, signal);
+          const transcript = typeof body === "string" ? body : isRecord(body) ? body.text : undefined;
+          if (typeof transcript !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+          if (isRecord(body)) noteDeprecations(language, body.warnings);
+          return { transcript, model: KHAYA_STT_MODEL, segments: isRecord(body) ? khayaSegments(body.timings) : null };
+        },
+      });
+    return send(true).catch((err: unknown) => {
+      if (err instanceof ProviderError && /TIMESTAMPS/.test(err.upstreamCode ?? "")) return send(false);
+      throw err;
     });
   }
 
@@ -193,4 +203,15 @@ function backendErrorCode(body: unknown): string | undefined {
 function retryHintFromMessage(message: string): number | undefined {
   const m = /try again in (\d+) seconds?/i.exec(message);
   return m ? Number(m[1]) * 1000 : undefined;
+}
+
+/** `timings.segments` of an ASR answer as segments; null when absent or empty. */
+function khayaSegments(timings: unknown): TranscriptSegment[] | null {
+  if (!isRecord(timings) || !Array.isArray(timings.segments)) return null;
+  const segments = timings.segments.flatMap((s): TranscriptSegment[] => {
+    if (!isRecord(s) || typeof s.start !== "number" || typeof s.end !== "number") return [];
+    const text = typeof s.text === "string" ? s.text : typeof s.segment === "string" ? s.segment : undefined;
+    return text === undefined ? [] : [{ start: s.start, end: s.end, text: text.trim() }];
+  });
+  return segments.length ? segments : null;
 }

@@ -55,6 +55,17 @@ describe("Sunbird speech", () => {
     expect(err).toMatchObject({ kind: "rejected", status: 422, upstreamCode: "VALIDATION_ERROR" });
   });
 
+  it("a recording Sunbird trimmed to its first ten minutes is never passed off as the whole transcript", async () => {
+    const long = makeWav({ durationSeconds: 601, sampleRate: 4_000 });
+    const err = await providerError(client().transcribe({ ...transcribeRequest("lug", long), deadline: within(10_000) }));
+    expect(err).toMatchObject({ kind: "rejected", upstreamCode: "AUDIO_TRIMMED" });
+  });
+
+  it("a language outside Sunbird's STT enum (Rutooro) is a rejection naming the language", async () => {
+    const err = await providerError(client().transcribe(transcribeRequest("ttj")));
+    expect(err).toMatchObject({ kind: "rejected", status: 422, upstreamCode: "UNSUPPORTED_LANGUAGE" });
+  });
+
   it("a hanging transcription is cut by the speech timeout within the deadline", async () => {
     server.controls.failMode = "hang";
     const c = client({ speechAttemptTimeoutMs: 200, policy: { maxRetries: 0 } });
@@ -148,7 +159,8 @@ describe("Khaya speech", () => {
     const result = await client().transcribe(transcribeRequest("tw"));
     expect(result).toMatchObject({ model: "khaya-asr-v3", transcript: expect.stringMatching(/^\[sandbox:khaya twi\] transcript of 1\.25 s/) });
     const [req] = server.stats.recent;
-    expect(req.path).toBe("/asr/v3/transcribe?language=twi");
+    expect(req.path).toBe("/asr/v3/transcribe?language=twi&timestamps=segment");
+    expect(result.segments).toEqual([{ start: 0, end: 1.25, text: result.transcript }]);
     expect(req.headers["content-type"]).toBe("audio/wav");
     expect(req.headers["ocp-apim-subscription-key"]).toBe(KEY);
     expect(req.bodyBytes).toBe(clip.byteLength);
@@ -195,6 +207,27 @@ describe("Hugging Face speech", () => {
   beforeEach(() => server.reset());
   const client = (opts: Partial<ClientOptions> = {}) =>
     new HuggingFaceClient({ baseUrl: server.url, credential: TOKEN, ...opts, policy: { ...FAST, ...opts.policy } });
+
+  it("more than 30 s of PCM WAV goes as windows of at most 30 s, in parallel, joined with their offsets", async () => {
+    const long = makeWav({ durationSeconds: 75, seed: 5 });
+    server.controls.latencyMs = 100;
+    const result = await client().transcribe({ ...transcribeRequest("sw", long), durationSeconds: 75 });
+    expect(server.stats.requests).toBe(3);
+    expect(server.stats.maxInFlight).toBeGreaterThan(1);
+    for (const r of server.stats.recent) expect(r.bodyBytes).toBeLessThanOrEqual(44 + 30 * 32_000);
+    const segments = result.segments ?? [];
+    expect(segments.map((s) => s.start)).toEqual([0, segments[0].end, segments[1].end]);
+    expect(segments.at(-1)?.end).toBe(75);
+    expect(result.transcript).toBe(segments.map((s) => s.text).join(" "));
+  });
+
+  it("more than 30 s of compressed audio is refused before any call (Whisper would answer 400)", async () => {
+    const err = await providerError(
+      client().transcribe({ ...transcribeRequest("sw", new Uint8Array([0xff, 0xfb, 0x90, 0, 1, 2]), "audio/mpeg"), durationSeconds: 31 }),
+    );
+    expect(err).toMatchObject({ kind: "rejected", upstreamCode: "AUDIO_TOO_LONG" });
+    expect(server.stats.requests).toBe(0);
+  });
 
   it("transcribes raw bytes with Whisper by default", async () => {
     const result = await client().transcribe(transcribeRequest("sw"));

@@ -1,7 +1,14 @@
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
 import { type ProviderDescriptor, type RouteSpec, type VoiceSpec, withinSet } from "./descriptor";
 import { sunbirdBehaviour } from "./sandbox/sunbird";
-import { SUNBIRD_MAX_CHUNK_CHARS, SUNBIRD_MAX_TEXT_CHARS, SUNBIRD_STT_MODEL, SUNBIRD_TRANSLATE_MODEL, SunbirdClient } from "./sunbird";
+import {
+  SUNBIRD_MAX_AUDIO_SECONDS,
+  SUNBIRD_MAX_CHUNK_CHARS,
+  SUNBIRD_MAX_TEXT_CHARS,
+  SUNBIRD_STT_MODEL,
+  SUNBIRD_TRANSLATE_MODEL,
+  SunbirdClient,
+} from "./sunbird";
 
 /**
  * The languages provider_a translates between first (every ordered pair of them): the Ugandan set of routing rule (a).
@@ -58,6 +65,13 @@ export const sunbird: ProviderDescriptor = {
     routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS }),
     lastResort: sunflowerPair,
   },
-  stt: { languages: SUNBIRD_STT_LANGUAGES, formats: ["wav", "mp3", "ogg", "m4a", "webm"], model: () => SUNBIRD_STT_MODEL },
+  stt: {
+    languages: SUNBIRD_STT_LANGUAGES,
+    formats: ["wav", "mp3", "ogg", "m4a", "webm"],
+    model: () => SUNBIRD_STT_MODEL,
+    // Sunbird transcribes only the first ten minutes of a longer recording.
+    maxAudioSeconds: () => SUNBIRD_MAX_AUDIO_SECONDS,
+    timestamps: false,
+  },
   tts: { voices: sunbirdVoices },
 };

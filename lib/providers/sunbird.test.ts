@@ -64,11 +64,11 @@ describe("Sunbird translate: the four error shapes", () => {
     expect(server.stats.recent[0].headers.authorization).toBeUndefined();
   });
 
-  it('{"detail"} 500 → unavailable, retried', async () => {
+  it('{"detail"} 500 → unavailable, not retried: Sunbird charged it before failing', async () => {
     server.setControls({ failMode: "status", status: 500 });
     const err = await providerError(translate(client(), "en", "lug"));
     expect(err).toMatchObject({ kind: "unavailable", status: 500 });
-    expect(server.stats.requests).toBe(3);
+    expect(server.stats.requests).toBe(1);
   });
 
   it('{"error_code":"EXTERNAL_SERVICE_ERROR"} 502 → unavailable with the upstream code', async () => {
@@ -85,11 +85,11 @@ describe("Sunbird translate: the four error shapes", () => {
     expect(server.stats.requests).toBe(1);
   });
 
-  it('{"error":"Rate limit exceeded: 50 per 1 minute"} 429 → rate_limited, retried with backoff', async () => {
+  it('{"error":"Rate limit exceeded: 50 per 1 minute"} 429 → rate_limited, not retried (no Retry-After: the window must pass)', async () => {
     server.setControls({ failMode: "rate_limited" });
     const err = await providerError(translate(client(), "en", "lug"));
     expect(err).toMatchObject({ kind: "rate_limited", status: 429, retryAfterMs: undefined });
-    expect(server.stats.requests).toBe(3);
+    expect(server.stats.requests).toBe(1);
   });
 
   it("quota 429 → rate_limited with the Retry-After hint", async () => {
@@ -98,9 +98,10 @@ describe("Sunbird translate: the four error shapes", () => {
     expect(err).toMatchObject({ kind: "rate_limited", message: "provider quota exhausted", retryAfterMs: 3_600_000 });
   });
 
-  it("503 cold start → unavailable 'loading', retried", async () => {
+  it("503 cold start → unavailable 'loading', not retried (Sunbird charged it)", async () => {
     server.setControls({ failMode: "loading", failNext: 1 });
-    await expect(translate(client(), "en", "lug")).resolves.toMatchObject({ model: "sunflower" });
+    expect((await providerError(translate(client(), "en", "lug"))).message).toBe("provider model is loading");
+    expect(server.stats.requests).toBe(1);
     server.setControls({ failMode: "loading" });
     expect((await providerError(translate(client({ policy: { maxRetries: 0 } }), "en", "lug"))).message).toBe("provider model is loading");
   });

@@ -1,6 +1,7 @@
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { audioFileName } from "./audio";
+import { DEFAULT_HANG_OPTIONS } from "./circuit";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
@@ -31,10 +32,41 @@ export const SUNBIRD_STT_MODEL = "sunbird-stt";
 const TTS_TEXT_LIMITS = { "orpheus-3b-tts": 2_000, "spark-tts": 10_000 } as const;
 type TtsModel = keyof typeof TTS_TEXT_LIMITS;
 
+/**
+ * How long Sunbird's own backend works on one speech request before it gives up: 120 s for a transcription (Modal
+ * Whisper), 180 s for a synthesis (Orpheus). Silence shorter than that is Sunbird working, not Sunbird hung, so the
+ * circuit breaker's hang detection waits at least this long on a speech call (the attempt timeout and the request's
+ * deadline still apply).
+ */
+export const SUNBIRD_SPEECH_BACKEND_MS = 180_000;
+/** Sunbird trims a recording to its first ten minutes. */
+export const SUNBIRD_MAX_AUDIO_SECONDS = 600;
+
+/**
+ * Sunbird counts a request against its quotas before doing the work, so a request that timed out, failed with a 5xx or
+ * lost its connection may well have been charged: none is sent again. Only a quota refusal that says when to come back
+ * (429 with Retry-After) was refused before the work, and is waited out when the wait fits the deadline.
+ */
+export function sunbirdRetryable(err: ProviderError): boolean {
+  return err.status === 429 && err.retryAfterMs !== undefined;
+}
+
 /** provider_a: Sunbird AI. */
 export class SunbirdClient extends BaseClient implements ProviderClient {
   constructor(opts: ClientOptions) {
-    super("provider_a", opts);
+    const hang = opts.circuit?.hang ?? DEFAULT_HANG_OPTIONS;
+    super("provider_a", {
+      ...opts,
+      policy: { retryable: sunbirdRetryable, ...opts.policy },
+      circuit: {
+        ...opts.circuit,
+        hang: {
+          ...hang,
+          floorMs: { ...hang.floorMs, speech: Math.max(hang.floorMs.speech, SUNBIRD_SPEECH_BACKEND_MS) },
+          coldMs: { ...hang.coldMs, speech: Math.max(hang.coldMs.speech, SUNBIRD_SPEECH_BACKEND_MS) },
+        },
+      },
+    });
   }
 
   /** POST /tasks/translate {source_language, target_language, text} with ISO 639-3 codes. */
@@ -81,7 +113,18 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
       handle: async (res, signal) => {
         const body = await this.readJson(res, signal);
         if (!isRecord(body) || typeof body.audio_transcription !== "string") throw this.malformed("provider sent an unexpected response", res.status);
-        return { transcript: body.audio_transcription, model: SUNBIRD_STT_MODEL };
+        // Past ten minutes Sunbird transcribes only the beginning: a partial transcript is never passed off as whole.
+        if (body.was_audio_trimmed === true)
+          throw new ProviderError(
+            this.id,
+            "rejected",
+            "provider transcribed only the first 10 minutes of the recording",
+            res.status,
+            undefined,
+            "AUDIO_TRIMMED",
+          );
+        // diarization_output is filled only on the RunPod path with recognise_speakers; the default path gives no timing.
+        return { transcript: body.audio_transcription, model: SUNBIRD_STT_MODEL, segments: null };
       },
     });
   }
@@ -183,6 +226,8 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     const info = parseSunbirdError(tryParseJson(text));
     const retryAfterMs = parseRetryAfter(res.headers.get("retry-after")) ?? info.retryAfterMs;
     const message = info.message ?? "";
+    if (status === 422 && info.invalidField === "language")
+      return new ProviderError(this.id, "rejected", "language not supported by provider", status, undefined, "UNSUPPORTED_LANGUAGE");
     if (status === 400 || status === 422) {
       if (/unsupported language/i.test(message))
         return new ProviderError(this.id, "rejected", "language not supported by provider", status, undefined, info.code ?? "UNSUPPORTED_LANGUAGE");
@@ -206,6 +251,8 @@ interface SunbirdErrorInfo {
   code?: string;
   message?: string;
   retryAfterMs?: number;
+  /** The body field a 422 validation error names (its loc's last part), e.g. "language" for a value outside the enum. */
+  invalidField?: string;
 }
 
 function parseSunbirdError(body: unknown): SunbirdErrorInfo {
@@ -219,7 +266,12 @@ function parseSunbirdError(body: unknown): SunbirdErrorInfo {
       retryAfterMs: hint ? Number(hint.retry_after_seconds) * 1000 : undefined,
     };
   }
-  if (Array.isArray(body.errors)) return { code: "VALIDATION_ERROR" };
+  if (Array.isArray(body.errors)) {
+    const first = body.errors.find(isRecord);
+    const loc = first && Array.isArray(first.loc) ? first.loc : [];
+    const field = loc[loc.length - 1];
+    return { code: "VALIDATION_ERROR", ...(typeof field === "string" && { invalidField: field }) };
+  }
   if (typeof body.detail === "string") return { message: body.detail };
   if (Array.isArray(body.detail)) return { code: "VALIDATION_ERROR" };
   if (typeof body.error === "string") return { message: body.error };

@@ -41,13 +41,24 @@ export interface TranscribeRequest {
   language: string;
   /** provider_c only: the ASR model to run, e.g. "openai/whisper-large-v3-turbo" (default when omitted). */
   hfModel?: string;
+  /** Length of the recording, seconds, as measured by the caller (lib/speech); clients that window audio use it. */
+  durationSeconds?: number;
   deadline: number;
   signal?: AbortSignal;
+}
+
+/** A stretch of the recording and what was said in it; seconds from the recording's start. */
+export interface TranscriptSegment {
+  start: number;
+  end: number;
+  text: string;
 }
 
 export interface TranscribeResult {
   transcript: string;
   model: string;
+  /** Timed parts of the transcript, in order; null (or absent) when the upstream gives no timing. */
+  segments?: TranscriptSegment[] | null;
 }
 
 export interface SynthesizeRequest {

@@ -10,7 +10,7 @@ import type { SpeechDeps } from "@/lib/speech";
 import type { TranslateDeps, TranslationCaching } from "@/lib/translate";
 import { createAvailability } from "./availability";
 import { processDatabase } from "./database";
-import { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "./settings";
+import { budgetRules, cacheSettings, platformResponseLimit, ruleOf, storeSettings, trustsProxy } from "./settings";
 
 export { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "./settings";
 
@@ -102,6 +102,8 @@ export function buildServices(c: Config): Services {
       deadlineMs: c.SPEECH_DEADLINE_MS,
       maxAudioSeconds: c.SPEECH_MAX_AUDIO_SECONDS,
       availability,
+      audioUrl: { allowedHosts: c.AUDIO_URL_ALLOWED_HOSTS, maxBytes: c.AUDIO_URL_MAX_BYTES, timeoutMs: c.AUDIO_URL_TIMEOUT_MS },
+      maxResponseBytes: platformResponseLimit(c),
     },
     trustProxy: trustsProxy(c),
     providerStatus: () => providerStatus(providers.clients),

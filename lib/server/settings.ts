@@ -41,3 +41,12 @@ export function budgetRules(c: Config): Record<ProviderId, RateLimitRule[]> {
 export function trustsProxy(c: Config): boolean {
   return c.TRUST_PROXY ?? Boolean(c.VERCEL);
 }
+
+/**
+ * The largest response body the platform delivers: 4.5 MB on Vercel (its functions' limit), none elsewhere. Text to
+ * speech refuses up front a text whose audio could pass it.
+ */
+export const VERCEL_MAX_RESPONSE_BYTES = 4_500_000;
+export function platformResponseLimit(c: Config): number | undefined {
+  return c.VERCEL ? VERCEL_MAX_RESPONSE_BYTES : undefined;
+}

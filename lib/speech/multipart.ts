@@ -33,7 +33,7 @@ export async function readSttUpload(req: Request, maxAudioBytes: number): Promis
   if (mime !== "multipart/form-data") {
     throw new ApiError(
       "UNSUPPORTED_MEDIA_TYPE",
-      "Send the request as multipart/form-data with a file field `audio` and a field `language` (e.g. curl -F audio=@speech.wav -F language=lug).",
+      "Send the request as multipart/form-data with a file field `audio` and a field `language` (e.g. curl -F audio=@speech.wav -F language=lug), or as JSON with `audio_url` and `language`.",
     );
   }
   if (!/;\s*boundary=("?)[^";]+\1/i.test(contentType)) {

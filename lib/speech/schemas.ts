@@ -53,6 +53,21 @@ export const SttForm = z
   .describe("POST /api/v1/speech/stt request: multipart/form-data fields");
 export type SttForm = z.infer<typeof SttForm>;
 
+export const SttUrlRequest = z
+  .object({
+    audio_url: z
+      .string(required("a string"))
+      .max(2048, "Input should be a URL of at most 2048 characters")
+      .describe(
+        `Where the recording is: an https URL (http only for hosts the operator lists in AUDIO_URL_ALLOWED_HOSTS). The service fetches it itself, following at most ${3} redirects, with the same checks as an upload (${ACCEPTED_FORMATS_TEXT}, recognised by its bytes), at most ${mb(CONFIG_DEFAULTS.AUDIO_URL_MAX_BYTES)} (AUDIO_URL_MAX_BYTES) within ${CONFIG_DEFAULTS.AUDIO_URL_TIMEOUT_MS / 1000} s (AUDIO_URL_TIMEOUT_MS). Addresses that are private, loopback, link-local or cloud metadata — after DNS resolution and at every redirect — are refused (422 on audio_url), as are other schemes.`,
+      ),
+    language: SpeechLanguage("Language spoken in the recording"),
+    provider: SpeechProviderChoice.optional(),
+  })
+  .describe("POST /api/v1/speech/stt request, JSON form: the recording by URL")
+  .meta({ examples: [{ audio_url: "https://example.org/recordings/interview.wav", language: "lug" }] });
+export type SttUrlRequest = z.infer<typeof SttUrlRequest>;
+
 /** Fields the STT form is validated with (the audio part is checked separately: size, bytes, format). */
 export const SttFields = SttForm.omit({ audio: true });
 
@@ -67,9 +82,23 @@ const RoutingFields = {
     ),
 };
 
+export const TranscriptSegment = z
+  .object({
+    start: z.number().describe("Where the segment starts in the recording, seconds"),
+    end: z.number().describe("Where it ends, seconds"),
+    text: z.string().describe("What was said in it"),
+  })
+  .describe("A timed part of the transcript");
+
 export const SttResponse = z
   .object({
     transcript: z.string().describe("What was said"),
+    segments: z
+      .array(TranscriptSegment)
+      .nullable()
+      .describe(
+        "The transcript in timed parts, in order, when the provider gives timing: provider_b (its segments) and provider_c (one segment per window of at most 30 s the recording was cut into). null when the provider gives no timing (provider_a).",
+      ),
     language: z.string().describe("Canonical code of the language requested"),
     model_used: z.string().describe('"<provider>/<model>", e.g. "provider_a/sunbird-stt", "provider_c/openai/whisper-large-v3-turbo"'),
     provider: ProviderName.describe("The provider that transcribed the audio"),
@@ -84,6 +113,7 @@ export const SttResponse = z
     examples: [
       {
         transcript: "Wasuze otya nno?",
+        segments: null,
         language: "lug",
         model_used: "provider_a/sunbird-stt",
         provider: "provider_a",

@@ -60,7 +60,7 @@ describe("transcribeAudio: routing", () => {
       model_used: "provider_b/khaya-asr-v3",
     });
     expect(emulators.provider_b.stats.recent.at(-1)).toMatchObject({
-      path: "/asr/v3/transcribe?language=twi",
+      path: "/asr/v3/transcribe?language=twi&timestamps=segment",
       headers: expect.objectContaining({ "content-type": "audio/ogg" }),
     });
     expect(await transcribeAudio({ audio: fx.files.m4a.bytes, language: "ln" }, deps)).toMatchObject({
@@ -195,6 +195,18 @@ describe("synthesizeSpeech", () => {
     expect(await apiError(synthesizeSpeech({ text: "Hi", language: "zu" }, deps))).toMatchObject({ code: "UNSUPPORTED_LANGUAGE" });
     const forced = await apiError(synthesizeSpeech({ text: "Hi", language: "lug", provider: "provider_b" }, deps));
     expect(forced.options.errors?.[0].loc).toEqual(["body", "provider"]);
+  });
+
+  it("where the platform caps a response (Vercel's 4.5 MB), a text whose audio could pass it is refused before any call", async () => {
+    const capped = { ...deps, maxResponseBytes: 4_500_000 };
+    const json = await apiError(synthesizeSpeech({ text: "a".repeat(1_000), language: "lug" }, capped));
+    expect(json).toMatchObject({ code: "TEXT_TOO_LONG", status: 422 });
+    expect(json.options.errors?.[0].loc).toEqual(["body", "text"]);
+    expect(json.message).toMatch(/at most 702 characters for the JSON answer, or 937 with Accept: audio\/wav/);
+    // The raw form carries no base64, so more text fits.
+    await expect(synthesizeSpeech({ text: "a".repeat(900), language: "lug", raw: true }, capped)).resolves.toBeTruthy();
+    expect((await synthesizeSpeech({ text: "a".repeat(702), language: "lug" }, capped)).audio.byteLength).toBeLessThan(4_500_000);
+    expect(await apiError(synthesizeSpeech({ text: "a".repeat(938), language: "lug", raw: true }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
   });
 
   it("falls back to the next provider's default voice when provider_a fails, and says so", async () => {

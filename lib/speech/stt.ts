@@ -1,5 +1,6 @@
 import { ALL_AVAILABLE, type Availability, type AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
+import { parseJsonBody } from "@/lib/kit/body";
 import { ApiError } from "@/lib/kit/errors";
 import { resolveSpeechLanguage, type SttOption, speechLanguageCodes, speechLanguageName, sttOptions } from "@/lib/languages/speech";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
@@ -7,7 +8,8 @@ import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
 import { type ProviderClient, ProviderError, type ProviderId } from "@/lib/providers/types";
 import { chainFailure, fieldError, routingFields, runChain } from "@/lib/routing";
 import { type AudioInfo, AudioRejected, analyzeAudio, asUnsupportedMedia, FORMAT_NAMES } from "./audio";
-import type { SpeechProviderChoice, SttResponse } from "./schemas";
+import { type AudioUrlPolicy, fetchAudioUrl } from "./audio-url";
+import { type SpeechProviderChoice, type SttResponse, SttUrlRequest } from "./schemas";
 
 /**
  * Speech-to-text: language and provider checks, audio checks, then plan → run the chain (lib/routing) → respond.
@@ -36,6 +38,10 @@ export interface SpeechDeps {
   catalogue?: readonly ProviderDescriptor[];
   /** Live availability: models known to be unavailable are not planned; refusals proving a model unavailable are recorded. */
   availability?: Availability;
+  /** How a recording sent by URL is fetched (AUDIO_URL_*); without it, audio_url is refused. */
+  audioUrl?: AudioUrlPolicy;
+  /** The largest response the platform lets through (Vercel: 4.5 MB); TTS refuses texts whose audio could pass it. */
+  maxResponseBytes?: number;
 }
 
 /** The availability view a speech request plans with (everything available without `availability`). */
@@ -47,7 +53,7 @@ export async function speechView(deps: Pick<SpeechDeps, "availability">): Promis
 export async function noteSpeechFailure(
   err: unknown,
   deps: Pick<SpeechDeps, "availability">,
-  route: { provider: ProviderId; model: string },
+  route: { provider: ProviderId; model: string; sttLanguage?: string },
 ): Promise<never> {
   const finding = deps.availability && unavailableSubject(err, route);
   if (finding) await deps.availability!.markUnavailable(finding.subject, finding.reason);
@@ -58,12 +64,19 @@ export interface TranscribeInput {
   audio: Uint8Array;
   language: string;
   provider?: SpeechProviderChoice;
+  /** The request field the audio came in (its errors name it): the upload `audio` (default) or the fetched `audio_url`. */
+  field?: "audio" | "audio_url";
 }
 
-export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, options: { startedAt?: number } = {}): Promise<SttResponse> {
+export async function transcribeAudio(
+  input: TranscribeInput,
+  deps: SpeechDeps,
+  options: { startedAt?: number; deadline?: number } = {},
+): Promise<SttResponse> {
   const startedAt = options.startedAt ?? performance.now();
-  const deadline = Date.now() + deps.deadlineMs;
+  const deadline = options.deadline ?? Date.now() + deps.deadlineMs;
   const requested = input.provider ?? "auto";
+  const field = input.field ?? "audio";
   const catalogue = deps.catalogue ?? PROVIDERS;
   const language = resolveLanguage(input.language);
   const candidates = chooseProviders(language, requested, catalogue, await speechView(deps));
@@ -72,19 +85,27 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
   try {
     info = await analyzeAudio(input.audio);
   } catch (err) {
-    if (err instanceof AudioRejected) throw asUnsupportedMedia(err);
+    if (err instanceof AudioRejected) throw asUnsupportedMedia(err, ["body", field]);
     throw err;
   }
   if (info.durationSeconds > deps.maxAudioSeconds) {
     const msg = `The recording is ${formatSeconds(info.durationSeconds)} long; the limit is ${formatSeconds(deps.maxAudioSeconds)}. Split it into shorter parts.`;
-    throw new ApiError("VALIDATION_ERROR", msg, { errors: [{ loc: ["body", "audio"], msg, type: "audio_too_long" }] });
+    throw new ApiError("VALIDATION_ERROR", msg, { errors: [{ loc: ["body", field], msg, type: "audio_too_long" }] });
   }
 
-  const served = candidates.filter((o) => o.formats.includes(info.format));
-  if (served.length === 0) {
+  const inFormat = candidates.filter((o) => o.formats.includes(info.format));
+  if (inFormat.length === 0) {
     const accepted = candidates.map((o) => `${o.provider} accepts ${o.formats.map((f) => FORMAT_NAMES[f]).join(", ")}`).join("; ");
     const msg = `${FORMAT_NAMES[info.format]} audio cannot be transcribed in ${describe(language)} by ${requested === "auto" ? "any provider that serves it" : requested}: ${accepted}. Convert the recording to one of those formats.`;
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", msg, { errors: [{ loc: ["body", "audio"], msg, type: "audio_format_not_served" }] });
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", msg, { errors: [{ loc: ["body", field], msg, type: "audio_format_not_served" }] });
+  }
+  // A provider that takes only so much audio in this format (Whisper: 30 s of compressed audio) is not planned for more.
+  const longest = (o: SttOption) => o.maxAudioSeconds?.(info.format) ?? Number.POSITIVE_INFINITY;
+  const served = inFormat.filter((o) => info.durationSeconds <= longest(o));
+  if (served.length === 0) {
+    const limits = inFormat.map((o) => `${o.provider} takes at most ${formatSeconds(longest(o))} of ${FORMAT_NAMES[info.format]}`).join("; ");
+    const msg = `The recording is ${formatSeconds(info.durationSeconds)} long: ${limits}. Send it as WAV (any length up to the limit), or split it.`;
+    throw new ApiError("VALIDATION_ERROR", msg, { errors: [{ loc: ["body", field], msg, type: "audio_too_long" }] });
   }
 
   const chain = served.map((option) => ({
@@ -97,10 +118,11 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
           audio: input.audio,
           contentType: info.contentType,
           language,
+          durationSeconds: info.durationSeconds,
           ...descriptorFor(option.provider, catalogue).stt?.request?.(option.model),
           deadline: callDeadline,
         })
-        .catch((err: unknown) => noteSpeechFailure(err, deps, option));
+        .catch((err: unknown) => noteSpeechFailure(err, deps, { ...option, sttLanguage: language }));
       return { result, sandbox: client.mode === "sandbox" };
     },
   }));
@@ -113,6 +135,7 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
   const { provider, requested_provider, fallback_used, providers_tried } = routingFields(requested, outcome);
   return {
     transcript: result.transcript,
+    segments: result.segments ?? null,
     language,
     model_used: `${provider}/${result.model}`,
     provider,
@@ -125,6 +148,23 @@ export async function transcribeAudio(input: TranscribeInput, deps: SpeechDeps, 
     sandbox,
   };
 }
+
+/**
+ * The JSON form: `{audio_url, language, provider?}`. The recording is fetched under the URL rules (./audio-url.ts)
+ * within the request's deadline, then transcribed exactly like an upload; its errors name audio_url.
+ */
+export async function transcribeUrl(req: Request, deps: SpeechDeps, options: { startedAt?: number } = {}): Promise<SttResponse> {
+  const body = await parseJsonBody(req, SttUrlRequest, STT_JSON_BODY_BYTES);
+  const deadline = Date.now() + deps.deadlineMs;
+  resolveLanguage(body.language); // a bad language is refused before anything is fetched
+  if (!deps.audioUrl)
+    throw fieldError("VALIDATION_ERROR", "audio_url is not accepted by this deployment.", ["body", "audio_url"], "audio_url_refused");
+  const audio = await fetchAudioUrl(body.audio_url, deps.audioUrl, deadline);
+  return transcribeAudio({ audio, language: body.language, provider: body.provider, field: "audio_url" }, deps, { ...options, deadline });
+}
+
+/** Largest JSON body of the audio_url form. */
+export const STT_JSON_BODY_BYTES = 64 * 1024;
 
 function resolveLanguage(value: string): string {
   const code = resolveSpeechLanguage(value);

@@ -1,10 +1,11 @@
+import { formatBytes } from "@/lib/kit/body";
 import type { ApiError } from "@/lib/kit/errors";
 import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "@/lib/languages/speech";
 import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
 import { chainFailure, fieldError, routingFields, runChain } from "@/lib/routing";
 import { type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
-import { MAX_TTS_CHARS } from "./limits";
+import { MAX_TTS_CHARS, ttsAnswerBytes, ttsMaxCharsFor } from "./limits";
 import type { SpeechProviderChoice, TtsResponse } from "./schemas";
 import { describe, noteSpeechFailure, round3, type SpeechDeps, speechView } from "./stt";
 
@@ -36,6 +37,8 @@ export interface SynthesizeInput {
   language: string;
   voice?: string;
   provider?: SpeechProviderChoice;
+  /** The answer will be the raw audio (Accept: audio/*) rather than JSON with base64: what the size check assumes. */
+  raw?: boolean;
 }
 
 /** The JSON result plus the audio bytes, so a route can answer with either form. */
@@ -51,7 +54,7 @@ interface Candidate {
 
 export async function synthesizeSpeech(
   input: SynthesizeInput,
-  deps: Pick<SpeechDeps, "providers" | "deadlineMs" | "catalogue" | "availability">,
+  deps: Pick<SpeechDeps, "providers" | "deadlineMs" | "catalogue" | "availability" | "maxResponseBytes">,
   options: { startedAt?: number } = {},
 ): Promise<SynthesisOutcome> {
   const startedAt = options.startedAt ?? performance.now();
@@ -66,6 +69,18 @@ export async function synthesizeSpeech(
     throw fieldError(
       "TEXT_TOO_LONG",
       `text is ${characters.toLocaleString("en-US")} characters; the limit is ${MAX_TTS_CHARS.toLocaleString("en-US")} characters.`,
+      ["body", "text"],
+      "string_too_long",
+    );
+  }
+  // Where the platform caps a response (Vercel: 4.5 MB), a text whose audio could pass the cap is refused before any
+  // provider is called (and charged), rather than failing after the synthesis.
+  if (deps.maxResponseBytes !== undefined && ttsAnswerBytes(characters, input.raw === true) > deps.maxResponseBytes) {
+    const raw = ttsMaxCharsFor(deps.maxResponseBytes, true);
+    const json = ttsMaxCharsFor(deps.maxResponseBytes, false);
+    throw fieldError(
+      "TEXT_TOO_LONG",
+      `text is ${characters.toLocaleString("en-US")} characters; its audio could exceed the ${formatBytes(deps.maxResponseBytes)} a response may carry on this deployment. Send at most ${json.toLocaleString("en-US")} characters for the JSON answer, or ${raw.toLocaleString("en-US")} with Accept: audio/wav (raw audio, no base64), or split the text.`,
       ["body", "text"],
       "string_too_long",
     );

@@ -92,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * Speech-to-text
-         * @description Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`). The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Rate limit: stt bucket (20/min per key by default). Body limit: 10 MB.
+         * @description Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`), or send JSON with `audio_url` (an https URL the service fetches itself: for recordings larger than an upload may be) instead of the file. The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Recordings up to 10 minutes: provider_c cuts WAV into windows of at most 30 s (compressed formats: 30 s at most there). `segments` carries timing where the provider gives it. Rate limit: stt bucket (20/min per key by default). Body limit: 10 MB.
          */
         post: operations["speechToText"];
         delete?: never;
@@ -485,6 +485,24 @@ export interface components {
              * @description The recording: WAV, MP3, OGG/Opus, WebM, FLAC or M4A. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most 10 MB by default (SPEECH_MAX_UPLOAD_BYTES) and 10 minutes (SPEECH_MAX_AUDIO_SECONDS).
              */
             audio: string;
+            /** @description Language spoken in the recording. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts. */
+            language: string;
+            /**
+             * @description auto (default): the providers that serve the language, in the order provider_a → provider_b → provider_c, falling back along that chain when one fails. A named provider is used alone and never falls back.
+             * @enum {string}
+             */
+            provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+        };
+        /**
+         * @description POST /api/v1/speech/stt request, JSON form: the recording by URL
+         * @example {
+         *       "audio_url": "https://example.org/recordings/interview.wav",
+         *       "language": "lug"
+         *     }
+         */
+        SttUrlRequest: {
+            /** @description Where the recording is: an https URL (http only for hosts the operator lists in AUDIO_URL_ALLOWED_HOSTS). The service fetches it itself, following at most 3 redirects, with the same checks as an upload (WAV, MP3, OGG/Opus, WebM, FLAC or M4A, recognised by its bytes), at most 25 MB (AUDIO_URL_MAX_BYTES) within 20 s (AUDIO_URL_TIMEOUT_MS). Addresses that are private, loopback, link-local or cloud metadata — after DNS resolution and at every redirect — are refused (422 on audio_url), as are other schemes. */
+            audio_url: string;
             /** @description Language spoken in the recording. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts. */
             language: string;
             /**
@@ -1121,6 +1139,7 @@ export interface components {
          * @description Speech-to-text result
          * @example {
          *       "transcript": "Wasuze otya nno?",
+         *       "segments": null,
          *       "language": "lug",
          *       "model_used": "provider_a/sunbird-stt",
          *       "provider": "provider_a",
@@ -1138,6 +1157,15 @@ export interface components {
         SttResponse: {
             /** @description What was said */
             transcript: string;
+            /** @description The transcript in timed parts, in order, when the provider gives timing: provider_b (its segments) and provider_c (one segment per window of at most 30 s the recording was cut into). null when the provider gives no timing (provider_a). */
+            segments: {
+                /** @description Where the segment starts in the recording, seconds */
+                start: number;
+                /** @description Where it ends, seconds */
+                end: number;
+                /** @description What was said in it */
+                text: string;
+            }[] | null;
             /** @description Canonical code of the language requested */
             language: string;
             /** @description "<provider>/<model>", e.g. "provider_a/sunbird-stt", "provider_c/openai/whisper-large-v3-turbo" */
@@ -1773,7 +1801,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8) */
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1840,7 +1868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket) or, for key issuance, from this address; wait Retry-After seconds */
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2029,6 +2057,7 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["SttForm"];
+                "application/json": components["schemas"]["SttUrlRequest"];
             };
         };
         responses: {
@@ -2045,6 +2074,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SttResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */

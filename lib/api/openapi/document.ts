@@ -9,7 +9,7 @@ import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { SANDBOX_HEADER } from "@/lib/kit/headers";
 import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
 import { ruleOf } from "@/lib/server/settings";
-import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
+import { SttForm, SttResponse, SttUrlRequest, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import { CatalogRequest, CatalogResponse } from "@/lib/translate/catalog-schemas";
 import {
   BatchItem,
@@ -64,6 +64,7 @@ function operationErrors(operation: Operation): ErrorCode[] {
     ...(operation.auth === "api_key" ? (["MISSING_API_KEY", "INVALID_API_KEY"] as const) : []),
     ...(operation.body ? (["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR"] as const) : []),
     ...(operation.multipart ? (["PAYLOAD_TOO_LARGE"] as const) : []),
+    ...(operation.multipart?.json ? (["INVALID_JSON"] as const) : []),
     ...operation.errors,
     // Authenticated operations also answer 429 to an address over its failed-authentication budget.
     ...(operation.rateLimit || operation.auth === "api_key" ? (["RATE_LIMIT_EXCEEDED"] as const) : []),
@@ -154,6 +155,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
                 schema: ref(operation.multipart.schema),
                 ...(operation.multipart.encoding ? { encoding: operation.multipart.encoding } : {}),
               },
+              ...(operation.multipart.json ? { "application/json": { schema: ref(operation.multipart.json) } } : {}),
             },
           },
         }
@@ -208,6 +210,7 @@ function schemas(): Record<string, SchemaObject> {
       IssueKeyRequest,
       TtsRequest,
       SttForm,
+      SttUrlRequest,
       CreateGlossaryRequest,
     },
     "input",

@@ -5,6 +5,21 @@ import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respon
 import { makeWav, parseWav, speechDurationSeconds } from "./wav";
 
 const MODELS_PREFIX = "/hf-inference/models/";
+/** Whisper's input window: 3,000 mel frames of 10 ms. */
+const WHISPER_MAX_SECONDS = 30;
+/** transformers' ASR pipeline on more than 30 s of audio without return_timestamps. */
+const LONG_FORM_MESSAGE =
+  "You have passed more than 3000 mel input features (> 30 seconds) which automatically enables long-form generation which requires the model to predict timestamp tokens. Please either pass `return_timestamps=True` or make sure to pass no more than 3000 mel input features.";
+
+/** The duration of a compressed recording, as the upstream's decoder would find it. */
+async function measuredSeconds(bytes: Uint8Array): Promise<number | undefined> {
+  try {
+    const { parseBuffer } = await import("music-metadata");
+    return (await parseBuffer(bytes, undefined, { duration: true })).format.duration;
+  } catch {
+    return undefined;
+  }
+}
 /** The Hub's model information route (huggingface.co/api/models/{id}), served by the same emulator. */
 const HUB_PREFIX = "/api/models/";
 type Task = "translation" | "asr" | "tts";
@@ -97,21 +112,36 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     return json(200, [{ translation_text: sandboxMark("hf", `${model} ${direction}`, input) }]);
   };
 
-  /** Raw audio bytes (what both official clients send) or {"inputs": base64}. */
+  /**
+   * Raw audio bytes (what both official clients send) or {"inputs": base64, "parameters"?}. As Whisper on hf-inference:
+   * more than 30 s of audio (3,000 mel frames) without `parameters.return_timestamps` — always so for raw bytes — is
+   * refused with the pipeline's 400; with return_timestamps the answer carries `chunks` of at most 30 s each.
+   */
   const transcribe = async (req: Request, model: string): Promise<Response> => {
     const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
     let bytes: Uint8Array;
+    let timestamps = false;
     if (type === "application/json") {
       const body = await readJson(req);
       if (!isRecord(body) || typeof body.inputs !== "string") return hfError(400, "inputs must be base64-encoded audio");
       bytes = Uint8Array.from(Buffer.from(body.inputs, "base64"));
+      timestamps = isRecord(body.parameters) && body.parameters.return_timestamps === true;
     } else {
       bytes = new Uint8Array(await req.arrayBuffer());
     }
     if (bytes.byteLength === 0) return hfError(400, "Malformed soundfile: empty audio");
     if (type.includes("wav") && !parseWav(bytes)) return hfError(400, "Malformed soundfile");
-    const seconds = parseWav(bytes)?.durationSeconds ?? bytes.byteLength / 16_000;
-    return json(200, { text: sandboxMark("hf", model, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`) });
+    const seconds = parseWav(bytes)?.durationSeconds ?? (await measuredSeconds(bytes)) ?? bytes.byteLength / 16_000;
+    if (seconds > WHISPER_MAX_SECONDS && !timestamps) return hfError(400, LONG_FORM_MESSAGE);
+    const text = (from: number, to: number) =>
+      sandboxMark("hf", model, `transcript of ${(to - from).toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);
+    if (!timestamps) return json(200, { text: text(0, seconds) });
+    const chunks: { timestamp: [number, number]; text: string }[] = [];
+    for (let from = 0; from < seconds; from += WHISPER_MAX_SECONDS) {
+      const to = Math.min(seconds, from + WHISPER_MAX_SECONDS);
+      chunks.push({ timestamp: [Number(from.toFixed(2)), Number(to.toFixed(2))], text: text(from, to) });
+    }
+    return json(200, { text: chunks.map((c) => c.text).join(" "), chunks });
   };
 
   /** MMS-TTS is VITS at 16 kHz. The real default is FLAC; the sandbox always answers WAV and labels it so. */

@@ -73,7 +73,17 @@ export function khayaBehaviour(opts: EmulatorOptions): ProviderBehaviour {
               `Language code '${requested}' is a legacy code. Please update to '${language}' (ISO 639-3) when possible to ensure compatibility in the event of a full migration.`,
             ]
           : [];
-      const timings = timestamps ? { timings: { unit: "seconds", granularity: timestamps, words: [], segments: [] } } : {};
+      const whole = { start: 0, end: Number(seconds.toFixed(3)) };
+      const timings = timestamps
+        ? {
+            timings: {
+              unit: "seconds",
+              granularity: timestamps,
+              words: timestamps === "word" ? [{ word: transcript, ...whole }] : [],
+              segments: timestamps === "segment" ? [{ text: transcript, ...whole }] : [],
+            },
+          }
+        : {};
       return jsonAscii(200, { text: transcript, ...(warnings.length && { warnings }), ...timings });
     };
 

@@ -1,4 +1,4 @@
-import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES } from "../codes";
+import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES } from "../codes";
 import { isRecord } from "../http";
 import type { EmulatorOptions } from "./emulator";
 import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respond";
@@ -29,6 +29,13 @@ const DEPRECATION_HEADERS = {
   sunset: "Tue, 01 Dec 2026 00:00:00 GMT",
   link: '</tasks/audio/transcriptions>; rel="successor-version"',
 };
+/**
+ * The `language` enum of the STT endpoint (SttbLanguage): ten values. Sunbird's tutorial also lists Rutooro (ttj),
+ * which the server refuses with a 422 like any value outside the enum.
+ */
+export const SUNBIRD_STT_ENUM: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn", "swa", "kin", "xog", "myx"];
+/** Past this, Sunbird transcribes only the beginning and says so (was_audio_trimmed). */
+const TRIM_SECONDS = 600;
 const DEFAULT_SIGNED_URL_TTL_MS = 30 * 60_000;
 const MAX_STORED_OBJECTS = 1_000;
 
@@ -62,8 +69,8 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
         return validationError(["body"], "Expected multipart/form-data", null);
       }
       const language = form.get("language") ?? (legacy ? "lug" : null);
-      if (typeof language !== "string" || !SUNBIRD_STT_LANGUAGES.includes(language)) {
-        const allowed = SUNBIRD_STT_LANGUAGES.map((l) => `'${l}'`).join(", ");
+      if (typeof language !== "string" || !SUNBIRD_STT_ENUM.includes(language)) {
+        const allowed = SUNBIRD_STT_ENUM.map((l) => `'${l}'`).join(", ");
         return validationError(["body", "language"], language === null ? "Field required" : `Input should be ${allowed}`, language);
       }
       const audio = form.get("audio");
@@ -75,7 +82,9 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
       const wav = type.includes("wav") ? parseWav(bytes) : undefined;
       if (bytes.byteLength === 0 || (type.includes("wav") && !wav))
         return apiError(400, "BAD_REQUEST", "Could not decode audio file. Please ensure the file is not corrupted.");
-      const seconds = wav?.durationSeconds ?? bytes.byteLength / 16_000;
+      const original = wav?.durationSeconds ?? bytes.byteLength / 16_000;
+      const trimmed = original > TRIM_SECONDS;
+      const seconds = Math.min(original, TRIM_SECONDS);
       const transcript = sandboxMark("sunbird", language, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);
       return json(
         200,
@@ -86,8 +95,8 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
           audio_transcription_id: null,
           audio_url: null,
           language,
-          was_audio_trimmed: false,
-          original_duration_minutes: null,
+          was_audio_trimmed: trimmed,
+          original_duration_minutes: trimmed ? Number((original / 60).toFixed(2)) : null,
         },
         extra,
       );

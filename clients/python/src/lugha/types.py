@@ -307,8 +307,15 @@ class LanguagesResponse(TypedDict):
     total: int
 
 
+class TranscriptSegment(TypedDict):
+    start: float
+    end: float
+    text: str
+
+
 class SttResponse(TypedDict):
     transcript: str
+    segments: Optional[List[TranscriptSegment]]
     language: str
     model_used: str
     provider: ServingProvider

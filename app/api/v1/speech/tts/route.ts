@@ -10,8 +10,9 @@ import { prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/speech/tts", {
   POST: async ({ req, body, startedAt }) => {
-    const { response: meta, audio } = await synthesizeSpeech(body, services().speech, { startedAt });
-    if (prefersRawAudio(req.headers.get("accept"))) {
+    const raw = prefersRawAudio(req.headers.get("accept"));
+    const { response: meta, audio } = await synthesizeSpeech({ ...body, raw }, services().speech, { startedAt });
+    if (raw) {
       const response = new Response(audio as Uint8Array<ArrayBuffer>, {
         headers: {
           Vary: "Accept",

@@ -1,0 +1,161 @@
+/**
+ * Cutting a long PCM WAV recording into windows a model can take whole (Whisper on Hugging Face: at most 30 s of raw
+ * audio), in plain TypeScript — no decoder, no ffmpeg, so it runs wherever the app runs (Vercel functions included).
+ *
+ * Each window is a complete WAV file: the original header chunks (fmt, and the sample format with it) followed by a
+ * data chunk holding a block-aligned slice of the original samples, so nothing is re-encoded and nothing is lost at a
+ * cut. A cut is placed at the quietest 20 ms frame of the last third of each window (the "silence" between words),
+ * measured as the mean absolute sample value over every channel; without a quiet stretch it falls at the window's end.
+ *
+ * Only PCM WAV (integer 8/16/24/32-bit, or 32-bit float; plain or WAVE_FORMAT_EXTENSIBLE) is split: compressed formats
+ * (MP3, OGG, WebM, FLAC, M4A) would need a decoder and an encoder, and are sent whole.
+ */
+
+export interface AudioWindow {
+  /** The window as a WAV file. */
+  audio: Uint8Array;
+  /** Offset of its first sample in the recording, seconds. */
+  start: number;
+  /** Offset just past its last sample, seconds. */
+  end: number;
+}
+
+interface PcmLayout {
+  sampleRate: number;
+  channels: number;
+  bitsPerSample: number;
+  float: boolean;
+  blockAlign: number;
+  /** The fmt chunk, header included, copied into every window. */
+  fmtChunk: Uint8Array;
+  dataOffset: number;
+  dataBytes: number;
+}
+
+const FRAME_SECONDS = 0.02;
+
+const ascii = (bytes: Uint8Array, offset: number, length = 4) => String.fromCharCode(...bytes.subarray(offset, offset + length));
+
+/** The PCM layout of a WAV file, or undefined when it is not PCM WAV this module can cut. */
+export function pcmLayout(bytes: Uint8Array): PcmLayout | undefined {
+  if (bytes.byteLength < 44 || ascii(bytes, 0) !== "RIFF" || ascii(bytes, 8) !== "WAVE") return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let fmt: Omit<PcmLayout, "dataOffset" | "dataBytes"> | undefined;
+  for (let offset = 12; offset + 8 <= bytes.byteLength; ) {
+    const id = ascii(bytes, offset);
+    const size = view.getUint32(offset + 4, true);
+    if (id === "fmt ") {
+      if (offset + 8 + 16 > bytes.byteLength) return undefined;
+      let tag = view.getUint16(offset + 8, true);
+      const channels = view.getUint16(offset + 10, true);
+      const sampleRate = view.getUint32(offset + 12, true);
+      const blockAlign = view.getUint16(offset + 20, true);
+      const bitsPerSample = view.getUint16(offset + 22, true);
+      if (tag === 0xfffe && size >= 40) tag = view.getUint16(offset + 8 + 24, true); // the sub-format GUID starts with the tag
+      if ((tag !== 1 && tag !== 3) || !channels || !sampleRate || !blockAlign) return undefined;
+      if (tag === 3 && bitsPerSample !== 32) return undefined;
+      if (![8, 16, 24, 32].includes(bitsPerSample) || blockAlign !== (channels * bitsPerSample) / 8) return undefined;
+      fmt = {
+        sampleRate,
+        channels,
+        bitsPerSample,
+        float: tag === 3,
+        blockAlign,
+        fmtChunk: bytes.slice(offset, offset + 8 + size + (size % 2)),
+      };
+    } else if (id === "data") {
+      if (!fmt) return undefined;
+      const available = bytes.byteLength - offset - 8;
+      const declared = size === 0 || size === 0xffffffff ? available : Math.min(size, available);
+      const dataBytes = declared - (declared % fmt.blockAlign);
+      return { ...fmt, dataOffset: offset + 8, dataBytes };
+    }
+    offset += 8 + size + (size % 2);
+  }
+  return undefined;
+}
+
+/** Whether `bytes` is a PCM WAV that `splitWav` can cut. */
+export const isSplittableWav = (bytes: Uint8Array) => pcmLayout(bytes) !== undefined;
+
+/**
+ * Windows of at most `maxSeconds` covering the whole recording, in order; a recording no longer than `maxSeconds` is
+ * one window (the original bytes). Throws when `bytes` is not PCM WAV (check with isSplittableWav first).
+ */
+export function splitWav(bytes: Uint8Array, maxSeconds: number): AudioWindow[] {
+  const layout = pcmLayout(bytes);
+  if (!layout) throw new Error("not a PCM WAV file");
+  const { sampleRate, blockAlign, dataOffset, dataBytes } = layout;
+  const totalFrames = dataBytes / blockAlign;
+  const total = totalFrames / sampleRate;
+  if (total <= maxSeconds) return [{ audio: bytes, start: 0, end: total }];
+
+  const maxFrames = Math.floor(maxSeconds * sampleRate);
+  const frameLength = Math.max(1, Math.round(FRAME_SECONDS * sampleRate));
+  const windows: AudioWindow[] = [];
+  for (let from = 0; from < totalFrames; ) {
+    let to = Math.min(totalFrames, from + maxFrames);
+    if (to < totalFrames) to = quietestCut(bytes, layout, from + Math.floor((maxFrames * 2) / 3), to, frameLength);
+    windows.push({
+      audio: wavOf(layout, bytes.subarray(dataOffset + from * blockAlign, dataOffset + to * blockAlign)),
+      start: from / sampleRate,
+      end: to / sampleRate,
+    });
+    from = to;
+  }
+  return windows;
+}
+
+/** The start of the quietest `frameLength` stretch in [from, to) (in sample frames), or `to` when none is quieter. */
+function quietestCut(bytes: Uint8Array, layout: PcmLayout, from: number, to: number, frameLength: number): number {
+  let best = to;
+  let bestLevel = Number.POSITIVE_INFINITY;
+  for (let frame = from; frame + frameLength <= to; frame += frameLength) {
+    const level = meanLevel(bytes, layout, frame, frameLength);
+    if (level < bestLevel) {
+      bestLevel = level;
+      best = frame + Math.floor(frameLength / 2);
+    }
+  }
+  return best;
+}
+
+/** Mean absolute sample value (0..1) of `count` sample frames from `frame`, over every channel. */
+function meanLevel(bytes: Uint8Array, layout: PcmLayout, frame: number, count: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const { blockAlign, channels, bitsPerSample, float, dataOffset } = layout;
+  const width = bitsPerSample / 8;
+  let sum = 0;
+  for (let f = frame; f < frame + count; f++) {
+    for (let c = 0; c < channels; c++) {
+      const at = dataOffset + f * blockAlign + c * width;
+      let v: number;
+      if (float) v = view.getFloat32(at, true);
+      else if (width === 1) v = (bytes[at] - 128) / 128;
+      else if (width === 2) v = view.getInt16(at, true) / 32_768;
+      else if (width === 3) v = ((bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16)) << 8) / 2 ** 31;
+      else v = view.getInt32(at, true) / 2 ** 31;
+      sum += Math.abs(v);
+    }
+  }
+  return sum / (count * channels);
+}
+
+/** A WAV file of the layout's format around `samples`. */
+function wavOf(layout: PcmLayout, samples: Uint8Array): Uint8Array {
+  const { fmtChunk } = layout;
+  const out = new Uint8Array(12 + fmtChunk.byteLength + 8 + samples.byteLength);
+  const view = new DataView(out.buffer);
+  const put = (offset: number, s: string) => {
+    for (let i = 0; i < s.length; i++) out[offset + i] = s.charCodeAt(i);
+  };
+  put(0, "RIFF");
+  view.setUint32(4, out.byteLength - 8, true);
+  put(8, "WAVE");
+  out.set(fmtChunk, 12);
+  const data = 12 + fmtChunk.byteLength;
+  put(data, "data");
+  view.setUint32(data + 4, samples.byteLength, true);
+  out.set(samples, data + 8);
+  return out;
+}
