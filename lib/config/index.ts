@@ -129,6 +129,46 @@ const bool = (fallback?: boolean) =>
 
 const HTTP = ["http:", "https:"];
 
+const postgresUrl = () =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/.+/, "must be postgres://… or postgresql://…")
+      .optional(),
+  );
+
+/**
+ * Where the PostgreSQL URL is read, first set wins: `queries` is the URL the server connects with (a pooled one where
+ * the provider offers both), `migrations` the one `npm run db:migrate` uses (the direct one: a transaction-mode pooler
+ * does not keep the session a migration needs). The names are those Neon, Supabase and Prisma Postgres set through
+ * Vercel's integrations (docs/deploy.md has the table).
+ */
+export const DATABASE_URL_PRECEDENCE = {
+  queries: ["DATABASE_URL", "POSTGRES_URL", "POSTGRES_PRISMA_URL"],
+  migrations: ["DATABASE_URL_UNPOOLED", "POSTGRES_URL_NON_POOLING", "DATABASE_URL", "POSTGRES_URL", "POSTGRES_PRISMA_URL"],
+} as const;
+
+type DatabaseUrls = Partial<Record<(typeof DATABASE_URL_PRECEDENCE)["migrations"][number], string>>;
+
+/** The URL the server queries (undefined: the embedded PGlite). */
+export function queryDatabaseUrl(c: DatabaseUrls): string | undefined {
+  return DATABASE_URL_PRECEDENCE.queries.map((name) => c[name]).find(Boolean);
+}
+
+/** The URL `npm run db:migrate` migrates. */
+export function migrationDatabaseUrl(c: DatabaseUrls): string | undefined {
+  return DATABASE_URL_PRECEDENCE.migrations.map((name) => c[name]).find(Boolean);
+}
+
+/**
+ * PostgreSQL connections per server instance: DATABASE_POOL_SIZE, else 3 on Vercel (every function instance has its
+ * own pool, and a few hundred instances must fit the database's connection limit or its pooler) and 10 elsewhere.
+ */
+export function databasePoolSize(c: Pick<Config, "DATABASE_POOL_SIZE" | "VERCEL">): number {
+  return c.DATABASE_POOL_SIZE ?? (c.VERCEL ? 3 : 10);
+}
+
 export const ConfigSchema = z.object({
   // Platform: set by the host, not by the operator (not in the configuration table).
   NODE_ENV: text(),
@@ -143,7 +183,23 @@ export const ConfigSchema = z.object({
       .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, "must be postgres://…, postgresql://…, pglite:<dir> or pglite:memory")
       .optional(),
   ),
-  DATABASE_POOL_SIZE: int(10, 1, 1_000),
+  /** The direct (non-pooling) URL of the same database, for migrations (DATABASE_URL_PRECEDENCE). */
+  DATABASE_URL_UNPOOLED: postgresUrl(),
+  // The names Vercel's database integrations set (Supabase; Neon sets these besides DATABASE_URL*): read when
+  // DATABASE_URL / DATABASE_URL_UNPOOLED are unset (DATABASE_URL_PRECEDENCE).
+  POSTGRES_URL: postgresUrl(),
+  POSTGRES_PRISMA_URL: postgresUrl(),
+  POSTGRES_URL_NON_POOLING: postgresUrl(),
+  /** Unset: 10, or 3 on Vercel (each function instance holds its own pool; see databasePoolSize). */
+  DATABASE_POOL_SIZE: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(1, "must be at least 1").max(1_000, "must be at most 1000"))
+      .optional(),
+  ),
 
   UPSTASH_REDIS_REST_URL: url(HTTP),
   UPSTASH_REDIS_REST_TOKEN: text(),
@@ -172,7 +228,7 @@ export const ConfigSchema = z.object({
   HF_API_URL: url(HTTP, { fallback: "https://router.huggingface.co", credentials: false }),
   HF_TOKEN: text(),
   PROVIDER_TIMEOUT_MS: int(15_000, 1),
-  PROVIDER_SPEECH_TIMEOUT_MS: int(60_000, 1),
+  PROVIDER_SPEECH_TIMEOUT_MS: int(190_000, 1),
   PROVIDER_MAX_RETRIES: int(2, 0, 10),
   CIRCUIT_FAILURE_THRESHOLD: int(5, 1),
   CIRCUIT_COOLDOWN_MS: int(30_000, 1),
@@ -199,7 +255,7 @@ export const ConfigSchema = z.object({
   ),
   SPEECH_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
   SPEECH_MAX_AUDIO_SECONDS: int(600, 1),
-  SPEECH_DEADLINE_MS: int(60_000, 100),
+  SPEECH_DEADLINE_MS: int(270_000, 100),
 
   API_KEY_HASH_SECRET: text(),
   NEXTAUTH_SECRET: text(),
@@ -244,7 +300,7 @@ function crossProblems(raw: Record<string, string | undefined>): string[] {
   }
   const secretName = raw.NEXTAUTH_SECRET ? "NEXTAUTH_SECRET" : "AUTH_SECRET";
   const secret = raw[secretName];
-  if (secret !== undefined && isProductionDeployment(raw) && secret.length < MIN_SECRET_LENGTH) {
+  if (secret !== undefined && isProductionDeployment({ ...raw, DATABASE_URL: queryDatabaseUrl(raw) }) && secret.length < MIN_SECRET_LENGTH) {
     problems.push(
       `${secretName} is ${secret.length} characters; in production it must be at least ${MIN_SECRET_LENGTH} (e.g. \`openssl rand -base64 32\`)`,
     );
@@ -261,7 +317,16 @@ type Env = Record<string, string | undefined>;
 /** Every variable the schema reads (platform ones included). */
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape) as (keyof Config)[];
 /** Set by the host, not listed in docs/configuration.md's table. */
-export const PLATFORM_VARIABLES: readonly (keyof Config)[] = ["NODE_ENV", "VERCEL", "LUGHA_LAZY_DB", "AUTH_SECRET"];
+export const PLATFORM_VARIABLES: readonly (keyof Config)[] = [
+  "NODE_ENV",
+  "VERCEL",
+  "LUGHA_LAZY_DB",
+  "AUTH_SECRET",
+  // Set by Vercel's database integrations; docs/deploy.md's precedence table lists them.
+  "POSTGRES_URL",
+  "POSTGRES_PRISMA_URL",
+  "POSTGRES_URL_NON_POOLING",
+];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -287,7 +352,7 @@ export function loadConfig(env: Env): Config {
     ...crossProblems(raw),
   ];
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
-  return Object.freeze(result.data);
+  return Object.freeze({ ...result.data, DATABASE_URL: queryDatabaseUrl(result.data) });
 }
 
 const CACHED = Symbol.for("lugha.config");

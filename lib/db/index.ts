@@ -75,19 +75,36 @@ export function databaseSource(target: DatabaseTarget | (() => DatabaseTarget), 
   };
 }
 
+/** How long a PostgreSQL connection may sit idle in the pool before it is closed. */
+export const IDLE_TIMEOUT_MS = 5_000;
+
 /** PGlite's shared_buffers (see openDatabase). */
 const PGLITE_SHARED_BUFFERS = "16MB";
 
 async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): Promise<Database> {
   if (target.kind === "postgres") {
-    const { PrismaPg } = await import("@prisma/adapter-pg");
-    const adapter = new PrismaPg({
+    const [{ PrismaPg }, { default: pg }, { attachDatabasePool }] = await Promise.all([
+      import("@prisma/adapter-pg"),
+      import("pg"),
+      import("@vercel/functions"),
+    ]);
+    const pool = new pg.Pool({
       connectionString: target.location,
       max: options.poolSize,
       connectionTimeoutMillis: 5_000,
       // A dead server must fail requests quickly (clean 503s), not hang them.
       query_timeout: 10_000,
+      // Short-lived instances: an idle connection is closed after 5 s rather than left to be cut by a pooler, a
+      // firewall or a suspended function (the next query would find it dead).
+      idleTimeoutMillis: IDLE_TIMEOUT_MS,
     });
+    // A pooled connection that dies while idle (server restart, pg_terminate_backend, a pooler's timeout) emits
+    // "error" on the pool; unhandled, that would end the process. The pool drops it and the next query opens another.
+    pool.on("error", (err) => console.error(`database: an idle connection was closed (${err.message}); the next query opens a new one`));
+    // On Vercel: keeps a suspended function alive until its idle connections are released, so none is leaked (a
+    // no-op elsewhere).
+    attachDatabasePool(pool);
+    const adapter = new PrismaPg(pool);
     const prisma = new PrismaClient({ adapter });
     // Loads Prisma's query compiler (a WebAssembly module) now, not in the first request; opens no connection.
     await prisma.$connect();

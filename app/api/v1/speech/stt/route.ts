@@ -2,6 +2,9 @@ import { serveRoute } from "@/lib/api/route";
 import { services } from "@/lib/server";
 import { readSttUpload, transcribeAudio } from "@/lib/speech";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 300;
+
 /**
  * POST /api/v1/speech/stt — speech-to-text. multipart/form-data: `audio` (file),
  * `language`, optional `provider`. The upload is read under the route's byte cap (413 while it arrives), recognised by
