@@ -17,14 +17,9 @@ const API_CORS_HEADERS = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Loaded at run time from node_modules rather than bundled: PGlite ships WASM and data files it reads from disk.
+  // Loaded at run time from node_modules rather than bundled. (PGlite too, which ships WASM and data files it reads from
+  // disk: lib/db imports it with turbopackIgnore, so that no serverless function carries it.)
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis"],
-  // What a serverless function (Vercel) ships: the files Next.js traces from each route, less these. The embedded PGlite
-  // is never opened there (lib/db refuses it when VERCEL is set: PostgreSQL only), yet its 20 MB of WebAssembly and data
-  // were traced into every function through lib/db's dynamic import. `npm test -- vercel` checks the built functions.
-  outputFileTracingExcludes: {
-    "*": ["node_modules/@electric-sql/pglite/**", "node_modules/pglite-prisma-adapter/**"],
-  },
   poweredByHeader: false,
   // `next start` would load every page and route at boot; the API's first translation waited for the whole portal.
   // Each route now loads on its first request (docs/benchmark.md: cold start).

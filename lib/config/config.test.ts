@@ -16,7 +16,7 @@ describe("loadConfig", () => {
   it("runs on today's defaults with nothing set; blank values count as unset", () => {
     const c = loadConfig({ KEY_CACHE_TTL_MS: "  ", PROVIDER_MODE: "" });
     expect(c).toMatchObject({
-      DATABASE_POOL_SIZE: undefined, // databasePoolSize: 10, or 3 on Vercel
+      DATABASE_POOL_SIZE: 10,
       RATE_LIMIT_TIMEOUT_MS: 300,
       RATE_LIMIT_FAIL_MODE: "open",
       RATE_LIMIT_TRANSLATE: { limit: 60, windowMs: 60_000 },

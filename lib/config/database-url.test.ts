@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { databasePoolSize, loadConfig, migrationDatabaseUrl } from "./index";
+import { loadConfig, migrationDatabaseUrl } from "./index";
 
 /** docs/deploy.md "Database URL": the names each integration sets, and which URL serves queries and migrations. */
 const pooled = "postgres://u:p@pooler.example:6543/db";
@@ -33,7 +33,17 @@ it("an integration's URL that is not PostgreSQL is refused by name", () => {
 });
 
 it("the pool is small on Vercel (one per function instance) unless DATABASE_POOL_SIZE says otherwise", () => {
-  expect(databasePoolSize(loadConfig({}))).toBe(10);
-  expect(databasePoolSize(loadConfig({ VERCEL: "1", DATABASE_URL: direct }))).toBe(3);
-  expect(databasePoolSize(loadConfig({ VERCEL: "1", DATABASE_URL: direct, DATABASE_POOL_SIZE: "8" }))).toBe(8);
+  expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(10);
+  expect(loadConfig({ VERCEL: "1", DATABASE_URL: direct }).DATABASE_POOL_SIZE).toBe(3);
+  expect(loadConfig({ VERCEL: "1", DATABASE_URL: direct, DATABASE_POOL_SIZE: "8" }).DATABASE_POOL_SIZE).toBe(8);
+});
+
+it("STT uploads fit Vercel's 4.5 MB request body there: 4 MiB by default and at most; 10 MiB elsewhere", () => {
+  expect(loadConfig({}).SPEECH_MAX_UPLOAD_BYTES).toBe(10 * 1024 * 1024);
+  expect(loadConfig({ SPEECH_MAX_UPLOAD_BYTES: "20000000" }).SPEECH_MAX_UPLOAD_BYTES).toBe(20_000_000);
+  expect(loadConfig({ VERCEL: "1" }).SPEECH_MAX_UPLOAD_BYTES).toBe(4 * 1024 * 1024);
+  expect(loadConfig({ VERCEL: "1", SPEECH_MAX_UPLOAD_BYTES: "1000000" }).SPEECH_MAX_UPLOAD_BYTES).toBe(1_000_000);
+  expect(() => loadConfig({ VERCEL: "1", SPEECH_MAX_UPLOAD_BYTES: "10485760" })).toThrow(
+    /SPEECH_MAX_UPLOAD_BYTES is 10485760; on Vercel a request body is at most 4.5 MB, so it must be at most 4194304/,
+  );
 });

@@ -162,12 +162,22 @@ export function migrationDatabaseUrl(c: DatabaseUrls): string | undefined {
 }
 
 /**
- * PostgreSQL connections per server instance: DATABASE_POOL_SIZE, else 3 on Vercel (every function instance has its
- * own pool, and a few hundred instances must fit the database's connection limit or its pooler) and 10 elsewhere.
+ * Vercel Functions take and give at most 4.5 MB of body each way (base64 inside JSON included); past it the platform
+ * answers 413 itself, without Lugha's envelope. The limits below keep every documented answer inside it.
  */
-export function databasePoolSize(c: Pick<Config, "DATABASE_POOL_SIZE" | "VERCEL">): number {
-  return c.DATABASE_POOL_SIZE ?? (c.VERCEL ? 3 : 10);
-}
+export const PLATFORM_BODY_LIMIT_BYTES = 4_500_000;
+
+/**
+ * Defaults that depend on where the server runs (VERCEL set or not), applied by loadConfig:
+ *  - DATABASE_POOL_SIZE: 3 on Vercel (every function instance has its own pool, and a few hundred instances must fit
+ *    the database's connection limit or its pooler), 10 elsewhere;
+ *  - SPEECH_MAX_UPLOAD_BYTES: 4 MiB on Vercel (with the multipart framing still under PLATFORM_BODY_LIMIT_BYTES), and
+ *    that is also its maximum there; 10 MiB elsewhere.
+ */
+export const PLATFORM_DEFAULTS = {
+  DATABASE_POOL_SIZE: { vercel: 3, elsewhere: 10 },
+  SPEECH_MAX_UPLOAD_BYTES: { vercel: 4 * 1024 * 1024, elsewhere: 10 * 1024 * 1024 },
+} as const;
 
 export const ConfigSchema = z.object({
   // Platform: set by the host, not by the operator (not in the configuration table).
@@ -190,7 +200,7 @@ export const ConfigSchema = z.object({
   POSTGRES_URL: postgresUrl(),
   POSTGRES_PRISMA_URL: postgresUrl(),
   POSTGRES_URL_NON_POOLING: postgresUrl(),
-  /** Unset: 10, or 3 on Vercel (each function instance holds its own pool; see databasePoolSize). */
+  /** Unset: 10, or 3 on Vercel (PLATFORM_DEFAULTS). */
   DATABASE_POOL_SIZE: z.preprocess(
     blank,
     z
@@ -253,7 +263,16 @@ export const ConfigSchema = z.object({
       .optional()
       .transform((v) => v ?? "openai/whisper-large-v3-turbo"),
   ),
-  SPEECH_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
+  /** Unset: 10 MiB, or 4 MiB on Vercel (PLATFORM_DEFAULTS). */
+  SPEECH_MAX_UPLOAD_BYTES: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(1, "must be at least 1"))
+      .optional(),
+  ),
   SPEECH_MAX_AUDIO_SECONDS: int(600, 1),
   SPEECH_DEADLINE_MS: int(270_000, 100),
 
@@ -298,6 +317,12 @@ function crossProblems(raw: Record<string, string | undefined>): string[] {
       problems.push(`${raw[url] ? token : url} must be set together with the other Upstash variable`);
     }
   }
+  const upload = Number(raw.SPEECH_MAX_UPLOAD_BYTES);
+  if (raw.VERCEL && upload > PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES.vercel) {
+    problems.push(
+      `SPEECH_MAX_UPLOAD_BYTES is ${upload}; on Vercel a request body is at most 4.5 MB, so it must be at most ${PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES.vercel}`,
+    );
+  }
   const secretName = raw.NEXTAUTH_SECRET ? "NEXTAUTH_SECRET" : "AUTH_SECRET";
   const secret = raw[secretName];
   if (secret !== undefined && isProductionDeployment({ ...raw, DATABASE_URL: queryDatabaseUrl(raw) }) && secret.length < MIN_SECRET_LENGTH) {
@@ -311,7 +336,8 @@ function crossProblems(raw: Record<string, string | undefined>): string[] {
 /** Shortest NEXTAUTH_SECRET accepted in production: 32 characters, about the 256 bits of `openssl rand -base64 32`. */
 export const MIN_SECRET_LENGTH = 32;
 
-export type Config = Readonly<z.output<typeof ConfigSchema>>;
+type PlatformDefaulted = keyof typeof PLATFORM_DEFAULTS;
+export type Config = Readonly<Omit<z.output<typeof ConfigSchema>, PlatformDefaulted> & Record<PlatformDefaulted, number>>;
 type Env = Record<string, string | undefined>;
 
 /** Every variable the schema reads (platform ones included). */
@@ -352,7 +378,13 @@ export function loadConfig(env: Env): Config {
     ...crossProblems(raw),
   ];
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
-  return Object.freeze({ ...result.data, DATABASE_URL: queryDatabaseUrl(result.data) });
+  const platform = result.data.VERCEL ? "vercel" : "elsewhere";
+  return Object.freeze({
+    ...result.data,
+    DATABASE_URL: queryDatabaseUrl(result.data),
+    DATABASE_POOL_SIZE: result.data.DATABASE_POOL_SIZE ?? PLATFORM_DEFAULTS.DATABASE_POOL_SIZE[platform],
+    SPEECH_MAX_UPLOAD_BYTES: result.data.SPEECH_MAX_UPLOAD_BYTES ?? PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES[platform],
+  });
 }
 
 const CACHED = Symbol.for("lugha.config");

@@ -111,8 +111,13 @@ async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): P
     return { kind: "postgres", prisma, ping: async () => void (await prisma.$queryRaw`SELECT 1`) };
   }
 
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  // Imported by Node.js at run time, neither bundled nor traced (turbopackIgnore): the embedded database serves one
+  // long-lived server with a disk, never a serverless function (databaseTarget refuses it on Vercel), so the functions
+  // Vercel deploys do not carry its 20 MB. `next start` finds it in node_modules.
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    import(/* turbopackIgnore: true */ "@electric-sql/pglite"),
+    import(/* turbopackIgnore: true */ "pglite-prisma-adapter"),
+  ]);
   if (target.location) {
     const { mkdir } = await import("node:fs/promises");
     await mkdir(target.location, { recursive: true });

@@ -1,4 +1,4 @@
-import { type Config, databasePoolSize } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import { type DatabaseSource, databaseSource, databaseTarget } from "@/lib/db";
 
 /**
@@ -11,5 +11,5 @@ type WithDatabase = typeof globalThis & { [DATABASE]?: DatabaseSource };
 
 export function processDatabase(c: Config): DatabaseSource {
   const g = globalThis as WithDatabase;
-  return (g[DATABASE] ??= databaseSource(() => databaseTarget(c.DATABASE_URL, Boolean(c.VERCEL)), { poolSize: databasePoolSize(c) }));
+  return (g[DATABASE] ??= databaseSource(() => databaseTarget(c.DATABASE_URL, Boolean(c.VERCEL)), { poolSize: c.DATABASE_POOL_SIZE }));
 }

@@ -1,12 +1,12 @@
 import { UpstreamBudgets } from "@/lib/budgets";
 import { createTranslationCache, SingleFlight, type TranslationCache } from "@/lib/cache";
-import { type Config, config } from "@/lib/config";
+import { type Config, config, PLATFORM_BODY_LIMIT_BYTES } from "@/lib/config";
 import type { DatabaseSource } from "@/lib/db";
 import { findGlossary } from "@/lib/glossaries/store";
 import { KeyStore } from "@/lib/keys/store";
 import { createProviders, loadProvidersConfig, PROVIDERS, providerStatus, type Registry, setCatalogueSettings } from "@/lib/providers";
 import { createRateLimiter, FailedAuthThrottle, type GuardedRateLimitStore, type RateLimitBucket, type RateLimitRule } from "@/lib/ratelimit";
-import type { SpeechDeps } from "@/lib/speech";
+import { MAX_TTS_CHARS, type SpeechDeps, ttsCharsFitting } from "@/lib/speech";
 import type { TranslateDeps, TranslationCaching } from "@/lib/translate";
 import { createAvailability } from "./availability";
 import { processDatabase } from "./database";
@@ -101,6 +101,8 @@ export function buildServices(c: Config): Services {
       providers: providers.clients,
       deadlineMs: c.SPEECH_DEADLINE_MS,
       maxAudioSeconds: c.SPEECH_MAX_AUDIO_SECONDS,
+      // On Vercel the JSON answer (audio as base64) must fit the platform's 4.5 MB response body.
+      maxTtsChars: c.VERCEL ? ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES) : MAX_TTS_CHARS,
       availability,
     },
     trustProxy: trustsProxy(c),

@@ -8,7 +8,7 @@ export {
 } from "@/lib/languages/speech";
 export { prefersRawAudio } from "./accept";
 export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat, type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
-export { MAX_TTS_CHARS, MULTIPART_OVERHEAD_BYTES } from "./limits";
+export { MAX_TTS_CHARS, MULTIPART_OVERHEAD_BYTES, ttsCharsFitting } from "./limits";
 export { readSttUpload, type SttUpload } from "./multipart";
 export { type SpeechDeps, type TranscribeInput, transcribeAudio } from "./stt";
 export { type SynthesisOutcome, type SynthesizeInput, synthesizeSpeech } from "./tts";

@@ -32,6 +32,8 @@ export interface SpeechDeps {
   deadlineMs: number;
   /** Longest recording accepted, seconds. */
   maxAudioSeconds: number;
+  /** Longest TTS text, code points (default MAX_TTS_CHARS; less where the answer's body is capped: ttsCharsFitting). */
+  maxTtsChars?: number;
   /** The providers, in routing order (default: every descriptor in lib/providers). */
   catalogue?: readonly ProviderDescriptor[];
   /** Live availability: models known to be unavailable are not planned; refusals proving a model unavailable are recorded. */

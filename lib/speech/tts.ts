@@ -50,7 +50,7 @@ interface Candidate {
 
 export async function synthesizeSpeech(
   input: SynthesizeInput,
-  deps: Pick<SpeechDeps, "providers" | "deadlineMs" | "catalogue" | "availability">,
+  deps: Pick<SpeechDeps, "providers" | "deadlineMs" | "catalogue" | "availability" | "maxTtsChars">,
   options: { startedAt?: number } = {},
 ): Promise<SynthesisOutcome> {
   const startedAt = options.startedAt ?? performance.now();
@@ -61,10 +61,11 @@ export async function synthesizeSpeech(
   const text = input.text.trim();
   if (text.length === 0) throw fieldError("VALIDATION_ERROR", "text must not be empty or only whitespace.", ["body", "text"], "string_too_short");
   const characters = [...text].length;
-  if (characters > MAX_TTS_CHARS) {
+  const maxChars = deps.maxTtsChars ?? MAX_TTS_CHARS;
+  if (characters > maxChars) {
     throw fieldError(
       "TEXT_TOO_LONG",
-      `text is ${characters.toLocaleString("en-US")} characters; the limit is ${MAX_TTS_CHARS.toLocaleString("en-US")} characters.`,
+      `text is ${characters.toLocaleString("en-US")} characters; the limit is ${maxChars.toLocaleString("en-US")} characters.`,
       ["body", "text"],
       "string_too_long",
     );
