@@ -266,12 +266,7 @@ export const ConfigSchema = z.object({
   /** Unset: 10 MiB, or 4 MiB on Vercel (PLATFORM_DEFAULTS). */
   SPEECH_MAX_UPLOAD_BYTES: z.preprocess(
     blank,
-    z
-      .string()
-      .regex(/^\d+$/, "must be a whole number")
-      .transform(Number)
-      .pipe(z.number().int().min(1, "must be at least 1"))
-      .optional(),
+    z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(1, "must be at least 1")).optional(),
   ),
   SPEECH_MAX_AUDIO_SECONDS: int(600, 1),
   SPEECH_DEADLINE_MS: int(270_000, 100),
