@@ -45,4 +45,27 @@ if (inject("database") === "postgres") {
       expect(app.process.exitCode).toBeNull();
     });
   });
+
+  // On Vercel PGlite is refused, so this runs on PostgreSQL only.
+  describe("on Vercel (VERCEL set): bodies within the platform's 4.5 MB each way", () => {
+    it("an STT upload over 4 MB and a TTS text over 560 characters get Lugha's envelope, and the OpenAPI document says so", async () => {
+      const app = await startApp({ env: { VERCEL: "1" } });
+      const key = await mintKey(app.url, "vercel limits");
+      const audio = new Uint8Array(4 * 1024 * 1024 + 100);
+      audio.set(new TextEncoder().encode("RIFF"));
+      const form = new FormData();
+      form.set("language", "lug");
+      form.set("audio", new Blob([audio], { type: "audio/wav" }), "long.wav");
+      const upload = await fetch(`${app.url}/api/v1/speech/stt`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+      expect(upload.status).toBe(413);
+      expect((await upload.json()).detail).toMatchObject({ code: "PAYLOAD_TOO_LARGE", message: "The audio upload exceeds the limit of 4 MB." });
+
+      const long = await call(app.url, "POST", "/api/v1/speech/tts", { key, json: { text: "a".repeat(561), language: "lug" } });
+      expect(long.status).toBe(422);
+      expect(long.body.detail).toMatchObject({ code: "TEXT_TOO_LONG", message: "text is 561 characters; the limit is 560 characters." });
+
+      const doc = await call(app.url, "GET", "/api/v1/openapi.json");
+      expect(doc.body.paths["/api/v1/speech/stt"].post.description).toContain("Body limit: 4 MB.");
+    });
+  });
 }
