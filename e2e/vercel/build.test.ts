@@ -13,8 +13,9 @@ import { type BuiltFunction, functionOf, megabytes, readFunctions } from "./outp
  * `npm test -- vercel`: the app built the way Vercel builds it — `vercel build` (the pinned Vercel CLI) on a copy of the
  * checkout, offline — and what the platform would receive (.vercel/output) checked. The copy takes the tracked and
  * untracked-but-not-ignored files, and node_modules as hard links (npm ci already installed it; the build's install
- * step runs only the postinstall script). The build command of vercel.json migrates the database, so a real PostgreSQL is given to it under
- * the names Supabase's integration sets (POSTGRES_URL pooled, POSTGRES_URL_NON_POOLING direct).
+ * step runs only the postinstall script). The build command of vercel.json migrates the database, so a real
+ * PostgreSQL is given to it under the names Supabase's integration sets (POSTGRES_URL pooled, POSTGRES_URL_NON_POOLING
+ * direct).
  */
 const repo = path.resolve(import.meta.dirname, "../..");
 let work: string;
@@ -31,7 +32,13 @@ function copyCheckout(to: string) {
     mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
     cpSync(path.join(repo, file), path.join(to, file), { verbatimSymlinks: true });
   }
-  execFileSync("cp", ["-al", path.join(repo, "node_modules"), path.join(to, "node_modules")]);
+  try {
+    execFileSync("cp", ["-al", path.join(repo, "node_modules"), path.join(to, "node_modules")], { stdio: "ignore" });
+  } catch {
+    // The temporary directory is on another filesystem (no hard links there): a plain copy.
+    rmSync(path.join(to, "node_modules"), { recursive: true, force: true });
+    execFileSync("cp", ["-a", path.join(repo, "node_modules"), path.join(to, "node_modules")]);
+  }
 }
 
 beforeAll(async () => {
@@ -57,6 +64,7 @@ beforeAll(async () => {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     VERCEL_TELEMETRY_DISABLED: "1",
+    NO_UPDATE_NOTIFIER: "1",
     NEXT_TELEMETRY_DISABLED: "1",
     POSTGRES_URL: pooledUrl.toString(),
     POSTGRES_URL_NON_POOLING: directUrl,
