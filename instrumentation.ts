@@ -1,22 +1,8 @@
-// Runs once when the server starts (Next.js instrumentation hook).
+// Runs once when the server starts (Next.js instrumentation hook). The hook is also compiled for the Edge runtime, so
+// the Node.js start-up lives in its own file, imported only when running on Node.js (as the Next.js docs advise).
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // The configuration first: a malformed value stops the server here, every problem listed, before any request.
-  const { config, ConfigError } = await import("./lib/config");
-  let settings: ReturnType<typeof config>;
-  try {
-    settings = config();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(err.message);
-    process.exit(1);
-  }
-  const { installPeerAddressHeader } = await import("./lib/api/socket-address");
-  installPeerAddressHeader();
-  // Open (and for PGlite, migrate) the database now rather than on the first request.
-  if (!settings.LUGHA_LAZY_DB) {
-    // Only the database: the services are built by the routes (lib/server/index.ts says why).
-    const { processDatabase } = await import("./lib/server/database");
-    processDatabase(settings)().catch((err: unknown) => console.error(`database not ready at start-up: ${(err as Error).message}`));
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { registerNode } = await import("./instrumentation-node");
+    await registerNode();
   }
 }

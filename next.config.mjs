@@ -17,7 +17,8 @@ const API_CORS_HEADERS = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Loaded at run time from node_modules rather than bundled: PGlite ships WASM and data files it reads from disk.
+  // Loaded at run time from node_modules rather than bundled. (PGlite too, which ships WASM and data files it reads from
+  // disk: lib/db imports it with turbopackIgnore, so that no serverless function carries it.)
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis"],
   poweredByHeader: false,
   // `next start` would load every page and route at boot; the API's first translation waited for the whole portal.

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Three kinds of test:
+// Four kinds of test:
 //  - unit:  pure logic and upstream-client contract tests, next to the code (lib/, scripts/, clients/)
 //  - api:   the built app over HTTP (e2e/api/**/*.test.ts), once on PGlite and once on a real PostgreSQL
+//  - vercel: the app built offline by the Vercel CLI (`vercel build`) and the functions it would deploy checked
 //  - clients: the published clients as a user gets them (e2e/clients/**/*.test.ts): the npm tarball installed outside
 //           the repository, its CLI, against the built app (PGlite; the database is not what they test)
 // In the repository `@lugha/client` is its source (as in tsconfig.json); only the clients project uses the built package.
@@ -48,6 +49,17 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `vercel build` of a copy of the checkout, and its output checked (e2e/vercel/build.test.ts)
+          name: "vercel",
+          include: ["e2e/vercel/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 1_200_000,
         },
       },
       {

@@ -1,17 +1,23 @@
 /**
- * Applies the committed migrations to the database named by DATABASE_URL (PostgreSQL or PGlite).
+ * Applies the committed migrations to the database (PostgreSQL or PGlite):
  *   DATABASE_URL=postgres://user:pass@host:5432/lugha npm run db:migrate
+ * The URL is the direct one when a database integration provides both (lib/config DATABASE_URL_PRECEDENCE.migrations:
+ * DATABASE_URL_UNPOOLED, POSTGRES_URL_NON_POOLING, then the server's own). Like `next start` and `npm start`, it reads
+ * the `.env*` files of the directory first (Next.js's loader, the same files in the same order; a variable already in
+ * the environment wins), so the database of `.env.local` is the one migrated.
  * The embedded PGlite database is migrated automatically on first use; PostgreSQL only by this command
- * (run it once per deploy, before the new version takes traffic).
+ * (run it once per deploy, before the new version takes traffic; on Vercel the build command runs it).
  */
+import { loadEnvConfig } from "@next/env";
 import pg from "pg";
-import { config } from "../lib/config";
+import { config, migrationDatabaseUrl } from "../lib/config";
 import { databaseSource, databaseTarget } from "../lib/db";
 import { applyMigrations } from "../lib/db/migrate";
 
 async function main() {
+  loadEnvConfig(process.cwd(), process.env.NODE_ENV === "development");
   const c = config();
-  const target = databaseTarget(c.DATABASE_URL, Boolean(c.VERCEL));
+  const target = databaseTarget(migrationDatabaseUrl(c), Boolean(c.VERCEL));
   if (target.kind === "pglite") {
     await databaseSource(target, { poolSize: 1 })(); // opening PGlite applies pending migrations
     console.log(`PGlite at ${target.location ?? "memory"} is up to date.`);

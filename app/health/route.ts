@@ -1,6 +1,9 @@
 import { serveRoute } from "@/lib/api/route";
 import { healthReport } from "@/lib/server/health";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 export const dynamic = "force-dynamic";
 
 /**

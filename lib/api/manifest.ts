@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_CATALOG_ENTRIES } from "@/lib/catalog";
-import type { Config } from "@/lib/config";
+import { CONFIG_DEFAULTS, type Config } from "@/lib/config";
 import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
@@ -22,6 +22,7 @@ import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/sche
  */
 export type Auth = "api_key" | "none";
 export type Method = "get" | "post" | "delete";
+export type DeadlineVariable = Extract<keyof Config, `${string}_DEADLINE_MS`>;
 
 export interface Operation<TBody = unknown, A extends Auth = Auth> {
   operationId: string;
@@ -50,6 +51,11 @@ export interface Operation<TBody = unknown, A extends Auth = Auth> {
   };
   /** Byte cap on the request body; a function of the configuration when the operator sets it. */
   maxBodyBytes?: number | ((config: Config) => number);
+  /**
+   * The variable holding the deadline (ms) the handler's work runs under; the route's function on Vercel is given that
+   * plus FUNCTION_MARGIN_SECONDS (maxDurationSeconds), so a caller who hits it gets Lugha's own envelope, not the platform's.
+   */
+  deadline?: DeadlineVariable;
   /** The errors the handler itself can answer; the wrapper's own (auth, rate limit, body, 500/503) are added. */
   errors: ErrorCode[];
   /**
@@ -110,6 +116,7 @@ export const ROUTES = {
         },
       },
       maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
+      deadline: "TRANSLATE_DEADLINE_MS",
       errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "PROVIDER_UNSUPPORTED_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "PROVIDER_ERROR"],
       ok: { description: "The translation", schema: "TranslateResponse", headers: CACHE_RESPONSE_HEADERS },
       headerParameters: [CACHE_CONTROL_PARAMETER],
@@ -130,6 +137,7 @@ export const ROUTES = {
       body: { zod: BatchEnvelope, schema: "BatchTranslateRequest" },
       // 50 items × 5,000 characters, each up to 12 bytes when JSON-escaped (an emoji as \uXXXX\uXXXX), fits.
       maxBodyBytes: 4 * 1024 * 1024,
+      deadline: "BATCH_DEADLINE_MS",
       errors: ["BATCH_TOO_LARGE"],
       ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse", headers: CACHE_RESPONSE_HEADERS },
       headerParameters: [CACHE_CONTROL_PARAMETER],
@@ -145,6 +153,7 @@ export const ROUTES = {
       description: `The file comes back with the values translated and everything else kept: keys, order, comments, layout, placeholders, markup, subtitle timings; plural messages get the target language's plural forms. Entries are packed into as few upstream calls as the provider takes, each checked on return. Incremental: send the current target file as \`existing\` (and, for formats without room for them in the file, the previous answer's \`source_hashes\`): entries whose source is unchanged are kept, only new or changed ones go upstream. What the deadline or the provider's request budget leaves undone is \`pending\` (200, never an error): call again with the returned file as \`existing\`. At most ${MAX_CATALOG_ENTRIES.toLocaleString("en-US")} entries; a file that does not parse is 422 VALIDATION_ERROR on \`content\`, naming the format and the line. With \`Accept:\` the format's media type (po text/x-gettext-translation, xliff application/xliff+xml, android application/xml, strings text/plain, yaml application/yaml, srt application/x-subrip, vtt text/vtt, markdown text/markdown) or application/octet-stream (any format), the answer is the file itself, its counts in X-Lugha-Entries-* headers.`,
       auth: "api_key",
       rateLimit: "batch",
+      deadline: "BATCH_DEADLINE_MS",
       body: { zod: CatalogRequest, schema: "CatalogRequest" },
       maxBodyBytes: CATALOG_MAX_BODY_BYTES,
       errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "SAME_LANGUAGE"],
@@ -201,6 +210,7 @@ export const ROUTES = {
         json: "SttUrlRequest",
       },
       maxBodyBytes: (config) => config.SPEECH_MAX_UPLOAD_BYTES,
+      deadline: "SPEECH_DEADLINE_MS",
       errors: ["UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "PROVIDER_ERROR"],
       ok: { description: "The transcript", schema: "SttResponse" },
       sandbox: true,
@@ -217,6 +227,7 @@ export const ROUTES = {
       rateLimit: "tts",
       body: { zod: TtsRequest, schema: "TtsRequest" },
       maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
+      deadline: "SPEECH_DEADLINE_MS",
       errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "PROVIDER_ERROR"],
       ok: {
         description: "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
@@ -423,4 +434,44 @@ export function operations(): { method: Method; path: RoutePath; operation: Oper
 /** The manifest path a request path names, if any ("/api/v1/glossaries/<anything>" names "/api/v1/glossaries/{id}"). */
 export function routeFor(pathname: string): RoutePath | undefined {
   return matchTemplate(Object.keys(ROUTES) as RoutePath[], pathname);
+}
+
+/**
+ * How long a route's serverless function may run (Vercel's `maxDuration`, seconds): its longest deadline at the default
+ * configuration plus FUNCTION_MARGIN_SECONDS (room for a cold start, reading the body and writing the answer), or
+ * FUNCTION_DEFAULT_SECONDS for a route without one. Next.js reads `maxDuration` only as a literal in the route file, so
+ * each route file exports this number written out, and a test (scripts/max-duration.test.ts) keeps the two equal; the
+ * Vercel build test checks what the platform receives.
+ */
+export const FUNCTION_MARGIN_SECONDS = 30;
+/** Routes that call no upstream: database and in-process work only. */
+export const FUNCTION_DEFAULT_SECONDS = 30;
+/** The longest a function may run with Fluid compute on every Vercel plan. */
+export const PLATFORM_MAX_DURATION_SECONDS = 300;
+
+export function maxDurationSeconds(path: RoutePath): number {
+  const deadlines = Object.values(ROUTES[path]).flatMap((o: Operation) => (o.deadline ? [CONFIG_DEFAULTS[o.deadline]] : []));
+  const deadline = deadlines.length ? Math.max(...deadlines) : undefined;
+  return deadline === undefined ? FUNCTION_DEFAULT_SECONDS : Math.ceil(deadline / 1000) + FUNCTION_MARGIN_SECONDS;
+}
+
+/**
+ * On Vercel the functions stop at their built-in maxDuration: a deadline the operator raises past it minus the margin
+ * would let the platform cut requests with its own 504. Such a configuration is refused (at build and at start-up).
+ */
+export function deadlineProblems(config: Config): string[] {
+  if (!config.VERCEL) return [];
+  const problems = new Map<string, string>();
+  for (const { path, operation } of operations()) {
+    const variable = operation.deadline;
+    if (!variable) continue;
+    const limitMs = (maxDurationSeconds(path) - FUNCTION_MARGIN_SECONDS) * 1000;
+    if (config[variable] > limitMs && !problems.has(variable)) {
+      problems.set(
+        variable,
+        `${variable} is ${config[variable]} ms; on Vercel ${path} stops after ${maxDurationSeconds(path)} s, so it must be at most ${limitMs} ms`,
+      );
+    }
+  }
+  return [...problems.values()];
 }

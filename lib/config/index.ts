@@ -129,6 +129,56 @@ const bool = (fallback?: boolean) =>
 
 const HTTP = ["http:", "https:"];
 
+const postgresUrl = () =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/.+/, "must be postgres://… or postgresql://…")
+      .optional(),
+  );
+
+/**
+ * Where the PostgreSQL URL is read, first set wins: `queries` is the URL the server connects with (a pooled one where
+ * the provider offers both), `migrations` the one `npm run db:migrate` uses (the direct one: a transaction-mode pooler
+ * does not keep the session a migration needs). The names are those Neon, Supabase and Prisma Postgres set through
+ * Vercel's integrations (docs/deploy.md has the table).
+ */
+export const DATABASE_URL_PRECEDENCE = {
+  queries: ["DATABASE_URL", "POSTGRES_URL", "POSTGRES_PRISMA_URL"],
+  migrations: ["DATABASE_URL_UNPOOLED", "POSTGRES_URL_NON_POOLING", "DATABASE_URL", "POSTGRES_URL", "POSTGRES_PRISMA_URL"],
+} as const;
+
+type DatabaseUrls = Partial<Record<(typeof DATABASE_URL_PRECEDENCE)["migrations"][number], string>>;
+
+/** The URL the server queries (undefined: the embedded PGlite). */
+export function queryDatabaseUrl(c: DatabaseUrls): string | undefined {
+  return DATABASE_URL_PRECEDENCE.queries.map((name) => c[name]).find(Boolean);
+}
+
+/** The URL `npm run db:migrate` migrates. */
+export function migrationDatabaseUrl(c: DatabaseUrls): string | undefined {
+  return DATABASE_URL_PRECEDENCE.migrations.map((name) => c[name]).find(Boolean);
+}
+
+/**
+ * Vercel Functions take and give at most 4.5 MB of body each way (base64 inside JSON included); past it the platform
+ * answers 413 itself, without Lugha's envelope. The limits below keep every documented answer inside it.
+ */
+export const PLATFORM_BODY_LIMIT_BYTES = 4_500_000;
+
+/**
+ * Defaults that depend on where the server runs (VERCEL set or not), applied by loadConfig:
+ *  - DATABASE_POOL_SIZE: 3 on Vercel (every function instance has its own pool, and a few hundred instances must fit
+ *    the database's connection limit or its pooler), 10 elsewhere;
+ *  - SPEECH_MAX_UPLOAD_BYTES: 4 MiB on Vercel (with the multipart framing still under PLATFORM_BODY_LIMIT_BYTES), and
+ *    that is also its maximum there; 10 MiB elsewhere.
+ */
+export const PLATFORM_DEFAULTS = {
+  DATABASE_POOL_SIZE: { vercel: 3, elsewhere: 10 },
+  SPEECH_MAX_UPLOAD_BYTES: { vercel: 4 * 1024 * 1024, elsewhere: 10 * 1024 * 1024 },
+} as const;
+
 export const ConfigSchema = z.object({
   // Platform: set by the host, not by the operator (not in the configuration table).
   NODE_ENV: text(),
@@ -143,7 +193,23 @@ export const ConfigSchema = z.object({
       .regex(/^(postgres(ql)?:\/\/.+|pglite:.*)$/, "must be postgres://…, postgresql://…, pglite:<dir> or pglite:memory")
       .optional(),
   ),
-  DATABASE_POOL_SIZE: int(10, 1, 1_000),
+  /** The direct (non-pooling) URL of the same database, for migrations (DATABASE_URL_PRECEDENCE). */
+  DATABASE_URL_UNPOOLED: postgresUrl(),
+  // The names Vercel's database integrations set (Supabase; Neon sets these besides DATABASE_URL*): read when
+  // DATABASE_URL / DATABASE_URL_UNPOOLED are unset (DATABASE_URL_PRECEDENCE).
+  POSTGRES_URL: postgresUrl(),
+  POSTGRES_PRISMA_URL: postgresUrl(),
+  POSTGRES_URL_NON_POOLING: postgresUrl(),
+  /** Unset: 10, or 3 on Vercel (PLATFORM_DEFAULTS). */
+  DATABASE_POOL_SIZE: z.preprocess(
+    blank,
+    z
+      .string()
+      .regex(/^\d+$/, "must be a whole number")
+      .transform(Number)
+      .pipe(z.number().int().min(1, "must be at least 1").max(1_000, "must be at most 1000"))
+      .optional(),
+  ),
 
   UPSTASH_REDIS_REST_URL: url(HTTP),
   UPSTASH_REDIS_REST_TOKEN: text(),
@@ -172,7 +238,7 @@ export const ConfigSchema = z.object({
   HF_API_URL: url(HTTP, { fallback: "https://router.huggingface.co", credentials: false }),
   HF_TOKEN: text(),
   PROVIDER_TIMEOUT_MS: int(15_000, 1),
-  PROVIDER_SPEECH_TIMEOUT_MS: int(60_000, 1),
+  PROVIDER_SPEECH_TIMEOUT_MS: int(190_000, 1),
   PROVIDER_MAX_RETRIES: int(2, 0, 10),
   CIRCUIT_FAILURE_THRESHOLD: int(5, 1),
   CIRCUIT_COOLDOWN_MS: int(30_000, 1),
@@ -197,9 +263,13 @@ export const ConfigSchema = z.object({
       .optional()
       .transform((v) => v ?? "openai/whisper-large-v3-turbo"),
   ),
-  SPEECH_MAX_UPLOAD_BYTES: int(10 * 1024 * 1024, 1),
+  /** Unset: 10 MiB, or 4 MiB on Vercel (PLATFORM_DEFAULTS). */
+  SPEECH_MAX_UPLOAD_BYTES: z.preprocess(
+    blank,
+    z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(1, "must be at least 1")).optional(),
+  ),
   SPEECH_MAX_AUDIO_SECONDS: int(600, 1),
-  SPEECH_DEADLINE_MS: int(60_000, 100),
+  SPEECH_DEADLINE_MS: int(270_000, 100),
   /** Hosts whose audio_url may be http or resolve to a private, loopback or link-local address: a comma list. */
   AUDIO_URL_ALLOWED_HOSTS: z.preprocess(
     blank,
@@ -262,9 +332,15 @@ function crossProblems(raw: Record<string, string | undefined>): string[] {
       problems.push(`${raw[url] ? token : url} must be set together with the other Upstash variable`);
     }
   }
+  const upload = Number(raw.SPEECH_MAX_UPLOAD_BYTES);
+  if (raw.VERCEL && upload > PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES.vercel) {
+    problems.push(
+      `SPEECH_MAX_UPLOAD_BYTES is ${upload}; on Vercel a request body is at most 4.5 MB, so it must be at most ${PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES.vercel}`,
+    );
+  }
   const secretName = raw.NEXTAUTH_SECRET ? "NEXTAUTH_SECRET" : "AUTH_SECRET";
   const secret = raw[secretName];
-  if (secret !== undefined && isProductionDeployment(raw) && secret.length < MIN_SECRET_LENGTH) {
+  if (secret !== undefined && isProductionDeployment({ ...raw, DATABASE_URL: queryDatabaseUrl(raw) }) && secret.length < MIN_SECRET_LENGTH) {
     problems.push(
       `${secretName} is ${secret.length} characters; in production it must be at least ${MIN_SECRET_LENGTH} (e.g. \`openssl rand -base64 32\`)`,
     );
@@ -275,13 +351,23 @@ function crossProblems(raw: Record<string, string | undefined>): string[] {
 /** Shortest NEXTAUTH_SECRET accepted in production: 32 characters, about the 256 bits of `openssl rand -base64 32`. */
 export const MIN_SECRET_LENGTH = 32;
 
-export type Config = Readonly<z.output<typeof ConfigSchema>>;
+type PlatformDefaulted = keyof typeof PLATFORM_DEFAULTS;
+export type Config = Readonly<Omit<z.output<typeof ConfigSchema>, PlatformDefaulted> & Record<PlatformDefaulted, number>>;
 type Env = Record<string, string | undefined>;
 
 /** Every variable the schema reads (platform ones included). */
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape) as (keyof Config)[];
 /** Set by the host, not listed in docs/configuration.md's table. */
-export const PLATFORM_VARIABLES: readonly (keyof Config)[] = ["NODE_ENV", "VERCEL", "LUGHA_LAZY_DB", "AUTH_SECRET"];
+export const PLATFORM_VARIABLES: readonly (keyof Config)[] = [
+  "NODE_ENV",
+  "VERCEL",
+  "LUGHA_LAZY_DB",
+  "AUTH_SECRET",
+  // Set by Vercel's database integrations; docs/deploy.md's precedence table lists them.
+  "POSTGRES_URL",
+  "POSTGRES_PRISMA_URL",
+  "POSTGRES_URL_NON_POOLING",
+];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -307,7 +393,13 @@ export function loadConfig(env: Env): Config {
     ...crossProblems(raw),
   ];
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
-  return Object.freeze(result.data);
+  const platform = result.data.VERCEL ? "vercel" : "elsewhere";
+  return Object.freeze({
+    ...result.data,
+    DATABASE_URL: queryDatabaseUrl(result.data),
+    DATABASE_POOL_SIZE: result.data.DATABASE_POOL_SIZE ?? PLATFORM_DEFAULTS.DATABASE_POOL_SIZE[platform],
+    SPEECH_MAX_UPLOAD_BYTES: result.data.SPEECH_MAX_UPLOAD_BYTES ?? PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES[platform],
+  });
 }
 
 const CACHED = Symbol.for("lugha.config");

@@ -75,27 +75,49 @@ export function databaseSource(target: DatabaseTarget | (() => DatabaseTarget), 
   };
 }
 
+/** How long a PostgreSQL connection may sit idle in the pool before it is closed. */
+export const IDLE_TIMEOUT_MS = 5_000;
+
 /** PGlite's shared_buffers (see openDatabase). */
 const PGLITE_SHARED_BUFFERS = "16MB";
 
 async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): Promise<Database> {
   if (target.kind === "postgres") {
-    const { PrismaPg } = await import("@prisma/adapter-pg");
-    const adapter = new PrismaPg({
+    const [{ PrismaPg }, { default: pg }, { attachDatabasePool }] = await Promise.all([
+      import("@prisma/adapter-pg"),
+      import("pg"),
+      import("@vercel/functions"),
+    ]);
+    const pool = new pg.Pool({
       connectionString: target.location,
       max: options.poolSize,
       connectionTimeoutMillis: 5_000,
       // A dead server must fail requests quickly (clean 503s), not hang them.
       query_timeout: 10_000,
+      // Short-lived instances: an idle connection is closed after 5 s rather than left to be cut by a pooler, a
+      // firewall or a suspended function (the next query would find it dead).
+      idleTimeoutMillis: IDLE_TIMEOUT_MS,
     });
+    // A pooled connection that dies while idle (server restart, pg_terminate_backend, a pooler's timeout) emits
+    // "error" on the pool; unhandled, that would end the process. The pool drops it and the next query opens another.
+    pool.on("error", (err) => console.error(`database: an idle connection was closed (${err.message}); the next query opens a new one`));
+    // On Vercel: keeps a suspended function alive until its idle connections are released, so none is leaked (a
+    // no-op elsewhere).
+    attachDatabasePool(pool);
+    const adapter = new PrismaPg(pool);
     const prisma = new PrismaClient({ adapter });
     // Loads Prisma's query compiler (a WebAssembly module) now, not in the first request; opens no connection.
     await prisma.$connect();
     return { kind: "postgres", prisma, ping: async () => void (await prisma.$queryRaw`SELECT 1`) };
   }
 
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  // Imported by Node.js at run time, neither bundled nor traced (turbopackIgnore): the embedded database serves one
+  // long-lived server with a disk, never a serverless function (databaseTarget refuses it on Vercel), so the functions
+  // Vercel deploys do not carry its 20 MB. `next start` finds it in node_modules.
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    import(/* turbopackIgnore: true */ "@electric-sql/pglite"),
+    import(/* turbopackIgnore: true */ "pglite-prisma-adapter"),
+  ]);
   if (target.location) {
     const { mkdir } = await import("node:fs/promises");
     await mkdir(target.location, { recursive: true });

@@ -1,6 +1,6 @@
 import { budgetVariable } from "@/lib/budgets";
 import type { TranslationCacheConfig } from "@/lib/cache";
-import type { Config } from "@/lib/config";
+import { type Config, PLATFORM_BODY_LIMIT_BYTES } from "@/lib/config";
 import { PROVIDER_IDS, type ProviderId } from "@/lib/providers";
 import type { RateLimitBucket, RateLimitRule } from "@/lib/ratelimit";
 import type { StoreSettings } from "@/lib/store";
@@ -43,10 +43,9 @@ export function trustsProxy(c: Config): boolean {
 }
 
 /**
- * The largest response body the platform delivers: 4.5 MB on Vercel (its functions' limit), none elsewhere. Text to
- * speech refuses up front a text whose audio could pass it.
+ * The largest response body the platform delivers: 4.5 MB on Vercel (PLATFORM_BODY_LIMIT_BYTES), none elsewhere. Text
+ * to speech refuses up front a text whose audio could pass it.
  */
-export const VERCEL_MAX_RESPONSE_BYTES = 4_500_000;
 export function platformResponseLimit(c: Config): number | undefined {
-  return c.VERCEL ? VERCEL_MAX_RESPONSE_BYTES : undefined;
+  return c.VERCEL ? PLATFORM_BODY_LIMIT_BYTES : undefined;
 }

@@ -9,7 +9,7 @@ export {
 export { prefersRawAudio } from "./accept";
 export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS, type AudioFormat, type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
 export { type AudioUrlPolicy, fetchAudioUrl } from "./audio-url";
-export { MAX_TTS_CHARS, MULTIPART_OVERHEAD_BYTES } from "./limits";
+export { MAX_TTS_CHARS, MULTIPART_OVERHEAD_BYTES, ttsCharsFitting } from "./limits";
 export { readSttUpload, type SttUpload } from "./multipart";
 export { type SpeechDeps, STT_JSON_BODY_BYTES, type TranscribeInput, transcribeAudio, transcribeUrl } from "./stt";
 export { type SynthesisOutcome, type SynthesizeInput, synthesizeSpeech, unknownVoice } from "./tts";

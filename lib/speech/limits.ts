@@ -10,19 +10,21 @@ export const MAX_TTS_CHARS = 2_000;
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 /**
- * The most audio a synthesised character can take, for the up-front size check: WAV at 24 kHz, 16-bit mono (Sunbird's
- * Orpheus, the largest of the current voices: 48,000 bytes a second) at 0.1 s a character (slow speech; voices speak
- * about 0.06 s a character).
+ * Audio bytes per character of TTS text, at most: Sunbird's Orpheus answers WAV at 24 kHz, 16-bit, mono (48,000 bytes a
+ * second, the largest of the current voices), and its slowest voices speak about 8 characters a second.
  */
-export const TTS_MAX_AUDIO_BYTES_PER_CHAR = 4_800;
+export const TTS_AUDIO_BYTES_PER_CHAR = 6_000;
+const WAV_HEADER_BYTES = 44;
+/** Room in the JSON answer for everything but the audio (the metadata fields). */
+const TTS_JSON_METADATA_BYTES = 16 * 1024;
 
 /** The largest answer a text of `characters` can produce: raw audio, or JSON (base64, a third larger, plus the fields). */
 export function ttsAnswerBytes(characters: number, raw: boolean): number {
-  const audio = 44 + characters * TTS_MAX_AUDIO_BYTES_PER_CHAR;
-  return raw ? audio : Math.ceil(audio / 3) * 4 + 1_024;
+  const audio = WAV_HEADER_BYTES + characters * TTS_AUDIO_BYTES_PER_CHAR;
+  return raw ? audio : Math.ceil(audio / 3) * 4 + TTS_JSON_METADATA_BYTES;
 }
 
-/** The longest text whose answer fits `maxBytes`. */
+/** The longest text (at most MAX_TTS_CHARS) whose answer — raw audio or JSON — fits `maxBytes`. */
 export function ttsMaxCharsFor(maxBytes: number, raw: boolean): number {
   let lo = 0;
   let hi = MAX_TTS_CHARS;
@@ -32,4 +34,9 @@ export function ttsMaxCharsFor(maxBytes: number, raw: boolean): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/** The longest TTS text whose JSON answer fits a response body of `bodyLimitBytes` (Vercel's 4.5 MB: 560 characters). */
+export function ttsCharsFitting(bodyLimitBytes: number): number {
+  return ttsMaxCharsFor(bodyLimitBytes, false);
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { CONFIG_DEFAULTS } from "@/lib/config";
+import { CONFIG_DEFAULTS, PLATFORM_BODY_LIMIT_BYTES, PLATFORM_DEFAULTS } from "@/lib/config";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { providerChoiceError } from "@/lib/routing/fields";
 import { ACCEPTED_FORMATS_TEXT } from "./audio";
-import { MAX_TTS_CHARS } from "./limits";
+import { MAX_TTS_CHARS, ttsCharsFitting } from "./limits";
 
 /**
  * Request and response schemas of POST /api/v1/speech/stt and POST /api/v1/speech/tts. The routes validate with them
@@ -45,7 +45,7 @@ export const SttForm = z
     audio: z
       .file(required("a file upload (a multipart part with a filename)"))
       .describe(
-        `The recording: ${ACCEPTED_FORMATS_TEXT}. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most ${mb(CONFIG_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES)} by default (SPEECH_MAX_UPLOAD_BYTES) and ${CONFIG_DEFAULTS.SPEECH_MAX_AUDIO_SECONDS / 60} minutes (SPEECH_MAX_AUDIO_SECONDS).`,
+        `The recording: ${ACCEPTED_FORMATS_TEXT}. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most ${mb(PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES.elsewhere)} by default, ${mb(PLATFORM_DEFAULTS.SPEECH_MAX_UPLOAD_BYTES.vercel)} on Vercel (SPEECH_MAX_UPLOAD_BYTES; this deployment's limit is the operation's body limit) and ${CONFIG_DEFAULTS.SPEECH_MAX_AUDIO_SECONDS / 60} minutes (SPEECH_MAX_AUDIO_SECONDS).`,
       ),
     language: SpeechLanguage("Language spoken in the recording"),
     provider: SpeechProviderChoice.optional(),
@@ -136,7 +136,9 @@ export const TtsRequest = z
   .object({
     text: z
       .string(required("a string"))
-      .describe(`Text to speak: 1–${MAX_TTS_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points)`),
+      .describe(
+        `Text to speak: 1–${MAX_TTS_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points); on Vercel 1–${ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES).toLocaleString("en-US")}, so that the answer fits the platform's 4.5 MB response body (TEXT_TOO_LONG beyond).`,
+      ),
     language: SpeechLanguage("Language of the text"),
     voice: z
       .union([z.string().min(1, "voice must not be empty").max(100, "Input should be a voice id"), z.number().int()], {

@@ -202,11 +202,12 @@ describe("synthesizeSpeech", () => {
     const json = await apiError(synthesizeSpeech({ text: "a".repeat(1_000), language: "lug" }, capped));
     expect(json).toMatchObject({ code: "TEXT_TOO_LONG", status: 422 });
     expect(json.options.errors?.[0].loc).toEqual(["body", "text"]);
-    expect(json.message).toMatch(/at most 702 characters for the JSON answer, or 937 with Accept: audio\/wav/);
+    expect(json.message).toMatch(/the limit is 560 characters on this deployment.*\(749 with Accept: audio\/wav/);
     // The raw form carries no base64, so more text fits.
-    await expect(synthesizeSpeech({ text: "a".repeat(900), language: "lug", raw: true }, capped)).resolves.toBeTruthy();
-    expect((await synthesizeSpeech({ text: "a".repeat(702), language: "lug" }, capped)).audio.byteLength).toBeLessThan(4_500_000);
-    expect(await apiError(synthesizeSpeech({ text: "a".repeat(938), language: "lug", raw: true }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
+    await expect(synthesizeSpeech({ text: "a".repeat(700), language: "lug", raw: true }, capped)).resolves.toBeTruthy();
+    expect((await synthesizeSpeech({ text: "a".repeat(560), language: "lug" }, capped)).audio.byteLength).toBeLessThan(4_500_000);
+    expect(await apiError(synthesizeSpeech({ text: "a".repeat(561), language: "lug" }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
+    expect(await apiError(synthesizeSpeech({ text: "a".repeat(750), language: "lug", raw: true }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
   });
 
   it("falls back to the next provider's default voice when provider_a fails, and says so", async () => {

@@ -74,13 +74,13 @@ export async function synthesizeSpeech(
     );
   }
   // Where the platform caps a response (Vercel: 4.5 MB), a text whose audio could pass the cap is refused before any
-  // provider is called (and charged), rather than failing after the synthesis.
+  // provider is called (and charged), rather than failing after the synthesis. Raw audio (no base64) fits more.
   if (deps.maxResponseBytes !== undefined && ttsAnswerBytes(characters, input.raw === true) > deps.maxResponseBytes) {
+    const limit = ttsMaxCharsFor(deps.maxResponseBytes, input.raw === true);
     const raw = ttsMaxCharsFor(deps.maxResponseBytes, true);
-    const json = ttsMaxCharsFor(deps.maxResponseBytes, false);
     throw fieldError(
       "TEXT_TOO_LONG",
-      `text is ${characters.toLocaleString("en-US")} characters; its audio could exceed the ${formatBytes(deps.maxResponseBytes)} a response may carry on this deployment. Send at most ${json.toLocaleString("en-US")} characters for the JSON answer, or ${raw.toLocaleString("en-US")} with Accept: audio/wav (raw audio, no base64), or split the text.`,
+      `text is ${characters.toLocaleString("en-US")} characters; the limit is ${limit.toLocaleString("en-US")} characters on this deployment, whose answers may carry at most ${formatBytes(deps.maxResponseBytes)}${input.raw === true ? "" : ` (${raw.toLocaleString("en-US")} with Accept: audio/wav: raw audio, no base64)`}. Split the text.`,
       ["body", "text"],
       "string_too_long",
     );

@@ -466,7 +466,7 @@ export interface components {
          *     }
          */
         TtsRequest: {
-            /** @description Text to speak: 1–2,000 characters after trimming surrounding whitespace (Unicode code points) */
+            /** @description Text to speak: 1–2,000 characters after trimming surrounding whitespace (Unicode code points); on Vercel 1–560, so that the answer fits the platform's 4.5 MB response body (TEXT_TOO_LONG beyond). */
             text: string;
             /** @description Language of the text. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts. */
             language: string;
@@ -482,7 +482,7 @@ export interface components {
         SttForm: {
             /**
              * Format: binary
-             * @description The recording: WAV, MP3, OGG/Opus, WebM, FLAC or M4A. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most 10 MB by default (SPEECH_MAX_UPLOAD_BYTES) and 10 minutes (SPEECH_MAX_AUDIO_SECONDS).
+             * @description The recording: WAV, MP3, OGG/Opus, WebM, FLAC or M4A. Recognised by its bytes, not by its name or declared type (application/octet-stream is fine). Not empty, not truncated, at most 10 MB by default, 4 MB on Vercel (SPEECH_MAX_UPLOAD_BYTES; this deployment's limit is the operation's body limit) and 10 minutes (SPEECH_MAX_AUDIO_SECONDS).
              */
             audio: string;
             /** @description Language spoken in the recording. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts. */

@@ -3,6 +3,9 @@ import { GLOSSARIES_PER_KEY } from "@/lib/glossaries/schemas";
 import { createGlossary, glossaryJson, listGlossaries } from "@/lib/glossaries/store";
 import { services } from "@/lib/server";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries", {
   /** Create a glossary owned by the calling key: 201 with the glossary as stored, and its Location. */
   POST: async ({ key, body }) => {

@@ -7,6 +7,9 @@ import { LanguagesQuery } from "@/lib/languages/schemas";
 import { services } from "@/lib/server";
 import { catalogueSubjects } from "@/lib/server/availability";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 /**
  * GET /api/v1/languages — the languages translate, STT and TTS serve, with providers, models and quality per pair, STT
  * models and formats, TTS voices. Filters: capability, provider, source (see lib/languages/listing.ts).

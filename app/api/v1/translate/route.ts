@@ -2,6 +2,9 @@ import { serveRoute } from "@/lib/api/route";
 import { services } from "@/lib/server";
 import { bypassRequested, cacheStatus, setCacheHeader, translateText } from "@/lib/translate";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 50;
+
 /**
  * POST /api/v1/translate — translate one text. Routing, fallback, detection and limits live in
  * lib/translate/service.ts, the cache in lib/translate/cache.ts; what the wrapper does around it (auth, rate limit,

@@ -4,6 +4,9 @@ import { services } from "@/lib/server";
 import { usageReport } from "@/lib/usage/read";
 import { UsageQuery, usageRange } from "@/lib/usage/schemas";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 /**
  * GET /api/v1/usage — the calling key's requests, characters, cache hits and errors over a UTC day range (default the
  * last 30 days, at most 366), grouped by day, endpoint, status, language pair or provider (lib/usage).

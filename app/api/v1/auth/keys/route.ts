@@ -1,6 +1,9 @@
 import { serveRoute } from "@/lib/api/route";
 import { services } from "@/lib/server";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 /**
  * POST /api/v1/auth/keys — issue an API key. No authentication; throttled per client IP.
  * The plain key is in this response and nowhere else, ever.

@@ -2,6 +2,9 @@ import { serveRoute } from "@/lib/api/route";
 import { deleteGlossary, getGlossary, glossaryJson } from "@/lib/glossaries/store";
 import { services } from "@/lib/server";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 // Any id that is not one of the calling key's glossaries (another key's, unknown, not a UUID) is 404 NOT_FOUND.
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/glossaries/{id}", {
   /** One of the calling key's glossaries, with its entries. */

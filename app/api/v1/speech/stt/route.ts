@@ -2,6 +2,9 @@ import { serveRoute } from "@/lib/api/route";
 import { services } from "@/lib/server";
 import { readSttUpload, transcribeAudio, transcribeUrl } from "@/lib/speech";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 300;
+
 /**
  * POST /api/v1/speech/stt — speech-to-text. multipart/form-data: `audio` (file), `language`, optional `provider`;
  * or JSON: `audio_url`, `language`, optional `provider` (the recording fetched by the service, under the URL rules of

@@ -2,6 +2,9 @@ import { RawReply, serveRoute } from "@/lib/api/route";
 import { services } from "@/lib/server";
 import { prefersRawAudio, synthesizeSpeech } from "@/lib/speech";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 300;
+
 /**
  * POST /api/v1/speech/tts — text-to-speech. JSON {text, language, voice?, provider?}.
  * The audio is in the response, never a link: JSON with audio_base64 by default, or the raw bytes with their

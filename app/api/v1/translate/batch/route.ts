@@ -4,6 +4,9 @@ import { services } from "@/lib/server";
 import { batchCached, batchTooLarge, bypassRequested, cacheStatus, setCacheHeader, translateBatch } from "@/lib/translate";
 import { BatchTranslateRequest, MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 60;
+
 /**
  * POST /api/v1/translate/batch — translate up to 50 texts. The request as a whole is 422
  * when malformed (BATCH_TOO_LARGE above 50 items, VALIDATION_ERROR for no items, a malformed item or duplicate ids);

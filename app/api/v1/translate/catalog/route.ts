@@ -3,6 +3,9 @@ import { services } from "@/lib/server";
 import { bypassRequested, translateCatalog } from "@/lib/translate";
 import { CATALOG_MEDIA_TYPES, type CatalogResponse } from "@/lib/translate/catalog-schemas";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 60;
+
 /**
  * POST /api/v1/translate/catalog — translate a whole catalog file (JSON, PO, XLIFF, Android, .strings, ARB, YAML,
  * SRT, VTT, Markdown) into one language. 200 with the translated file and its counts; entries the deadline or the

@@ -2,6 +2,9 @@ import { serveRoute } from "@/lib/api/route";
 import type { RateLimitBucket } from "@/lib/ratelimit";
 import { services } from "@/lib/server";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 const PER_KEY_BUCKETS: RateLimitBucket[] = ["translate", "batch", "stt", "tts", "default"];
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/auth/keys/me", {
