@@ -1,5 +1,5 @@
-import type { LanguagesResponse } from "@/lib/languages/schemas";
 import { OTHER_NAMES } from "@/lib/languages/registry";
+import type { LanguagesResponse } from "@/lib/languages/schemas";
 import { providerNames } from "./providerNames";
 
 /**

@@ -14,7 +14,10 @@ export async function revokeSessionKey(): Promise<{ ok: true } | { ok: false; me
     await services().keys.revokeKey(session.key.id);
   } catch (err) {
     console.error("[portal] revoking a key failed", err);
-    return { ok: false, message: "The server could not revoke the key just now (its database did not answer); it is still active. Try again in a moment." };
+    return {
+      ok: false,
+      message: "The server could not revoke the key just now (its database did not answer); it is still active. Try again in a moment.",
+    };
   }
   return { ok: true };
 }

@@ -131,9 +131,9 @@ describeOn("postgres", "how the request log is written", () => {
     try {
       const key = await mintKey(slow.url, "log no extra write");
       for (let i = 0; i < 3; i++)
-        expect((await call(slow.url, "POST", "/api/v1/translate", { key, json: { text: "Secret words", source_lang: "en", target_lang: "lug" } })).status).toBe(
-          200,
-        );
+        expect(
+          (await call(slow.url, "POST", "/api/v1/translate", { key, json: { text: "Secret words", source_lang: "en", target_lang: "lug" } })).status,
+        ).toBe(200);
       expect(await lines(slow.databaseUrl, "log no extra write")).toEqual([]);
       expect((await call(slow.url, "GET", "/api/v1/usage/requests", { key })).body.total).toBe(3);
       expect(await lines(slow.databaseUrl, "log no extra write")).toHaveLength(3);
@@ -165,7 +165,10 @@ describeOn("postgres", "how the request log is written", () => {
     expect((await call(app.url, "DELETE", "/api/v1/auth/keys/me", { key })).status).toBe(200);
     await call(app.url, "GET", "/api/v1/usage", { key: await mintKey(app.url, "log flusher") }); // writes this instance's counts
     expect(await lines(app.databaseUrl, "log revoked")).toEqual([]);
-    const usage = await sql(app.databaseUrl, "SELECT sum(b.requests)::int AS n FROM usage_breakdown b JOIN api_keys k ON k.id = b.key_id WHERE k.name = 'log revoked'");
+    const usage = await sql(
+      app.databaseUrl,
+      "SELECT sum(b.requests)::int AS n FROM usage_breakdown b JOIN api_keys k ON k.id = b.key_id WHERE k.name = 'log revoked'",
+    );
     expect(usage[0].n).toBe(3);
   });
 });

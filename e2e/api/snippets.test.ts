@@ -70,7 +70,7 @@ describe("View code runs unchanged", () => {
       const file = path.join(dir, `${tab.replace(/\W+/g, "_")}.py`);
       writeFileSync(file, python);
       rmSync(path.join(dir, "speech.wav"), { force: true });
-      const env = { PATH: process.env.PATH ?? "", PYTHONPATH: path.resolve("clients/python/src") };
+      const env = { ...process.env, PYTHONPATH: path.resolve("clients/python/src") };
       const { stdout } = await run("python3", [file], { cwd: dir, env, timeout: 60_000 });
       expect(stdout).toMatch(expected);
       if (request.kind === "speak") expect(readFileSync(path.join(dir, "speech.wav")).subarray(0, 4).toString()).toBe("RIFF");

@@ -259,7 +259,12 @@ describe("UsageBuffer", () => {
     buf.recordOutcome("a", outcome, line(3));
     w.setMode("ok");
     expect(await buf.flush(true)).toBe(true);
-    expect(w.calls.at(-1)!.get("a")!.log.map((l) => l.requestId)).toEqual(["req_1", "req_2", "req_3"]);
+    expect(
+      w.calls
+        .at(-1)!
+        .get("a")!
+        .log.map((l) => l.requestId),
+    ).toEqual(["req_1", "req_2", "req_3"]);
     expect(await buf.flush(true)).toBe(true);
     expect(w.calls).toHaveLength(2); // written once
   });

@@ -6,7 +6,9 @@ const ORIGIN = "https://lugha.example";
 
 describe("View code snippets", () => {
   it("Python literals: True, False, None, nested lists and dicts", () => {
-    expect(pythonLiteral({ a: true, b: [false, null, 1, "x"] })).toBe('{\n    "a": True,\n    "b": [\n        False,\n        None,\n        1,\n        "x",\n    ],\n}');
+    expect(pythonLiteral({ a: true, b: [false, null, 1, "x"] })).toBe(
+      '{\n    "a": True,\n    "b": [\n        False,\n        None,\n        1,\n        "x",\n    ],\n}',
+    );
   });
 
   it("translate: curl with the body, fetch, and the Python client's translate() with keyword arguments", () => {

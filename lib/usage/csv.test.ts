@@ -3,11 +3,28 @@ import { requestLogCsv, toCsv, usageCsv } from "./csv";
 
 describe("CSV exports", () => {
   it("quotes fields with commas, quotes or line breaks, ends lines with CRLF, and defuses spreadsheet formulas", () => {
-    expect(toCsv(["a", "b"], [["x,y", 'say "hi"'], ["=SUM(A1)", null], ["-1", 3]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n\'=SUM(A1),\r\n\'-1,3\r\n');
+    expect(
+      toCsv(
+        ["a", "b"],
+        [
+          ["x,y", 'say "hi"'],
+          ["=SUM(A1)", null],
+          ["-1", 3],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n\'=SUM(A1),\r\n\'-1,3\r\n');
   });
 
   it("the usage table: a row per day with the counts", () => {
-    const day = { day: "2026-11-25", requests: 3, errors: 1, characters: 12, cacheHits: 1, byEndpoint: {}, byOutcome: { "2xx": 2, "4xx": 1, "429": 0, "5xx": 0 } };
+    const day = {
+      day: "2026-11-25",
+      requests: 3,
+      errors: 1,
+      characters: 12,
+      cacheHits: 1,
+      byEndpoint: {},
+      byOutcome: { "2xx": 2, "4xx": 1, "429": 0, "5xx": 0 },
+    };
     expect(usageCsv([day])).toBe("day,requests,errors,characters,cache_hits\r\n2026-11-25,3,1,12,1\r\n");
   });
 
