@@ -126,8 +126,8 @@ export function CoverageTable({ rows, languageNames }: { rows: CoverageRow[]; la
               )}
               <span className="block text-xs font-normal text-slate-700">{lang.region}</span>
             </p>
-            <dl className="mt-2 space-y-2">
-              <div>
+            <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-2">
+              <div className="col-span-2">
                 <dt className="text-xs font-semibold text-slate-800">Translates into</dt>
                 <dd className="mt-0.5">
                   {lang.groups.length === 0 ? (
@@ -152,19 +152,17 @@ export function CoverageTable({ rows, languageNames }: { rows: CoverageRow[]; la
                   )}
                 </dd>
               </div>
-              <div className="grid grid-cols-2 gap-3">
-                <div>
-                  <dt className="text-xs font-semibold text-slate-800">Speech-to-text</dt>
-                  <dd className="mt-0.5">
-                    <SpeechCell providers={lang.stt} />
-                  </dd>
-                </div>
-                <div>
-                  <dt className="text-xs font-semibold text-slate-800">Text-to-speech</dt>
-                  <dd className="mt-0.5">
-                    <SpeechCell providers={lang.tts} />
-                  </dd>
-                </div>
+              <div>
+                <dt className="text-xs font-semibold text-slate-800">Speech-to-text</dt>
+                <dd className="mt-0.5">
+                  <SpeechCell providers={lang.stt} />
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs font-semibold text-slate-800">Text-to-speech</dt>
+                <dd className="mt-0.5">
+                  <SpeechCell providers={lang.tts} />
+                </dd>
               </div>
             </dl>
           </li>

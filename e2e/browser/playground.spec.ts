@@ -56,7 +56,7 @@ test.describe("playground tabs", () => {
     expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({ language: "lug" });
     await detectPanel.getByText("View code").click();
     const code = detectPanel.getByTestId("view-code");
-    await expect(code).toContainText(`curl ${baseURL}/api/v1/detect`);
+    await expect(code).toContainText(`curl -sS ${baseURL}/api/v1/detect`);
     await expect(code).toContainText(`Authorization: Bearer ${key}`);
     await expect(code).toContainText(`await fetch("${baseURL}/api/v1/detect"`);
     await expect(code).toContainText("npm install @lugha/client");
@@ -78,7 +78,7 @@ test.describe("playground tabs", () => {
     const transcribePanel = page.getByRole("tabpanel", { name: "Transcribe" });
     await transcribePanel.getByText("View code").click();
     const uploadCode = transcribePanel.getByTestId("view-code");
-    await expect(uploadCode).toContainText(`curl ${baseURL}/api/v1/speech/stt`);
+    await expect(uploadCode).toContainText(`curl -sS ${baseURL}/api/v1/speech/stt`);
     await expect(uploadCode).toContainText(`Authorization: Bearer ${key}`);
     await expect(uploadCode).toContainText("-F 'audio=@tone.wav'");
     await expect(uploadCode).toContainText(/-F 'language=[a-z]+'/);

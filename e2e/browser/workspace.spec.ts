@@ -47,7 +47,7 @@ test.describe("the dashboard as a workspace", () => {
 
       // Every bar of the 30 days has a box inside the plot; today's has a coloured segment per endpoint, each with a
       // real width and height.
-      const plot = await chart.getByRole("group").boundingBox();
+      const plot = await chart.getByRole("group", { name: /per day/ }).boundingBox();
       expect(plot).not.toBeNull();
       const bars = chart.getByTestId("usage-bar");
       await expect(bars).toHaveCount(30);
@@ -120,12 +120,16 @@ test.describe("the dashboard as a workspace", () => {
     // CSV: the request log (the ten calls, with their ids) and the usage table.
     const [logCsv] = await Promise.all([page.waitForEvent("download"), log.getByTestId("request-log-csv").click()]);
     expect(logCsv.suggestedFilename()).toMatch(/^lugha-requests-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = readFileSync((await logCsv.path())!, "utf8").trim().split("\r\n");
+    const lines = readFileSync((await logCsv.path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("time,request_id,endpoint,status,latency_ms,provider,model_used,cache");
     for (const id of ids) expect(lines.some((l) => l.split(",")[1] === id)).toBe(true);
     const chart = page.locator("section[aria-labelledby=usage-title]");
     const [usageCsv] = await Promise.all([page.waitForEvent("download"), chart.getByTestId("usage-csv").click()]);
-    const usage = readFileSync((await usageCsv.path())!, "utf8").trim().split("\r\n");
+    const usage = readFileSync((await usageCsv.path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(usage[0]).toBe("day,requests,errors,characters,cache_hits");
     expect(usage).toHaveLength(31);
     expect(usage.at(-1)).toMatch(new RegExp(`^${new Date().toISOString().slice(0, 10)},\\d+,1,`));
@@ -153,7 +157,10 @@ test.describe("the dashboard as a workspace", () => {
       ["Kiswahili", ["Swahili"]],
     ] as const) {
       await search.fill(name);
-      const rows = page.getByRole("table").getByRole("row").filter({ has: page.getByRole("rowheader") });
+      const rows = page
+        .getByRole("table")
+        .getByRole("row")
+        .filter({ has: page.getByRole("rowheader") });
       for (const lang of expected) await expect(rows.filter({ hasText: lang }).first()).toBeVisible();
     }
     await page.setViewportSize({ width: 390, height: 844 });
