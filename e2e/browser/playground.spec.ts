@@ -94,7 +94,7 @@ test.describe("playground tabs", () => {
     await expect(page.getByTestId("chosen-audio")).toContainText("recording.wav");
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     // The API recognises the format from the bytes it received.
-    await expect(page.getByTestId("transcribe-result")).toContainText("received as audio/wav");
+    await expect(page.getByTestId("transcribe-result").locator("[data-meta='Received as']")).toHaveText("audio/wav");
     await expect(page.getByTestId("requests-total")).toHaveText("3");
 
     // Speak: only languages with voices, and a voice picker.
