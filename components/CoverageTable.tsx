@@ -10,9 +10,9 @@ import { ScrollRegion } from "./ScrollRegion";
 type Capability = "" | "translation" | "stt" | "tts";
 
 /**
- * The languages table of /languages, searchable (name, native name or code) and filterable by region, capability and
- * provider. Rows come from coverageRows (components/coverage.ts). On a phone the table scrolls sideways inside a
- * focusable region with a shadow cue (ScrollRegion).
+ * The languages table of /languages, searchable (name, native name, code or another name it is known by: Akan finds
+ * Twi and Fante) and filterable by region, capability and provider. Rows come from coverageRows
+ * (components/coverage.ts). Below 768 px each language is a card instead of a row, so nothing is cut off on a phone.
  */
 export function CoverageTable({ rows, languageNames }: { rows: CoverageRow[]; languageNames: Record<string, string> }) {
   const id = useId();
@@ -29,7 +29,7 @@ export function CoverageTable({ rows, languageNames }: { rows: CoverageRow[]; la
 
   const needle = query.trim().toLowerCase();
   const shown = rows.filter((r) => {
-    if (needle && ![r.name, r.nativeName, r.code].some((s) => s.toLowerCase().includes(needle))) return false;
+    if (needle && ![r.name, r.nativeName, r.code, ...r.otherNames].some((s) => s.toLowerCase().includes(needle))) return false;
     if (region && r.region !== region) return false;
     const served = {
       translation: r.groups.map((g) => g.provider),
@@ -113,7 +113,62 @@ export function CoverageTable({ rows, languageNames }: { rows: CoverageRow[]; la
       <p className="mt-3 text-sm text-slate-800" role="status" data-testid="coverage-count">
         Showing {shown.length} of {rows.length} languages.
       </p>
-      <ScrollRegion label="Languages table" className="relative mt-2 rounded-lg border border-slate-200 bg-white">
+      {/* A phone gets one card per language: the table's five columns would not fit beside each other. */}
+      <ul className="mt-2 space-y-3 md:hidden" aria-label="Languages" data-testid="coverage-cards">
+        {shown.map((lang) => (
+          <li key={lang.code} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+            <p className="font-medium text-slate-950">
+              {lang.name} <code className="font-mono text-xs text-slate-700">{lang.code}</code>
+              {lang.nativeName !== lang.name && (
+                <span className="ml-1 text-xs font-normal text-slate-700" lang={htmlLang(lang.code)}>
+                  {lang.nativeName}
+                </span>
+              )}
+              <span className="block text-xs font-normal text-slate-700">{lang.region}</span>
+            </p>
+            <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-2">
+              <div className="col-span-2">
+                <dt className="text-xs font-semibold text-slate-800">Translates into</dt>
+                <dd className="mt-0.5">
+                  {lang.groups.length === 0 ? (
+                    <span className="text-slate-700">target only</span>
+                  ) : (
+                    <ul className="space-y-1">
+                      {lang.groups.map(({ provider, providerName, model, band, codes }) => (
+                        <li key={`${provider}|${model}|${band}`} className="flex flex-wrap items-baseline gap-x-2">
+                          <ProviderBadge provider={provider} name={providerName} />
+                          <span className="break-all text-xs text-slate-700">
+                            <code className="font-mono">{model}</code> · {band}
+                          </span>
+                          <details className="min-w-0">
+                            <summary className="cursor-pointer text-brand-800 underline underline-offset-2">
+                              {codes.length} {codes.length === 1 ? "language" : "languages"}
+                            </summary>
+                            <CodeList codes={codes} names={languageNames} />
+                          </details>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs font-semibold text-slate-800">Speech-to-text</dt>
+                <dd className="mt-0.5">
+                  <SpeechCell providers={lang.stt} />
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs font-semibold text-slate-800">Text-to-speech</dt>
+                <dd className="mt-0.5">
+                  <SpeechCell providers={lang.tts} />
+                </dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ul>
+      <ScrollRegion label="Languages table" className="relative mt-2 hidden rounded-lg border border-slate-200 bg-white md:block">
         <table className="min-w-full text-left text-sm">
           <caption className="sr-only">Languages, the languages each translates into by provider, and speech support</caption>
           <thead className="bg-slate-100 text-slate-900">

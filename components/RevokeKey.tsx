@@ -17,7 +17,14 @@ export function RevokeKey({ name, prefix }: { name: string; prefix: string }) {
   async function confirm() {
     setBusy(true);
     setError(null);
-    const result = await revokeSessionKey().catch(() => ({ ok: false as const, message: "The server did not answer; the key was not revoked." }));
+    // A thrown call is either no answer at all (offline: a TypeError from fetch) or an answer that is an error.
+    const result = await revokeSessionKey().catch((err: unknown) => ({
+      ok: false as const,
+      message:
+        err instanceof TypeError
+          ? "Could not reach the server (check your connection); the key was not revoked."
+          : "The server could not revoke the key (an unexpected error); it is still active. Try again, or revoke it with DELETE /api/v1/auth/keys/me.",
+    }));
     if (!result.ok) {
       setBusy(false);
       setError(result.message);

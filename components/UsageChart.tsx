@@ -67,9 +67,11 @@ export interface UsageChartProps {
   endpoints: string[];
   /** endpoint → human name (the manifest's summaries). */
   endpointLabels: Record<string, string>;
+  /** Where the usage table downloads as CSV (the range is added as `days`). */
+  csvHref?: string;
 }
 
-export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageChartProps) {
+export function UsageChart({ days: allDays, endpoints, endpointLabels, csvHref }: UsageChartProps) {
   const [range, setRange] = useState<(typeof RANGES)[number]>(30);
   const [view, setView] = useState<View>("endpoint");
   const [active, setActive] = useState<number | null>(null);
@@ -104,7 +106,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
     e.preventDefault();
     setFocusIndex(next);
     setActive(next);
-    bars.current[next]?.focus();
+    bars.current[next]?.focus({ preventScroll: true });
   };
 
   const describe = (d: SeriesDay) =>
@@ -154,7 +156,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
         {[
           ["Requests", sum((d) => d.requests)],
           ["Errors (4xx/5xx)", sum((d) => d.errors)],
-          ["Characters translated", sum((d) => d.characters)],
+          ["Characters sent to providers", sum((d) => d.characters)],
           ["Cache hits", sum((d) => d.cacheHits)],
         ].map(([name, value]) => (
           <div key={name} className="rounded-md border border-slate-200 px-3 py-2">
@@ -163,6 +165,10 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
           </div>
         ))}
       </dl>
+      <p className="mt-2 text-sm text-slate-700" data-testid="usage-cache-note">
+        Characters sent to providers leave out translations answered from the translation cache, which send nothing upstream
+        {sum((d) => d.cacheHits) > 0 ? ` (${number(sum((d) => d.cacheHits))} in this range: see Cache hits)` : ""}.
+      </p>
 
       {!everUsed ? (
         <div className="mt-4 rounded-md border border-dashed border-slate-300 bg-slate-50 p-6 text-center" data-testid="usage-empty">
@@ -190,7 +196,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
               </li>
             ))}
           </ul>
-          <div className="relative mt-3 grid grid-cols-[auto_1fr] gap-x-2">
+          <div className="relative mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-2">
             <div className="flex h-48 flex-col justify-between text-right text-xs text-slate-700 tabular-nums" aria-hidden="true">
               <span>{number(max)}</span>
               <span>{number(max / 2)}</span>
@@ -223,17 +229,21 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
                       onClick={() => setActive(i)}
                       onKeyDown={(e) => move(e, i)}
                       data-testid="usage-bar"
-                      className={`group flex h-full min-w-0 flex-1 flex-col-reverse items-stretch px-[12%] outline-offset-0 ${active === i ? "bg-slate-100" : ""}`}
+                      className={`group flex h-full min-w-0 flex-1 basis-0 justify-center outline-offset-0 ${active === i ? "bg-slate-100" : ""}`}
                     >
-                      {segments(d).map((s) =>
-                        s.value > 0 ? (
-                          <span
-                            key={s.label}
-                            className="block w-full"
-                            style={{ background: s.color, height: `${(s.value / max) * 100}%`, minHeight: total > 0 ? 1 : 0 }}
-                          />
-                        ) : null,
-                      )}
+                      {/* The gap between bars is the rest of the day's column: a width in % of the column (padding in % would resolve against the whole chart). */}
+                      <span className="flex h-full w-3/4 min-w-px flex-col-reverse" data-testid="usage-bar-stack">
+                        {segments(d).map((s) =>
+                          s.value > 0 ? (
+                            <span
+                              key={s.label}
+                              className="block w-full"
+                              data-testid="usage-segment"
+                              style={{ background: s.color, height: `${(s.value / max) * 100}%`, minHeight: total > 0 ? 1 : 0 }}
+                            />
+                          ) : null,
+                        )}
+                      </span>
                     </button>
                   );
                 })}
@@ -279,6 +289,13 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels }: UsageCh
         </figure>
       )}
 
+      {csvHref && (
+        <p className="mt-4 text-sm">
+          <a href={`${csvHref}?days=${range}`} download className="btn-secondary min-h-11" data-testid="usage-csv">
+            Download the last {range} days as CSV
+          </a>
+        </p>
+      )}
       <details className="mt-4 text-sm">
         <summary className="cursor-pointer font-medium text-brand-800 underline underline-offset-2">Show the numbers as a table</summary>
         <ScrollRegion label="Usage per day" className="relative mt-2 max-h-72 overflow-auto rounded-md border border-slate-200">

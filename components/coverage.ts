@@ -1,3 +1,4 @@
+import { OTHER_NAMES } from "@/lib/languages/registry";
 import type { LanguagesResponse } from "@/lib/languages/schemas";
 import { providerNames } from "./providerNames";
 
@@ -11,6 +12,8 @@ export interface CoverageRow {
   name: string;
   nativeName: string;
   region: string;
+  /** Other names people search by (Akan, Asante, Ganda…): found by the search box, never accepted as codes. */
+  otherNames: string[];
   groups: { provider: string; providerName: string; model: string; band: string; codes: string[] }[];
   stt: { provider: string; providerName: string }[];
   tts: { provider: string; providerName: string; voices: number }[];
@@ -37,6 +40,7 @@ export function coverageRows(data: LanguagesResponse): { rows: CoverageRow[]; la
       name: lang.name,
       nativeName: lang.native_name,
       region: lang.region,
+      otherNames: [...(OTHER_NAMES[lang.code] ?? [])],
       groups: [...groups.values()],
       stt: lang.stt.providers.map((p) => ({ provider: p.provider, providerName: names[p.provider] ?? p.provider })),
       tts: lang.tts.providers.map((p) => ({ provider: p.provider, providerName: names[p.provider] ?? p.provider, voices: p.voices.length })),

@@ -10,6 +10,14 @@ import { services } from "@/lib/server";
 export async function revokeSessionKey(): Promise<{ ok: true } | { ok: false; message: string }> {
   const session = await portalSession();
   if (session.state !== "signed_in") return { ok: false, message: "Your session has ended; sign in again." };
-  await services().keys.revokeKey(session.key.id);
+  try {
+    await services().keys.revokeKey(session.key.id);
+  } catch (err) {
+    console.error("[portal] revoking a key failed", err);
+    return {
+      ok: false,
+      message: "The server could not revoke the key just now (its database did not answer); it is still active. Try again in a moment.",
+    };
+  }
   return { ok: true };
 }

@@ -4,13 +4,18 @@ import { Playground } from "@/components/playground/Playground";
 import { PlaygroundProvider } from "@/components/playground/PlaygroundContext";
 import { RateLimitPanel, type RuleView } from "@/components/playground/RateLimitPanel";
 import { providerChoices, providerNames } from "@/components/providerNames";
+import { RequestLog } from "@/components/RequestLog";
 import { RevokeKey } from "@/components/RevokeKey";
 import { UsageChart } from "@/components/UsageChart";
 import { portalSession } from "@/lib/api/auth/session";
 import { operations } from "@/lib/api/manifest";
 import { listLanguages } from "@/lib/languages/listing";
 import { services } from "@/lib/server";
+import { MAX_TTS_CHARS } from "@/lib/speech/limits";
+import { MAX_TEXT_CHARS } from "@/lib/translate/limits";
+import { MAX_BATCH_ITEMS } from "@/lib/translate/schemas";
 import { dashboardUsage } from "@/lib/usage/read";
+import { readRequestLog, requestLogEndpoints, STATUS_FILTER } from "@/lib/usage/requests";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -28,7 +33,15 @@ const BUCKETS: Omit<RuleView, "limit" | "windowSeconds">[] = [
   { bucket: "default", endpoints: "everything else" },
 ];
 
-export default async function DashboardPage() {
+const REQUEST_LOG_PAGE_SIZE = 25;
+
+type SearchParams = Record<string, string | string[] | undefined>;
+const param = (params: SearchParams, name: string) => {
+  const v = params[name];
+  return (Array.isArray(v) ? v[0] : v)?.trim().slice(0, 200) ?? "";
+};
+
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const session = await portalSession();
   if (session.state === "signed_out") redirect("/signin");
   if (session.state === "ended") redirect(`/signin?ended=${session.reason}`);
@@ -36,6 +49,14 @@ export default async function DashboardPage() {
 
   const now = new Date();
   const usage = await dashboardUsage(services().keys, key.id, 90, now.getTime());
+  const params = await searchParams;
+  const status = param(params, "status");
+  const filters = { status: STATUS_FILTER.test(status) ? status : "", endpoint: param(params, "endpoint"), requestId: param(params, "request_id") };
+  const page = Math.min(10_000, Math.max(1, Number.parseInt(param(params, "page"), 10) || 1));
+  const [log, logEndpoints] = await Promise.all([
+    readRequestLog(services().keys, key.id, filters, { page, perPage: REQUEST_LOG_PAGE_SIZE }),
+    requestLogEndpoints(services().keys, key.id),
+  ]);
   const endpointLabels = Object.fromEntries(operations().map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operation.summary]));
   const daysLeft = Math.ceil((key.expiresAt.getTime() - now.getTime()) / DAY_MS);
   const rules: RuleView[] = BUCKETS.map((b) => {
@@ -120,7 +141,18 @@ export default async function DashboardPage() {
         <p className="mt-1 mb-4 text-sm text-slate-700">
           Per UTC day, updated as you use the key. The same numbers are in the API: <code className="font-mono">GET /api/v1/usage</code>.
         </p>
-        <UsageChart days={usage.days} endpoints={usage.endpoints} endpointLabels={endpointLabels} />
+        <UsageChart days={usage.days} endpoints={usage.endpoints} endpointLabels={endpointLabels} csvHref="/dashboard/usage.csv" />
+      </section>
+
+      <section aria-labelledby="requests-title" className="card">
+        <h2 id="requests-title" className="scroll-mt-4 text-xl font-semibold text-slate-950">
+          Recent requests
+        </h2>
+        <p className="mt-1 mb-4 text-sm text-slate-700">
+          Every request made with this key in the last 7 days: what it asked, how it ended, what served it. Only these details are kept, never your
+          text or audio. The same list is in the API: <code className="font-mono">GET /api/v1/usage/requests</code>.
+        </p>
+        <RequestLog log={log} filters={filters} endpoints={logEndpoints} />
       </section>
 
       <PlaygroundProvider expectedPrefix={key.displayPrefix} providerNames={names} providerChoices={providerChoices()}>
@@ -137,7 +169,12 @@ export default async function DashboardPage() {
             Playground
           </h2>
           <p className="mt-1 mb-5 text-sm text-slate-700">Real API calls with your key: they count towards requests_total and your rate limits.</p>
-          <Playground languages={languages} sttLanguages={sttLanguages} ttsLanguages={ttsLanguages} />
+          <Playground
+            languages={languages}
+            sttLanguages={sttLanguages}
+            ttsLanguages={ttsLanguages}
+            limits={{ textChars: MAX_TEXT_CHARS, batchItems: MAX_BATCH_ITEMS, ttsChars: MAX_TTS_CHARS }}
+          />
         </section>
       </PlaygroundProvider>
 

@@ -65,8 +65,10 @@ describe("Lugha", () => {
     await d.lugha.detect("one");
     await d.lugha.detect(["one", "two"]);
     await d.lugha.usage({ group_by: "endpoint", from: undefined });
+    await d.lugha.requests({ status: "4xx", per_page: "20" });
     expect(d.bodies.slice(0, 2).map((b) => JSON.parse(b as string))).toEqual([{ text: "one" }, { texts: ["one", "two"] }]);
     expect(d.seen[2].url).toBe("http://lugha.test/api/v1/usage?group_by=endpoint");
+    expect(d.seen[3].url).toBe("http://lugha.test/api/v1/usage/requests?status=4xx&per_page=20");
   });
 
   it("an error answer throws LughaError with status, code, message, request id, field errors and Retry-After", async () => {

@@ -90,12 +90,15 @@ export function LanguageSelect({
   languages,
   value,
   onChange,
+  placeholder,
 }: {
   id: string;
   label: string;
   languages: { code: string; name: string }[];
   value: string;
   onChange(code: string): void;
+  /** The empty choice's text (shown until a language is chosen); without it the first language is preselected. */
+  placeholder?: string;
 }) {
   return (
     <div>
@@ -103,6 +106,11 @@ export function LanguageSelect({
         {label}
       </label>
       <select id={id} className="field-input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {placeholder !== undefined && (
+          <option value="" disabled>
+            {placeholder}
+          </option>
+        )}
         {languages.map((l) => (
           <option key={l.code} value={l.code}>
             {l.name} ({l.code})

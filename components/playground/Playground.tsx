@@ -6,17 +6,21 @@ import { callApi } from "@/lib/portal/api";
 import { KEY_PATTERN } from "@/lib/portal/key-storage";
 import { htmlLang } from "@/lib/portal/lang";
 import { qualityLabel } from "@/lib/portal/quality";
+import type { SnippetRequest } from "@/lib/portal/snippets";
 import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
 import { CatalogSection } from "./CatalogSection";
+import { CharCounter } from "./CharCounter";
 import { type LanguageChoice, LanguageFields, LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
 import { DoNotTranslateInput, FormatSelect, GlossarySelect, parseTerms, type TextFormatValue } from "./LocalisationControls";
 import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
+import { ResponseMeta } from "./ResponseMeta";
 import { ResultActions } from "./ResultActions";
 import { DetectSection, TranscribeSection } from "./SpeechAndDetect";
 import { type Tab, Tabs } from "./Tabs";
 import { useApiCall } from "./useApiCall";
+import { ViewCode } from "./ViewCode";
 
 /**
  * The playground is a plain client of the public API: it calls /api/v1/translate, /translate/batch and /speech/tts from
@@ -30,24 +34,39 @@ export interface TtsLanguage {
   voices: { id: string; label: string }[];
 }
 
+/** The API's input limits, from the manifest's schemas (the dashboard passes them): each text field counts against its own. */
+export interface PlaygroundLimits {
+  /** POST /translate's text, each batch item's, POST /detect's. */
+  textChars: number;
+  batchItems: number;
+  /** POST /speech/tts's text. */
+  ttsChars: number;
+}
+
 export function Playground({
   languages,
   sttLanguages,
   ttsLanguages,
+  limits,
 }: {
   languages: PlaygroundLanguage[];
   sttLanguages: { code: string; name: string }[];
   ttsLanguages: TtsLanguage[];
+  limits: PlaygroundLimits;
 }) {
   const { apiKey, ready } = usePlayground();
   if (!ready) return <p className="text-slate-700">Loading the playground…</p>;
   if (!apiKey) return <KeyGate />;
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const tabs: Tab[] = [
-    { id: "translate", label: "Translate", panel: <TranslateSection languages={languages} speaks={new Set(ttsLanguages.map((l) => l.code))} /> },
-    { id: "batch", label: "Batch", panel: <BatchSection languages={languages} /> },
-    { id: "detect", label: "Detect", panel: <DetectSection names={names} /> },
-    { id: "speak", label: "Speak", panel: <SpeakSection languages={ttsLanguages} /> },
+    {
+      id: "translate",
+      label: "Translate",
+      panel: <TranslateSection languages={languages} speaks={new Set(ttsLanguages.map((l) => l.code))} maxChars={limits.textChars} />,
+    },
+    { id: "batch", label: "Batch", panel: <BatchSection languages={languages} maxChars={limits.textChars} maxItems={limits.batchItems} /> },
+    { id: "detect", label: "Detect", panel: <DetectSection names={names} maxChars={limits.textChars} /> },
+    { id: "speak", label: "Speak", panel: <SpeakSection languages={ttsLanguages} maxChars={limits.ttsChars} /> },
     { id: "transcribe", label: "Transcribe", panel: <TranscribeSection languages={sttLanguages} /> },
     { id: "catalog", label: "Catalog", panel: <CatalogSection languages={languages} /> },
   ];
@@ -131,7 +150,7 @@ type TranslateResult = Record<string, unknown> & {
   provider: string;
 };
 
-function TranslateSection({ languages, speaks }: { languages: PlaygroundLanguage[]; speaks: Set<string> }) {
+function TranslateSection({ languages, speaks, maxChars }: { languages: PlaygroundLanguage[]; speaks: Set<string>; maxChars: number }) {
   const id = useId();
   const names = new Map(languages.map((l) => [l.code, l.name]));
   const [text, setText] = useState("Good morning, how are you?");
@@ -166,8 +185,15 @@ function TranslateSection({ languages, speaks }: { languages: PlaygroundLanguage
           <label htmlFor={`${id}-text`} className="field-label">
             Text
           </label>
-          <textarea id={`${id}-text`} rows={3} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
-          <p className="mt-1 text-xs text-slate-700">{[...text.trim()].length.toLocaleString("en-US")} / 5,000 characters</p>
+          <textarea
+            id={`${id}-text`}
+            rows={3}
+            className="field-input"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-describedby={`${id}-count`}
+          />
+          <CharCounter id={`${id}-count`} text={text} limit={maxChars} />
         </div>
         <LanguageFields idPrefix={`${id}-lang`} languages={languages} value={choice} onChange={setChoice} />
         <fieldset className="space-y-4 rounded-md border border-slate-200 p-4">
@@ -277,6 +303,16 @@ function TranslationResult({
         </p>
       )}
       {speakable && <Speak text={data.translated_text} language={data.target_lang} />}
+      <div className="mt-4">
+        <ResponseMeta
+          items={[
+            ["Provider", providerLabel(data.provider, providerNames)],
+            ["Model", typeof data.model_used === "string" ? data.model_used : null],
+            ["Cache", data.cached === true ? "hit: answered from the translation cache" : "miss: a provider translated it"],
+            ["Request id", requestId],
+          ]}
+        />
+      </div>
       <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         {Object.entries(data)
           // glossary_terms_applied is null without a glossary: nothing to say then.
@@ -301,20 +337,55 @@ function TranslationResult({
   );
 }
 
-/** Text-to-speech of the translation: POST /api/v1/speech/tts with Accept: audio/wav, played from the bytes. */
-function Speak({ text, language, voice }: { text: string; language: string; voice?: string }) {
-  const { apiKey, recordRateLimit } = usePlayground();
+/** What the last text-to-speech call said about itself (JSON fields, or the X-Lugha-* headers of raw audio). */
+interface SpokenMeta {
+  provider: string | null;
+  model: string | null;
+  voice: string | null;
+  duration: string | null;
+  requestId: string | null;
+}
+
+function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(b64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Text-to-speech: POST /api/v1/speech/tts, played from the bytes. `raw` (default) sends Accept: audio/wav and gets the
+ * audio itself, its details in X-Lugha-* headers; otherwise the answer is JSON with the audio as base64. With
+ * `details` (the Speak tab), what served it and "View code" are shown under the player.
+ */
+function Speak({
+  text,
+  language,
+  voice,
+  raw = true,
+  details = false,
+}: {
+  text: string;
+  language: string;
+  voice?: string;
+  raw?: boolean;
+  details?: boolean;
+}) {
+  const { apiKey, recordRateLimit, providerNames } = usePlayground();
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [audioUrl, setAudioUrl] = useState<string | null>(null);
+  const [meta, setMeta] = useState<SpokenMeta | null>(null);
+  const [sent, setSent] = useState<SnippetRequest | null>(null);
   const [message, setMessage] = useState<{ kind: "error" | "info"; text: string } | null>(null);
   const audioRef = useRef<HTMLAudioElement>(null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect's job is to forget the last audio whenever the text or language changes
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect's job is to forget the last audio whenever the request changes
   useEffect(() => {
     setAudioUrl(null);
+    setMeta(null);
     setMessage(null);
-  }, [text, language, voice]);
+  }, [text, language, voice, raw]);
   useEffect(() => {
     if (!audioUrl) return;
     audioRef.current?.play().catch(() => setMessage({ kind: "info", text: "Press play to listen." }));
@@ -324,15 +395,39 @@ function Speak({ text, language, voice }: { text: string; language: string; voic
   async function speak() {
     setBusy(true);
     setMessage(null);
-    const r = await callApi<Blob>(
+    const body = { text, language, ...(voice ? { voice } : {}) };
+    setSent({ kind: "speak", body, raw });
+    const r = await callApi<{ blob: Blob; meta: Omit<SpokenMeta, "requestId"> }>(
       "/api/v1/speech/tts",
-      { method: "POST", apiKey: apiKey!, headers: { Accept: "audio/wav" }, body: JSON.stringify({ text, language, ...(voice ? { voice } : {}) }) },
-      (res) => res.blob(),
+      { method: "POST", apiKey: apiKey!, headers: { Accept: raw ? "audio/wav" : "application/json" }, body: JSON.stringify(body) },
+      async (res) => {
+        if (raw) {
+          const h = res.headers;
+          const seconds = h.get("x-lugha-audio-duration-seconds");
+          return {
+            blob: await res.blob(),
+            meta: { provider: h.get("x-lugha-provider"), model: h.get("x-lugha-model-used"), voice: h.get("x-lugha-voice"), duration: seconds },
+          };
+        }
+        const json = (await res.json()) as {
+          audio_base64: string;
+          content_type: string;
+          provider: string;
+          model_used: string;
+          voice: string;
+          audio_duration_seconds: number;
+        };
+        return {
+          blob: new Blob([base64ToBytes(json.audio_base64)], { type: json.content_type }),
+          meta: { provider: json.provider, model: json.model_used, voice: json.voice, duration: String(json.audio_duration_seconds) },
+        };
+      },
     );
     recordRateLimit("tts", r.rateLimit);
     setBusy(false);
     if (r.ok) {
-      setAudioUrl(URL.createObjectURL(r.data));
+      setAudioUrl(URL.createObjectURL(r.data.blob));
+      setMeta({ ...r.data.meta, requestId: r.headers.get("x-request-id") });
     } else if (r.problem.status === 404) {
       setMessage({ kind: "info", text: "Text-to-speech is not available on this server yet." });
     } else {
@@ -342,33 +437,51 @@ function Speak({ text, language, voice }: { text: string; language: string; voic
   }
 
   return (
-    <div className="mt-3 flex flex-wrap items-center gap-3">
-      <button type="button" className="btn-secondary" onClick={speak} disabled={busy}>
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-current">
-          <path d="M3 8v4h3l4 4V4L6 8H3zm10.5 2a3.5 3.5 0 0 0-2-3.15v6.3a3.5 3.5 0 0 0 2-3.15zM11.5 3.2v2.06a5 5 0 0 1 0 9.48v2.06a7 7 0 0 0 0-13.6z" />
-        </svg>
-        {busy ? "Synthesising…" : "Speak"}
-      </button>
-      {audioUrl && (
-        // biome-ignore lint/a11y/useMediaCaption: the audio speaks the translation printed just above it, which is its caption
-        <audio ref={audioRef} controls src={audioUrl} data-testid="tts-audio" className="max-w-full" aria-label="Spoken translation" />
-      )}
-      {message && (
-        <p
-          role={message.kind === "error" ? "alert" : "status"}
-          className={`text-sm ${message.kind === "error" ? "text-red-800" : "text-slate-800"}`}
-          data-testid="tts-message"
-        >
-          {message.text}
-        </p>
+    <div className="mt-3 space-y-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="button" className="btn-secondary" onClick={speak} disabled={busy}>
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4 fill-current">
+            <path d="M3 8v4h3l4 4V4L6 8H3zm10.5 2a3.5 3.5 0 0 0-2-3.15v6.3a3.5 3.5 0 0 0 2-3.15zM11.5 3.2v2.06a5 5 0 0 1 0 9.48v2.06a7 7 0 0 0 0-13.6z" />
+          </svg>
+          {busy ? "Synthesising…" : "Speak"}
+        </button>
+        {audioUrl && (
+          // biome-ignore lint/a11y/useMediaCaption: the audio speaks the text printed just above it, which is its caption
+          <audio ref={audioRef} controls src={audioUrl} data-testid="tts-audio" className="max-w-full" aria-label="Spoken text" />
+        )}
+        {message && (
+          <p
+            role={message.kind === "error" ? "alert" : "status"}
+            className={`text-sm ${message.kind === "error" ? "text-red-800" : "text-slate-800"}`}
+            data-testid="tts-message"
+          >
+            {message.text}
+          </p>
+        )}
+      </div>
+      {details && meta && (
+        <div aria-live="polite" data-testid="speak-result" className="space-y-3">
+          <ResponseMeta
+            items={[
+              ["Provider", meta.provider ? providerLabel(meta.provider, providerNames) : null],
+              ["Model", meta.model],
+              ["Voice", meta.voice],
+              ["Duration", meta.duration ? `${Number(meta.duration).toLocaleString("en-US")} s` : null],
+              ["Response form", raw ? "raw audio (Accept: audio/wav; details in X-Lugha-* headers)" : "JSON, audio in audio_base64"],
+              ["Request id", meta.requestId],
+            ]}
+          />
+          {sent && <ViewCode snippet={sent} />}
+        </div>
       )}
     </div>
   );
 }
 
 /** The Speak tab: text-to-speech in a language that has voices, with a voice picker (default: the provider's own). */
-function SpeakSection({ languages }: { languages: TtsLanguage[] }) {
+function SpeakSection({ languages, maxChars }: { languages: TtsLanguage[]; maxChars: number }) {
   const id = useId();
+  const [raw, setRaw] = useState(true);
   const [language, setLanguage] = useState(languages.find((l) => l.code === "lug")?.code ?? languages[0]?.code ?? "");
   const [voice, setVoice] = useState("");
   const [text, setText] = useState("Wasuze otya nno?");
@@ -384,7 +497,15 @@ function SpeakSection({ languages }: { languages: TtsLanguage[] }) {
           <label htmlFor={`${id}-text`} className="field-label">
             Text
           </label>
-          <textarea id={`${id}-text`} rows={2} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
+          <textarea
+            id={`${id}-text`}
+            rows={2}
+            className="field-input"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-describedby={`${id}-count`}
+          />
+          <CharCounter id={`${id}-count`} text={text} limit={maxChars} />
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
           <LanguageSelect
@@ -411,8 +532,21 @@ function SpeakSection({ languages }: { languages: TtsLanguage[] }) {
             </select>
           </div>
         </div>
+        <fieldset>
+          <legend className="field-label">Response form</legend>
+          <div className="mt-1 flex flex-wrap gap-x-6 gap-y-2 text-sm">
+            <label className="flex min-h-11 items-center gap-2">
+              <input type="radio" name={`${id}-form`} checked={raw} onChange={() => setRaw(true)} />
+              Raw audio (<code className="font-mono">Accept: audio/wav</code>)
+            </label>
+            <label className="flex min-h-11 items-center gap-2">
+              <input type="radio" name={`${id}-form`} checked={!raw} onChange={() => setRaw(false)} />
+              JSON (<code className="font-mono">audio_base64</code>)
+            </label>
+          </div>
+        </fieldset>
       </form>
-      <Speak text={text} language={language} voice={voice || undefined} />
+      <Speak text={text} language={language} voice={voice || undefined} raw={raw} details />
     </section>
   );
 }
@@ -432,14 +566,18 @@ type BatchResponse = {
   total_latency_ms: number;
 };
 
-function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
+/** A long line as the results table shows it: its start, the whole of it in the title. */
+const truncate = (text: string, max = 80) => ([...text].length > max ? `${[...text].slice(0, max - 1).join("")}…` : text);
+
+function BatchSection({ languages, maxChars, maxItems }: { languages: PlaygroundLanguage[]; maxChars: number; maxItems: number }) {
   const { providerNames } = usePlayground();
   const id = useId();
   const [lines, setLines] = useState("Good morning\nThank you very much\nWhere is the market?");
   const [choice, setChoice] = useState<LanguageChoice>({ source: "en", target: "sw", provider: "auto" });
   const [format, setFormat] = useState<TextFormatValue>("text");
   const texts = lines.split(/\r?\n/).filter((l) => l.trim() !== "");
-  const { busy, result, problem, submit, request } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
+  const longest = texts.reduce((m, t) => Math.max(m, [...t.trim()].length), 0);
+  const { busy, result, problem, submit, request, requestId } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
     data,
     texts,
     target: choice.target,
@@ -480,8 +618,14 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
             onChange={(e) => setLines(e.target.value)}
             aria-describedby={`${id}-hint`}
           />
-          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-700">
-            {texts.length} {texts.length === 1 ? "item" : "items"} (up to 50; empty lines are skipped). One batch counts as one request.
+          <p
+            id={`${id}-hint`}
+            className={`mt-1 text-xs ${texts.length > maxItems || longest > maxChars ? "font-semibold text-red-800" : "text-slate-700"}`}
+          >
+            {texts.length} {texts.length === 1 ? "item" : "items"} (up to {maxItems}; empty lines are skipped) · longest line{" "}
+            {longest.toLocaleString("en-US")} / {maxChars.toLocaleString("en-US")} characters
+            {texts.length > maxItems ? ` — ${texts.length - maxItems} items over the limit` : ""}
+            {longest > maxChars ? " — a line is over the limit: that item fails" : ""}. One batch counts as one request.
           </p>
         </div>
         <LanguageFields idPrefix={`${id}-lang`} languages={languages} value={choice} onChange={setChoice} />
@@ -528,7 +672,9 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                       <th scope="row" className="whitespace-nowrap px-3 py-2 font-mono font-normal">
                         {item.id}
                       </th>
-                      <td className="px-3 py-2">{result.texts[i]}</td>
+                      <td className="max-w-[16rem] px-3 py-2 break-words" title={result.texts[i]}>
+                        {truncate(result.texts[i] ?? "")}
+                      </td>
                       <td className="px-3 py-2">
                         {item.error ? (
                           <span className="text-red-800">
@@ -547,6 +693,14 @@ function BatchSection({ languages }: { languages: PlaygroundLanguage[] }) {
                 </tbody>
               </table>
             </ScrollRegion>
+            <div className="mt-3">
+              <ResponseMeta
+                items={[
+                  ["Cache", `${result.data.results.filter((r) => r.cached === true).length} of ${result.data.succeeded} translations from the cache`],
+                  ["Request id", requestId],
+                ]}
+              />
+            </div>
           </div>
         )}
         {result && request && <ResultActions result={result.data} path="/api/v1/translate/batch" request={request} />}

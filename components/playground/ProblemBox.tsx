@@ -20,7 +20,9 @@ export function ProblemBox({ problem, what }: { problem: ApiProblem; what: strin
         <ul className="mt-2 list-disc pl-5">
           {problem.errors.map((e) => (
             <li key={`${e.loc.join(".")}: ${e.msg}`}>
-              <code className="font-mono">{e.loc.join(".")}</code>: {e.msg}
+              <code className="font-mono">{e.loc.join(".")}</code>
+              {/* The message above often is this very sentence: say each sentence once. */}
+              {e.msg.trim() === problem.message.trim() ? null : `: ${e.msg}`}
             </li>
           ))}
         </ul>

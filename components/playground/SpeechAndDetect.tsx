@@ -1,12 +1,15 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { DetectResponse } from "@/lib/detect/schemas";
 import { htmlLang } from "@/lib/portal/lang";
 import { encodeWav } from "@/lib/portal/wav";
 import type { SttResponse } from "@/lib/speech/schemas";
+import { CharCounter } from "./CharCounter";
 import { LanguageSelect } from "./LanguageFields";
+import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
+import { ResponseMeta } from "./ResponseMeta";
 import { ResultActions } from "./ResultActions";
 import { useApiCall } from "./useApiCall";
 
@@ -14,10 +17,10 @@ import { useApiCall } from "./useApiCall";
 
 const percent = (n: number) => `${Math.round(n * 100)}%`;
 
-export function DetectSection({ names }: { names: Map<string, string> }) {
+export function DetectSection({ names, maxChars }: { names: Map<string, string>; maxChars: number }) {
   const id = useId();
   const [text, setText] = useState("Abaana bagenda ku ssomero buli lunaku.");
-  const { busy, result, problem, submit, request } = useApiCall("default", "/api/v1/detect", (data: DetectResponse) => data.results[0]);
+  const { busy, result, problem, submit, request, requestId } = useApiCall("default", "/api/v1/detect", (data: DetectResponse) => data.results[0]);
   const label = (code: string) => (names.get(code) ? `${names.get(code)} (${code})` : code);
 
   return (
@@ -37,7 +40,15 @@ export function DetectSection({ names }: { names: Map<string, string> }) {
           <label htmlFor={`${id}-text`} className="field-label">
             Text
           </label>
-          <textarea id={`${id}-text`} rows={3} className="field-input" value={text} onChange={(e) => setText(e.target.value)} />
+          <textarea
+            id={`${id}-text`}
+            rows={3}
+            className="field-input"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            aria-describedby={`${id}-count`}
+          />
+          <CharCounter id={`${id}-count`} text={text} limit={maxChars} />
         </div>
         <button type="submit" className="btn-primary" disabled={busy || text.trim() === ""}>
           {busy ? "Detecting…" : "Detect"}
@@ -59,6 +70,9 @@ export function DetectSection({ names }: { names: Map<string, string> }) {
                 </li>
               ))}
             </ol>
+            <div className="mt-3">
+              <ResponseMeta items={[["Request id", requestId]]} />
+            </div>
           </div>
         )}
         {result && request && <ResultActions result={result} path="/api/v1/detect" request={request} />}
@@ -67,13 +81,25 @@ export function DetectSection({ names }: { names: Map<string, string> }) {
   );
 }
 
+/** Where the Transcribe tab remembers the key's last language (this browser only). */
+const sttLanguageKey = (prefix: string) => `lugha:stt-language:${prefix}`;
+
 export function TranscribeSection({ languages }: { languages: { code: string; name: string }[] }) {
   const id = useId();
-  const [language, setLanguage] = useState(languages[0]?.code ?? "");
+  const { expectedPrefix, providerNames } = usePlayground();
+  // No default language: the last one this key used here, or the person's choice (never silently the first listed).
+  const [language, setLanguage] = useState("");
   const [file, setFile] = useState<File | null>(null);
   const [audioUrl, setAudioUrl] = useState("");
-  const { busy, result, problem, submit, request } = useApiCall("stt", "/api/v1/speech/stt", (data: SttResponse) => data);
+  const { busy, result, problem, submit, request, requestId } = useApiCall("stt", "/api/v1/speech/stt", (data: SttResponse) => data);
   const byUrl = audioUrl.trim() !== "";
+  useEffect(() => {
+    const last = window.localStorage.getItem(sttLanguageKey(expectedPrefix));
+    if (last && languages.some((l) => l.code === last)) setLanguage(last);
+  }, [expectedPrefix, languages]);
+  useEffect(() => {
+    if (result) window.localStorage.setItem(sttLanguageKey(expectedPrefix), result.language);
+  }, [result, expectedPrefix]);
 
   return (
     <section aria-labelledby={`${id}-title`}>
@@ -83,6 +109,7 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          if (!language) return;
           // A link is sent as JSON: the server fetches the recording itself (larger recordings than an upload).
           if (byUrl) return void submit({ audio_url: audioUrl.trim(), language });
           if (!file) return;
@@ -120,8 +147,15 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
             onChange={(e) => setAudioUrl(e.target.value)}
           />
         </div>
-        <LanguageSelect id={`${id}-language`} label="Language spoken" languages={languages} value={language} onChange={setLanguage} />
-        <button type="submit" className="btn-primary" disabled={busy || (!file && !byUrl)}>
+        <LanguageSelect
+          id={`${id}-language`}
+          label="Language spoken"
+          languages={languages}
+          value={language}
+          onChange={setLanguage}
+          placeholder="Choose the language spoken"
+        />
+        <button type="submit" className="btn-primary" disabled={busy || (!file && !byUrl) || !language}>
           {busy ? "Transcribing…" : "Transcribe"}
         </button>
       </form>
@@ -144,9 +178,18 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
                 ))}
               </ol>
             )}
-            <p className="mt-2 text-slate-700">
-              {result.model_used} · received as {result.audio_content_type} · {result.latency_ms.toLocaleString("en-US")} ms
-            </p>
+            <div className="mt-3">
+              <ResponseMeta
+                items={[
+                  ["Provider", providerNames[result.provider] ? `${providerNames[result.provider]} (${result.provider})` : result.provider],
+                  ["Model", result.model_used],
+                  ["Audio duration", `${result.audio_duration_seconds.toLocaleString("en-US")} s`],
+                  ["Received as", result.audio_content_type],
+                  ["Time taken", `${result.latency_ms.toLocaleString("en-US")} ms`],
+                  ["Request id", requestId],
+                ]}
+              />
+            </div>
           </div>
         )}
         {result && request && <ResultActions result={result} path="/api/v1/speech/stt" request={request} />}

@@ -19,6 +19,8 @@ export function useApiCall<TData, TResult>(bucket: Bucket, path: string, toResul
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   /** The last request's body (JSON or multipart), for "View code". */
   const [request, setRequest] = useState<PlaygroundRequest | null>(null);
+  /** The X-Request-Id of the last response. */
+  const [requestId, setRequestId] = useState<string | null>(null);
 
   /** Sends `payload`: a JSON object, or a FormData (multipart). */
   async function submit(payload: PlaygroundRequest) {
@@ -29,6 +31,7 @@ export function useApiCall<TData, TResult>(bucket: Bucket, path: string, toResul
     const r = await callApi<TData>(path, { method: "POST", apiKey: apiKey!, body });
     recordRateLimit(bucket, r.rateLimit);
     setBusy(false);
+    setRequestId(r.ok ? r.headers.get("x-request-id") : (r.problem.requestId ?? null));
     if (r.ok) setResult(toResult(r.data, r.headers));
     else {
       setResult(null);
@@ -37,5 +40,5 @@ export function useApiCall<TData, TResult>(bucket: Bucket, path: string, toResul
     router.refresh(); // requests_total and the usage chart
   }
 
-  return { busy, result, problem, submit, request };
+  return { busy, result, problem, submit, request, requestId };
 }

@@ -25,8 +25,14 @@ test.describe("API reference", () => {
       await expect(page.locator(`.opblock-${method} .opblock-summary-path[data-path="${path}"]`), `${method} ${path}`).toHaveCount(1);
     }
 
+    // Authorize sits above the API's long description, in the first screen.
+    const authorize = page.locator(".swagger-ui .auth-wrapper .btn.authorize");
+    const [button, info] = [await authorize.boundingBox(), await page.locator(".swagger-ui .information-container").boundingBox()];
+    expect(button!.y).toBeLessThan(info!.y);
+    expect(button!.y).toBeLessThan(400);
+
     // Authorize: bearer with the key.
-    await page.locator(".swagger-ui .auth-wrapper .btn.authorize").click();
+    await authorize.click();
     const modal = page.locator(".swagger-ui .modal-ux");
     await expect(modal).toBeVisible();
     await modal.getByLabel("auth-bearer-value").fill(key);
@@ -47,6 +53,8 @@ test.describe("API reference", () => {
     await expect(status).toHaveText("200");
     await expect(op.locator(".live-responses-table .response-col_description").last()).toContainText("translated_text");
     await expect(op.locator(".curl-command")).toContainText(`Authorization: Bearer ${key}`);
+    // Nothing the caller did not choose: no Cache-Control (which would bypass the translation cache on every try).
+    await expect(op.locator(".curl-command")).not.toContainText("Cache-Control");
     await screenshot(page, "docs-try-it-out-desktop");
 
     // The same key is now counted: translate went through the real API.
@@ -66,5 +74,7 @@ test.describe("API reference", () => {
     await op.getByRole("button", { name: "Execute" }).click();
     await expect(op.locator(".live-responses-table .response .response-col_status").first()).toHaveText("200");
     await expect(op.locator(".curl-command")).toContainText(`Authorization: Bearer ${key}`);
+    // Nothing the caller did not choose: no Cache-Control (which would bypass the translation cache on every try).
+    await expect(op.locator(".curl-command")).not.toContainText("Cache-Control");
   });
 });

@@ -49,35 +49,42 @@ test.describe("playground tabs", () => {
     await detect.getByLabel("Text").fill("Abaana bagenda ku ssomero buli lunaku.");
     await detect.getByRole("button", { name: "Detect" }).click();
     await expect(page.getByTestId("detect-result")).toContainText("Luganda (lug)");
-    // Copy and View code: the request as curl, the typed client and Python, with the key filled in.
+    // Copy and View code: the request as curl, fetch and the Python client, with the key filled in.
     const detectPanel = page.getByRole("tabpanel", { name: "Detect" });
     await detectPanel.getByRole("button", { name: "Copy the response (JSON)" }).click();
     await expect(page.getByTestId("toasts")).toContainText("Copied to the clipboard");
     expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({ language: "lug" });
     await detectPanel.getByText("View code").click();
     const code = detectPanel.getByTestId("view-code");
-    await expect(code).toContainText(`curl ${baseURL}/api/v1/detect`);
+    await expect(code).toContainText(`curl -sS ${baseURL}/api/v1/detect`);
     await expect(code).toContainText(`Authorization: Bearer ${key}`);
-    await expect(code).toContainText(`createLughaClient({ baseUrl: "${baseURL}", apiKey: "${key}" })`);
-    await expect(code).toContainText("requests.post(");
+    await expect(code).toContainText(`await fetch("${baseURL}/api/v1/detect"`);
+    await expect(code).toContainText("npm install @lugha/client");
+    await expect(code).toContainText(`client = lugha.Client("${key}", base_url="${baseURL}")`);
+    await expect(code).toContainText("client.detect(");
+    await expect(code).toContainText("pip install ./clients/python");
+    await expect(detectPanel.getByTestId("response-meta")).toContainText(/Request id\s*req_/);
 
-    // Transcribe: upload a WAV file.
+    // Transcribe: no language is preselected (it would be a guess); upload a WAV file.
     await tablist.getByRole("tab", { name: "Transcribe" }).click();
     const transcribe = page.getByRole("form", { name: "Transcribe a recording" });
+    await expect(transcribe.getByLabel("Language spoken")).toHaveValue("");
+    await transcribe.getByLabel("Language spoken").selectOption("lug");
     await transcribe.getByLabel(/Recording/).setInputFiles({ name: "tone.wav", mimeType: "audio/wav", buffer: toneWav() });
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     await expect(page.getByTestId("transcribe-result")).toBeVisible();
+    await expect(page.getByTestId("transcribe-result").getByTestId("response-meta")).toContainText(/Provider.*Model.*Audio duration.*Request id/s);
     // View code for the multipart upload: the file by the name it was chosen under, the fields beside it.
     const transcribePanel = page.getByRole("tabpanel", { name: "Transcribe" });
     await transcribePanel.getByText("View code").click();
     const uploadCode = transcribePanel.getByTestId("view-code");
-    await expect(uploadCode).toContainText(`curl ${baseURL}/api/v1/speech/stt`);
+    await expect(uploadCode).toContainText(`curl -sS ${baseURL}/api/v1/speech/stt`);
     await expect(uploadCode).toContainText(`Authorization: Bearer ${key}`);
     await expect(uploadCode).toContainText("-F 'audio=@tone.wav'");
     await expect(uploadCode).toContainText(/-F 'language=[a-z]+'/);
     await expect(uploadCode).toContainText('form.set("audio", new Blob([await readFile("tone.wav")]), "tone.wav");');
-    await expect(uploadCode).toContainText('lugha.POST("/api/v1/speech/stt", { body: form })');
-    await expect(uploadCode).toContainText('files={"audio": ("tone.wav", file0)}');
+    await expect(uploadCode).toContainText(`await fetch("${baseURL}/api/v1/speech/stt"`);
+    await expect(uploadCode).toContainText('client.transcribe( "tone.wav", language="lug", )');
 
     // Or record in the browser: the recording is converted to WAV before it is sent.
     await transcribe.getByRole("button", { name: "Record from the microphone" }).click();
@@ -87,7 +94,7 @@ test.describe("playground tabs", () => {
     await expect(page.getByTestId("chosen-audio")).toContainText("recording.wav");
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     // The API recognises the format from the bytes it received.
-    await expect(page.getByTestId("transcribe-result")).toContainText("received as audio/wav");
+    await expect(page.getByTestId("transcribe-result").locator("[data-meta='Received as']")).toHaveText("audio/wav");
     await expect(page.getByTestId("requests-total")).toHaveText("3");
 
     // Speak: only languages with voices, and a voice picker.
@@ -102,9 +109,28 @@ test.describe("playground tabs", () => {
     const voices = speak.getByLabel("Voice").locator("option");
     expect(await voices.count()).toBeGreaterThan(1);
     await speak.getByLabel("Voice").selectOption({ index: 1 });
-    await page.getByRole("tabpanel", { name: "Speak" }).getByRole("button", { name: "Speak" }).click();
-    await expect(page.getByRole("tabpanel", { name: "Speak" }).getByTestId("tts-audio")).toBeVisible();
+    await expect(speak.getByLabel("Text")).toHaveAccessibleDescription("16 / 2,000 characters");
+    const speakPanel = page.getByRole("tabpanel", { name: "Speak" });
+    await speakPanel.getByRole("button", { name: "Speak" }).click();
+    await expect(speakPanel.getByTestId("tts-audio")).toBeVisible();
     await expect(page.getByTestId("requests-total")).toHaveText("4");
+    // Raw audio (the default): what spoke it comes from the X-Lugha-* headers; View code asks for audio/wav.
+    const spokenMeta = speakPanel.getByTestId("response-meta");
+    await expect(spokenMeta).toContainText(/Provider.*Model.*Voice.*Duration.*raw audio.*Request id\s*req_/s);
+    await speakPanel.getByText("View code").click();
+    await expect(speakPanel.getByTestId("view-code")).toContainText('-H "Accept: audio/wav"');
+    // The JSON form: the audio arrives as base64, decoded in the page; View code says so.
+    await speak.getByLabel(/^JSON/).check();
+    await speakPanel.getByRole("button", { name: "Speak" }).click();
+    await expect(spokenMeta).toContainText("JSON, audio in audio_base64");
+    await expect(speakPanel.getByTestId("tts-audio")).toBeVisible();
+    await speakPanel.getByText("View code").click();
+    await expect(speakPanel.getByTestId("view-code")).toContainText("jq -r .audio_base64");
+    await expect(speakPanel.getByTestId("view-code")).toContainText("client.speak(");
+    await expect(page.getByTestId("requests-total")).toHaveText("5");
+    // Past the limit, the counter warns.
+    await speak.getByLabel("Text").fill("a".repeat(2_001));
+    await expect(speak.getByTestId("char-counter")).toContainText("1 over the limit");
     await tablist.getByRole("tab", { name: "Detect" }).click(); // View code open, for the accessibility check
 
     for (const vp of VIEWPORTS) {

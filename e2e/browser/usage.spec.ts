@@ -44,7 +44,7 @@ test.describe("usage chart", () => {
       expect(sizes.length).toBeGreaterThan(10);
       // Today's bar is drawn: its segments (by endpoint) fill the plot's height, 5 of a 5-request scale.
       const bar = chart.getByTestId("usage-bar").last();
-      const drawn = await bar.locator("span").evaluateAll((spans) => spans.reduce((h, el) => h + el.getBoundingClientRect().height, 0));
+      const drawn = await bar.getByTestId("usage-segment").evaluateAll((spans) => spans.reduce((h, el) => h + el.getBoundingClientRect().height, 0));
       const full = await bar.evaluate((el) => el.getBoundingClientRect().height);
       expect(full).toBeGreaterThan(150);
       expect(Math.abs(drawn - full), `today's bar at ${vp.width}px: ${drawn} of ${full} px`).toBeLessThan(2);

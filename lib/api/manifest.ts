@@ -11,6 +11,7 @@ import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
 import { CATALOG_FILE_HEADERS, CATALOG_MAX_BODY_BYTES, CATALOG_MEDIA_TYPES, CatalogRequest } from "@/lib/translate/catalog-schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
+import { REQUEST_LOG_DAYS, RequestLogQuery } from "@/lib/usage/requests";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/schemas";
 
 /**
@@ -310,6 +311,19 @@ export const ROUTES = {
       query: UsageQuery,
       errors: ["VALIDATION_ERROR"],
       ok: { description: "The usage, grouped", schema: "UsageResponse" },
+    }),
+  },
+  "/api/v1/usage/requests": {
+    get: op({
+      operationId: "listRequests",
+      tags: ["API keys"],
+      summary: "Recent requests of the calling key",
+      description: `The request log: every request made with the key over the last ${REQUEST_LOG_DAYS} days, newest first — when, endpoint, status, latency, the provider and model that served it, whether the translation cache answered, and its request id (the X-Request-Id of its response). Nothing of the text or the audio is kept. Filter by \`status\` (a class such as 4xx, or one status such as 429), \`endpoint\` and \`request_id\`; page with \`page\` and \`per_page\`. Lines are written with the usage counts, in batches just after each response (this request is not listed yet). Older lines are deleted; revoking the key deletes its log. A bad parameter is a 422 VALIDATION_ERROR whose \`loc\` names it.`,
+      auth: "api_key",
+      rateLimit: "default",
+      query: RequestLogQuery,
+      errors: ["VALIDATION_ERROR"],
+      ok: { description: "One page of recent requests", schema: "RequestLogResponse" },
     }),
   },
   "/api/v1/glossaries": {

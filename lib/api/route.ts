@@ -10,7 +10,7 @@ import { PEER_ADDRESS_HEADER, SANDBOX_HEADER } from "@/lib/kit/headers";
 import { requestIdFor } from "@/lib/kit/request-id";
 import { type RateLimitBucket, type RateLimitDecision, rateLimitExceeded, rateLimitHeaders, throttleFailedAuth } from "@/lib/ratelimit";
 import { type Services, services } from "@/lib/server";
-import { requestOutcome } from "@/lib/usage/outcome";
+import { requestLogEntry, requestOutcome } from "@/lib/usage/outcome";
 import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedError, noSuchEndpoint, SERVICE_UNAVAILABLE_MESSAGE } from "./refusals";
 
@@ -46,11 +46,27 @@ export class RawReply {
   constructor(
     readonly response: Response,
     readonly sandbox: boolean,
-    /** The provider that served it, for the usage breakdown. */
-    readonly provider?: string,
-    /** What the usage count reads instead (a translation's counts), when the reply carries a file. */
-    readonly usage?: object,
+    readonly served: {
+      /** The provider that served it, for the usage breakdown and the request log. */
+      provider?: string;
+      /** The model that served it ("<provider>/<model>"), for the request log. */
+      model?: string;
+      /** What the usage count reads instead (a translation's counts), when the reply carries a file. */
+      usage?: object;
+    } = {},
   ) {}
+
+  get provider(): string | undefined {
+    return this.served.provider;
+  }
+
+  get model(): string | undefined {
+    return this.served.model;
+  }
+
+  get usage(): object | undefined {
+    return this.served.usage;
+  }
 }
 
 type HandlerResult = Response | RawReply | object;
@@ -103,12 +119,11 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const result = await options.handler(ctx as never);
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       const response = toResponse(result, options.ok?.status ?? 200, headers);
-      if (key)
-        recordOutcome(s, key.id, options, response.status, result instanceof RawReply ? (result.usage ?? { provider: result.provider }) : result);
+      if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status }, result);
       return response;
     } catch (err) {
       const response = errorResponse(err, requestId, headers);
-      if (key) recordOutcome(s, key.id, options, response.status);
+      if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status });
       return response;
     } finally {
       // The request's outcome is counted in memory on every path, exact or not; it is written after the response.
@@ -184,15 +199,32 @@ function isSandboxed(result: HandlerResult): boolean {
   return !(result instanceof Response) && (result as { sandbox?: unknown }).sandbox === true;
 }
 
-/** How the request ended, for GET /api/v1/usage and the dashboard: tallied in memory, written by the usage flush. */
+/**
+ * How the request ended, for GET /api/v1/usage, GET /api/v1/usage/requests and the dashboard: tallied in memory,
+ * written by the usage flush with the counts (no write of its own).
+ */
 function recordOutcome(
   s: Services,
   keyId: string,
   options: { endpoint?: string; recordsTranslationUsage?: boolean },
-  status: number,
+  request: { requestId: string; startedAt: number; status: number },
   result?: unknown,
 ) {
-  if (options.endpoint) s.keys.recordRequestOutcome(keyId, requestOutcome(options.endpoint, status, result, options.recordsTranslationUsage));
+  if (!options.endpoint) return;
+  const { status, requestId } = request;
+  const raw = result instanceof RawReply;
+  const outcome = requestOutcome(
+    options.endpoint,
+    status,
+    raw ? (result.usage ?? { provider: result.provider }) : result,
+    options.recordsTranslationUsage,
+  );
+  const line = requestLogEntry(
+    { requestId, endpoint: options.endpoint, status, latencyMs: performance.now() - request.startedAt, at: Date.now() },
+    raw ? undefined : result,
+    raw ? { provider: result.provider, model: result.model } : undefined,
+  );
+  s.keys.recordRequestOutcome(keyId, outcome, line);
 }
 
 /** Builds the error envelope for anything thrown inside a route. */

@@ -7,7 +7,7 @@ import { type KeyRecord, keyRecord, UUID } from "./record";
 
 export type { KeyRecord, KeyStatus } from "./record";
 
-import { databaseUsageWriter, type RequestOutcome, UsageBuffer } from "./usage-buffer";
+import { databaseUsageWriter, type RequestLogEntry, type RequestOutcome, UsageBuffer } from "./usage-buffer";
 
 const DAY_MS = 86_400_000;
 
@@ -245,7 +245,7 @@ export class KeyStore {
   }
 
   /**
-   * Marks the key revoked and deletes its glossaries (in one transaction); from then on it authenticates nothing — on
+   * Marks the key revoked and deletes its glossaries and its request log (in one transaction); from then on it authenticates nothing — on
    * this instance at once, on others within the key cache's lifetime (KEY_CACHE_TTL_MS). Idempotent.
    */
   async revokeKey(id: string, now = new Date()): Promise<void> {
@@ -253,6 +253,7 @@ export class KeyStore {
     await prisma.$transaction([
       prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } }),
       prisma.glossary.deleteMany({ where: { keyId: id } }),
+      prisma.requestLog.deleteMany({ where: { keyId: id } }),
     ]);
     this.cache.revoke(id);
   }
@@ -262,8 +263,8 @@ export class KeyStore {
    * cache hits — for GET /api/v1/usage and the dashboard. Tallied in memory and written with the request counts by the
    * next batched flush (never a write of its own, never blocks the response).
    */
-  recordRequestOutcome(keyId: string, outcome: RequestOutcome): void {
-    this.usage.recordOutcome(keyId, outcome);
+  recordRequestOutcome(keyId: string, outcome: RequestOutcome, log?: RequestLogEntry): void {
+    this.usage.recordOutcome(keyId, outcome, log);
   }
   /** The key by its id (the portal session holds only this), whatever its status; null when there is no such key. */
   async findKeyById(id: string, now = new Date()): Promise<KeyRecord | null> {

@@ -245,4 +245,27 @@ describe("UsageBuffer", () => {
       },
     ]);
   });
+
+  it("carries request log lines in the same write as the counts, in order, and keeps them through a failed write", async () => {
+    const w = fakeWriter();
+    const buf = new UsageBuffer(w.writer);
+    const outcome = { endpoint: "POST /api/v1/detect", status: 200, languagePair: "", provider: "", characters: 0, cacheHits: 0 };
+    const line = (n: number) => ({ ...outcome, at: n, requestId: `req_${n}`, latencyMs: 5, model: "", cache: "" });
+    buf.recordOutcome("a", outcome, line(1));
+    buf.recordOutcome("a", outcome, line(2));
+    expect(w.calls).toHaveLength(0); // no I/O per request
+    w.setMode("fail");
+    expect(await buf.flush(true)).toBe(false);
+    buf.recordOutcome("a", outcome, line(3));
+    w.setMode("ok");
+    expect(await buf.flush(true)).toBe(true);
+    expect(
+      w.calls
+        .at(-1)!
+        .get("a")!
+        .log.map((l) => l.requestId),
+    ).toEqual(["req_1", "req_2", "req_3"]);
+    expect(await buf.flush(true)).toBe(true);
+    expect(w.calls).toHaveLength(2); // written once
+  });
 });

@@ -45,6 +45,26 @@ export interface RequestOutcome {
   cacheHits: number;
 }
 
+/**
+ * One line of the request log (GET /api/v1/usage/requests): metadata of a request, never its text or audio. Kept
+ * REQUEST_LOG_DAYS days.
+ */
+export interface RequestLogEntry {
+  /** Epoch ms when the response was ready. */
+  at: number;
+  requestId: string;
+  endpoint: string;
+  status: number;
+  latencyMs: number;
+  provider: string;
+  model: string;
+  /** "hit", "miss", "partial" (a batch), or "" where the translation cache does not apply. */
+  cache: string;
+}
+
+/** How long the request log keeps a request. */
+export const REQUEST_LOG_DAYS = 7;
+
 interface OutcomeTally extends Omit<RequestOutcome, "characters" | "cacheHits">, DayTally {
   dayNo: number;
 }
@@ -57,6 +77,8 @@ export interface KeyTally {
   days: Map<number, DayTally>;
   /** One entry per (day, endpoint, status, pair, provider) → counts (outcomeKey). */
   outcomes: Map<string, OutcomeTally>;
+  /** Request log lines, oldest first. */
+  log: RequestLogEntry[];
 }
 
 const outcomeKey = (o: Pick<OutcomeTally, "dayNo" | "endpoint" | "status" | "languagePair" | "provider">) =>
@@ -123,8 +145,9 @@ export class UsageBuffer {
    * status, pair and provider; its characters and cache hits go to the day's row too. Synchronous, no I/O: it is
    * written with the rest by the next flush.
    */
-  recordOutcome(keyId: string, outcome: RequestOutcome): void {
+  recordOutcome(keyId: string, outcome: RequestOutcome, log?: RequestLogEntry): void {
     const { tally, dayNo } = this.tallyDay(keyId, 0, outcome.characters, outcome.cacheHits);
+    if (log) tally.log.push(log);
     const { characters, cacheHits, ...dimensions } = outcome;
     const entry = { ...dimensions, dayNo };
     const key = outcomeKey(entry);
@@ -140,7 +163,7 @@ export class UsageBuffer {
     const now = this.now();
     if (this.pending.size === 0) this.pendingSince = now;
     let tally = this.pending.get(keyId);
-    if (!tally) this.pending.set(keyId, (tally = { requests: 0, lastUsedAt: 0, days: new Map(), outcomes: new Map() }));
+    if (!tally) this.pending.set(keyId, (tally = { requests: 0, lastUsedAt: 0, days: new Map(), outcomes: new Map(), log: [] }));
     tally.requests += requests;
     if (requests > 0 && now > tally.lastUsedAt) tally.lastUsedAt = now;
     const dayNo = Math.floor(now / DAY_MS);
@@ -307,6 +330,7 @@ export class UsageBuffer {
           e.cacheHits += o.cacheHits;
         } else into.outcomes.set(key, { ...o });
       }
+      into.log.push(...t.log);
     }
   }
 
@@ -339,7 +363,8 @@ export class UsageBuffer {
 
 /**
  * One statement: add each key's requests to requests_total, move last_used_at forward, add the per-day rows and the
- * per-day breakdown rows (usage_breakdown), and report keys no longer active. Rows are matched by id; keys that no longer exist are skipped. `marker` adds the
+ * per-day breakdown rows (usage_breakdown) and the request log lines of keys still active (dropping their lines older
+ * than REQUEST_LOG_DAYS), and report keys no longer active. Rows are matched by id; keys that no longer exist are skipped. `marker` adds the
  * PostgreSQL bookkeeping (see databaseUsageWriter).
  */
 const writeSql = (marker = "") => `
@@ -349,6 +374,8 @@ WITH v AS (
   SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, day date, n bigint, c bigint, h bigint)
 ), b AS (
   SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, day date, e text, s int, p text, v text, n bigint, c bigint, h bigint)
+), r AS (
+  SELECT * FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, at timestamptz, q text, e text, s int, l int, p text, m text, c text)
 ), k AS (
   UPDATE api_keys AS a
      SET requests_total = a.requests_total + v.n,
@@ -370,14 +397,19 @@ WITH v AS (
      SET requests = usage_breakdown.requests + excluded.requests,
          characters = usage_breakdown.characters + excluded.characters,
          cache_hits = usage_breakdown.cache_hits + excluded.cache_hits
+), rl AS (
+  INSERT INTO request_log (key_id, at, request_id, endpoint, status, latency_ms, provider, model, cache)
+  SELECT r.id, r.at, r.q, r.e, r.s, r.l, r.p, r.m, r.c FROM r JOIN k ON k.id = r.id WHERE k.revoked_at IS NULL
+), expired AS (
+  DELETE FROM request_log WHERE key_id IN (SELECT DISTINCT id FROM r) AND at < now() - interval '${REQUEST_LOG_DAYS} days'
 )${marker}
 SELECT id::text AS id FROM k WHERE revoked_at IS NOT NULL OR expires_at <= now()`;
 
 /** PostgreSQL: this write's marker goes in with the counts; markers whose outcome is known, and day-old ones, go. */
 const MARKED_WRITE_SQL = writeSql(`, mark AS (
-  INSERT INTO usage_writes (id) VALUES ($4::uuid)
+  INSERT INTO usage_writes (id) VALUES ($5::uuid)
 ), done AS (
-  DELETE FROM usage_writes WHERE id = ANY($5::uuid[]) OR written_at < now() - interval '1 day'
+  DELETE FROM usage_writes WHERE id = ANY($6::uuid[]) OR written_at < now() - interval '1 day'
 )`);
 
 /**
@@ -390,11 +422,24 @@ SELECT count(*)::int AS fenced FROM f`;
 
 const isoDay = (dayNo: number) => new Date(dayNo * DAY_MS).toISOString().slice(0, 10);
 
-function payload(batch: UsageBatch): [string, string, string] {
+function payload(batch: UsageBatch): [string, string, string, string] {
   const keys: { id: string; n: number; last_used: string | null }[] = [];
   const days: { id: string; day: string; n: number; c: number; h: number }[] = [];
   const outcomes: { order: string; row: object }[] = [];
+  const log: object[] = [];
   for (const [id, t] of batch) {
+    for (const r of t.log)
+      log.push({
+        id,
+        at: new Date(r.at).toISOString(),
+        q: r.requestId,
+        e: r.endpoint,
+        s: r.status,
+        l: r.latencyMs,
+        p: r.provider,
+        m: r.model,
+        c: r.cache,
+      });
     keys.push({ id, n: t.requests, last_used: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null });
     for (const [dayNo, d] of t.days) days.push({ id, day: isoDay(dayNo), n: d.requests, c: d.characters, h: d.cacheHits });
     for (const [key, o] of t.outcomes) {
@@ -416,7 +461,7 @@ function payload(batch: UsageBatch): [string, string, string] {
   keys.sort((a, b) => (a.id < b.id ? -1 : 1));
   days.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.day < b.day ? -1 : 1));
   outcomes.sort((a, b) => (a.order < b.order ? -1 : 1));
-  return [JSON.stringify(keys), JSON.stringify(days), JSON.stringify(outcomes.map((o) => o.row))];
+  return [JSON.stringify(keys), JSON.stringify(days), JSON.stringify(outcomes.map((o) => o.row)), JSON.stringify(log)];
 }
 
 /**
@@ -430,15 +475,15 @@ export function databaseUsageWriter(database: DatabaseSource): UsageWriter {
   return {
     async write(batch) {
       const db = await database();
-      const [keys, days, outcomes] = payload(batch);
+      const [keys, days, outcomes, log] = payload(batch);
       if (db.kind === "pglite") {
         // In-process: a statement either ran or it did not; there is no connection to lose around COMMIT.
         const rows = await runPrepared<{ id: string }>(
           db.pglite,
           "lugha_usage_write",
           writeSql(),
-          ["jsonb", "jsonb", "jsonb"],
-          [keys, days, outcomes],
+          ["jsonb", "jsonb", "jsonb", "jsonb"],
+          [keys, days, outcomes, log],
         );
         return { inactiveKeyIds: rows.map((r) => r.id) };
       }
@@ -446,7 +491,7 @@ export function databaseUsageWriter(database: DatabaseSource): UsageWriter {
       const settled = settledMarkers;
       settledMarkers = [];
       try {
-        const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(MARKED_WRITE_SQL, keys, days, outcomes, marker, settled);
+        const rows = await db.prisma.$queryRawUnsafe<{ id: string }[]>(MARKED_WRITE_SQL, keys, days, outcomes, log, marker, settled);
         settledMarkers.push(marker);
         return { inactiveKeyIds: rows.map((r) => r.id) };
       } catch (err) {

@@ -41,6 +41,41 @@ const L = (code: string, name: string, nativeName: string, region: Region, alias
   ...(franc ? { franc } : {}),
 });
 
+/**
+ * Other names people know a language by — the language family or cluster it belongs to, a dialect's name, its name in
+ * another language — for finding it by search (the /languages page). Unlike `aliases`, these are never accepted as a
+ * code: "Akan" names Twi and Fante alike.
+ */
+export const OTHER_NAMES: Readonly<Record<string, readonly string[]>> = {
+  tw: ["Akan", "Asante", "Ashanti", "Asante Twi", "Akuapem", "Akuapem Twi"],
+  fat: ["Akan", "Fanti", "Mfantse"],
+  lug: ["Ganda", "Oluganda"],
+  sw: ["Kiswahili"],
+  nyn: ["Nkore", "Nyankore", "Runyankore"],
+  teo: ["Teso", "Iteso"],
+  ach: ["Lwo", "Acoli"],
+  ki: ["Gikuyu", "Gĩkũyũ"],
+  luo: ["Dholuo", "Nilotic Luo"],
+  yo: ["Yorùbá"],
+  ee: ["Eʋe", "Eʋegbe"],
+  gaa: ["Gã"],
+  gur: ["Frafra", "Farefare"],
+  mer: ["Meru"],
+  rw: ["Rwanda", "Ikinyarwanda"],
+  rn: ["Rundi", "Ikirundi"],
+  ny: ["Nyanja", "Chinyanja", "Chewa"],
+  st: ["Southern Sotho", "Sotho"],
+  nso: ["Sepedi", "Pedi"],
+  tn: ["Tswana"],
+  ts: ["Tsonga"],
+  ss: ["Swazi"],
+  zu: ["isiZulu"],
+  xh: ["isiXhosa"],
+  om: ["Afaan Oromoo"],
+  xog: ["Soga"],
+  myx: ["Masaba", "Gisu", "Lugisu"],
+};
+
 export const LANGUAGES: readonly Language[] = [
   // provider_a (Sunbird) core set
   L("en", "English", "English", "Global", ["eng"], "eng"),

@@ -66,9 +66,9 @@ export const CACHE_CONTROL_PARAMETER = {
   name: "Cache-Control",
   in: "header",
   required: false,
-  description: "`no-cache`: do not answer from the translation cache; the fresh result is still stored.",
-  schema: { type: "string" },
-  example: "no-cache",
+  description: "`no-cache`: do not answer from the translation cache; the fresh result is still stored. Leave it out to allow cached answers.",
+  // No example: Swagger UI's "Try it out" sends a parameter's example, and every try would bypass the cache.
+  schema: { type: "string", enum: ["no-cache"] },
 };
 
 const Text = z

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requestOutcome } from "./outcome";
+import { requestLogEntry, requestOutcome } from "./outcome";
 
 const translation = { detected_source_lang: "en", target_lang: "lug", provider: "provider_a", characters_translated: 12, cached: false, error: null };
 
@@ -48,5 +48,35 @@ describe("requestOutcome", () => {
       cacheHits: 0,
     });
     expect(requestOutcome("GET /api/v1/languages", 304, new Response(null, { status: 304 }))).toMatchObject({ provider: "", languagePair: "" });
+  });
+});
+
+describe("requestLogEntry", () => {
+  const request = { requestId: "req_1", endpoint: "POST /api/v1/translate", status: 200, latencyMs: 12.6, at: 1 };
+
+  it("a translation: provider, model and whether the cache answered; the latency in whole ms", () => {
+    expect(requestLogEntry(request, { provider: "provider_a", model_used: "provider_a/sunflower", cached: true, translated_text: "x" })).toEqual({
+      ...request,
+      latencyMs: 13,
+      provider: "provider_a",
+      model: "provider_a/sunflower",
+      cache: "hit",
+    });
+  });
+
+  it("a batch: what every served item shares, and a partial cache", () => {
+    const item = (cached: boolean, provider = "provider_b") => ({ provider, model_used: `${provider}/m`, cached, error: null });
+    const failed = { provider: null, model_used: null, cached: false, error: "x" };
+    expect(requestLogEntry(request, { results: [item(true), item(false), failed] })).toMatchObject({ provider: "provider_b", cache: "partial" });
+    expect(requestLogEntry(request, { results: [item(true), item(true, "provider_c")] })).toMatchObject({ provider: "", model: "", cache: "hit" });
+  });
+
+  it("an error names nothing; raw audio takes what the handler said", () => {
+    expect(requestLogEntry({ ...request, status: 422 }, { provider: "provider_a" })).toMatchObject({ provider: "", model: "", cache: "" });
+    expect(requestLogEntry(request, undefined, { provider: "provider_b", model: "provider_b/tts" })).toMatchObject({
+      provider: "provider_b",
+      model: "provider_b/tts",
+      cache: "",
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { RequestOutcome } from "@/lib/keys/usage-buffer";
+import type { RequestLogEntry, RequestOutcome } from "@/lib/keys/usage-buffer";
 import { translationUsage } from "@/lib/translate";
 import type { BatchTranslateResponse, TranslateResponse } from "@/lib/translate/schemas";
 
@@ -38,3 +38,38 @@ const providerOf = (r: Record<string, unknown>) => (typeof r.provider === "strin
 function shared(values: string[]): string {
   return values.length > 0 && values.every((v) => v === values[0]) ? values[0] : "";
 }
+
+/**
+ * The request log's line for a request (GET /api/v1/usage/requests): when, which, how it ended, how long it took, and
+ * what served it — read from the result (`provider`, `model_used`, `cached`; a batch: the provider and model every
+ * served item shares, and the cache "hit", "miss" or "partial") or, for a response the handler built (raw audio), from
+ * what the handler said. Never anything of the text or the audio.
+ */
+export function requestLogEntry(
+  request: { requestId: string; endpoint: string; status: number; latencyMs: number; at: number },
+  result?: unknown,
+  served?: { provider?: string; model?: string },
+): RequestLogEntry {
+  const entry: RequestLogEntry = { ...request, latencyMs: Math.max(0, Math.round(request.latencyMs)), provider: "", model: "", cache: "" };
+  if (request.status >= 400) return entry;
+  if (served) return { ...entry, provider: served.provider ?? "", model: served.model ?? "" };
+  if (!isObject(result)) return entry;
+  if (Array.isArray(result.results)) {
+    const items = (result.results as unknown[]).filter((r): r is Record<string, unknown> => isObject(r) && r.error === null);
+    const hits = items.filter((r) => r.cached === true).length;
+    return {
+      ...entry,
+      provider: shared(items.map(providerOf)),
+      model: shared(items.map(modelOf)),
+      cache: items.length === 0 ? "" : hits === items.length ? "hit" : hits === 0 ? "miss" : "partial",
+    };
+  }
+  return {
+    ...entry,
+    provider: providerOf(result),
+    model: modelOf(result),
+    cache: typeof result.cached === "boolean" ? (result.cached ? "hit" : "miss") : "",
+  };
+}
+
+const modelOf = (r: Record<string, unknown>) => (typeof r.model_used === "string" ? r.model_used : "");

@@ -141,6 +141,11 @@ class Requests(unittest.TestCase):
         self.assertEqual(opener.requests[1].full_url, "http://lugha.test/api/v1/languages?capability=tts")
         self.assertEqual(opener.requests[2].get_header("Cache-control"), "no-cache")
 
+    def test_request_log_query(self) -> None:
+        c, opener, _ = client([Answer(200, {})])
+        c.request_log(status="4xx", per_page=20)
+        self.assertEqual(opener.requests[0].full_url, "http://lugha.test/api/v1/usage/requests?status=4xx&per_page=20")
+
     def test_create_key_and_health_send_no_key(self) -> None:
         c, opener, _ = client([Answer(200, {})])
         c.create_key("my app", expires_in_days=30)

@@ -205,6 +205,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent requests of the calling key
+         * @description The request log: every request made with the key over the last 7 days, newest first — when, endpoint, status, latency, the provider and model that served it, whether the translation cache answered, and its request id (the X-Request-Id of its response). Nothing of the text or the audio is kept. Filter by `status` (a class such as 4xx, or one status such as 429), `endpoint` and `request_id`; page with `page` and `per_page`. Lines are written with the usage counts, in batches just after each response (this request is not listed yet). Older lines are deleted; revoking the key deletes its log. A bad parameter is a 422 VALIDATION_ERROR whose `loc` names it. Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/glossaries": {
         parameters: {
             query?: never;
@@ -1405,6 +1425,37 @@ export interface components {
             /** @description Requests answered with a 4xx or 5xx status (429 included) */
             errors: number;
         };
+        /** @description Recent requests of the calling key (the last 7 days) */
+        RequestLogResponse: {
+            /** @description Requests matching the filters over the retention period */
+            total: number;
+            page: number;
+            per_page: number;
+            /** @description Newest first */
+            requests: components["schemas"]["RequestLogRow"][];
+        };
+        /** @description One request of the calling key */
+        RequestLogRow: {
+            /** @description When the response was sent (ISO 8601, UTC, milliseconds) */
+            time: string;
+            /** @description The X-Request-Id of the response: quote it when reporting a problem */
+            request_id: string;
+            /** @description Method and path, e.g. "POST /api/v1/translate" */
+            endpoint: string;
+            /** @description HTTP status of the response */
+            status: number;
+            /** @description Time from arrival to response, milliseconds */
+            latency_ms: number;
+            /** @description The provider that served it (a batch: when one served every item), else null */
+            provider: string | null;
+            /** @description "<provider>/<model>" that served it, else null */
+            model_used: string | null;
+            /**
+             * @description Translations: hit (answered from the translation cache), miss, or partial (a batch with some items cached); null elsewhere
+             * @enum {string|null}
+             */
+            cache: "hit" | "miss" | "partial" | null;
+        };
         /** @description Error body: {"detail": {code, message, request_id, errors?}} */
         ErrorBody: {
             detail: {
@@ -1454,11 +1505,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
-                 * @example no-cache
-                 */
-                "Cache-Control"?: string;
+                /** @description `no-cache`: do not answer from the translation cache; the fresh result is still stored. Leave it out to allow cached answers. */
+                "Cache-Control"?: "no-cache";
             };
             path?: never;
             cookie?: never;
@@ -1600,11 +1648,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
-                 * @example no-cache
-                 */
-                "Cache-Control"?: string;
+                /** @description `no-cache`: do not answer from the translation cache; the fresh result is still stored. Leave it out to allow cached answers. */
+                "Cache-Control"?: "no-cache";
             };
             path?: never;
             cookie?: never;
@@ -1746,11 +1791,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description `no-cache`: do not answer from the translation cache; the fresh result is still stored.
-                 * @example no-cache
-                 */
-                "Cache-Control"?: string;
+                /** @description `no-cache`: do not answer from the translation cache; the fresh result is still stored. Leave it out to allow cached answers. */
+                "Cache-Control"?: "no-cache";
             };
             path?: never;
             cookie?: never;
@@ -2735,6 +2777,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: Missing or invalid fields; detail.errors lists each one */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests answered with this status class (2xx, 4xx, 5xx) or this status (e.g. 429) */
+                status?: string;
+                /** @description Only requests to this endpoint: method and path, e.g. "POST /api/v1/translate" */
+                endpoint?: string;
+                /** @description Only the request with this id (the X-Request-Id of its response) */
+                request_id?: string;
+                /** @description Page number, 1 first (default 1) */
+                page?: string;
+                /** @description Requests per page (default 50, at most 200) */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of recent requests */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogResponse"];
                 };
             };
             /** @description `MISSING_API_KEY`: No Authorization header. `INVALID_API_KEY`: The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */

@@ -24,6 +24,8 @@ export type TtsRequest = Schemas["TtsRequest"];
 export type TtsResponse = Schemas["TtsResponse"];
 export type UsageQuery = NonNullable<operations["getUsage"]["parameters"]["query"]>;
 export type UsageResponse = Schemas["UsageResponse"];
+export type RequestLogQuery = NonNullable<operations["listRequests"]["parameters"]["query"]>;
+export type RequestLogResponse = Schemas["RequestLogResponse"];
 export type KeyDetails = Schemas["KeyDetails"];
 export type IssueKeyRequest = Schemas["IssueKeyRequest"];
 export type IssuedKey = Schemas["IssuedKey"];
@@ -166,6 +168,11 @@ export class Lugha {
   /** `GET /api/v1/usage`: the key's requests, characters, cache hits and errors, per day or grouped otherwise. */
   usage(query: UsageQuery = {}): Promise<UsageResponse> {
     return this.#json("GET", "/api/v1/usage", { query });
+  }
+
+  /** `GET /api/v1/usage/requests`: the key's requests of the last 7 days, newest first (filters and paging in `query`). */
+  requests(query: RequestLogQuery = {}): Promise<RequestLogResponse> {
+    return this.#json("GET", "/api/v1/usage/requests", { query });
   }
 
   /** `GET /api/v1/auth/keys/me`: the key's name, expiry, request count and rate limits. */

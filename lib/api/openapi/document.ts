@@ -19,6 +19,7 @@ import {
   TranslateRequest,
   TranslateResponse,
 } from "@/lib/translate/schemas";
+import { RequestLogResponse, RequestLogRow } from "@/lib/usage/requests";
 import { UsageResponse, UsageRow } from "@/lib/usage/schemas";
 import packageJson from "@/package.json";
 import { ERROR_DOCS, ErrorBody, errorExample, FieldError } from "./errors";
@@ -237,6 +238,8 @@ function schemas(): Record<string, SchemaObject> {
       DeletedGlossary,
       UsageResponse,
       UsageRow,
+      RequestLogResponse,
+      RequestLogRow,
       ErrorBody,
       FieldError,
     },

@@ -235,6 +235,27 @@ class Client:
         query = _without_none(**{"from": from_, "to": to, "group_by": group_by})
         return cast(UsageResponse, self._request("GET", "/api/v1/usage", query=query))
 
+    def request_log(
+        self,
+        *,
+        status: Optional[str] = None,
+        endpoint: Optional[str] = None,
+        request_id: Optional[str] = None,
+        page: Optional[int] = None,
+        per_page: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """GET /api/v1/usage/requests: the key's requests of the last 7 days, newest first — time, request_id,
+        endpoint, status, latency_ms, provider, model_used, cache — filtered by ``status`` (a class such as "4xx", or
+        "429"), ``endpoint`` ("POST /api/v1/translate") and ``request_id``, one ``page`` of ``per_page`` at a time."""
+        query = _without_none(
+            status=status,
+            endpoint=endpoint,
+            request_id=request_id,
+            page=str(page) if page is not None else None,
+            per_page=str(per_page) if per_page is not None else None,
+        )
+        return cast(Dict[str, Any], self._request("GET", "/api/v1/usage/requests", query=query))
+
     def key_info(self) -> KeyDetails:
         """GET /api/v1/auth/keys/me: the key's name, expiry, request count and rate limits."""
         return cast(KeyDetails, self._request("GET", "/api/v1/auth/keys/me"))

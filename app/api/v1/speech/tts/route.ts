@@ -33,12 +33,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
           "X-Lugha-Providers-Tried": meta.providers_tried.join(","),
         },
       });
-      return new RawReply(response, meta.sandbox, meta.provider);
+      return new RawReply(response, meta.sandbox, { provider: meta.provider, model: meta.model_used });
     }
     return new RawReply(
       Response.json({ audio_base64: Buffer.from(audio).toString("base64"), ...meta }, { headers: { Vary: "Accept" } }),
       meta.sandbox,
-      meta.provider,
+      { provider: meta.provider, model: meta.model_used },
     );
   },
 });

@@ -47,5 +47,8 @@ function fileReply(result: CatalogResponse, mediaType: string): RawReply {
   });
   if (result.retry_after_seconds !== null) headers.set("X-Lugha-Retry-After", String(result.retry_after_seconds));
   const { content: _file, ...counts } = result;
-  return new RawReply(new Response(result.content, { status: 200, headers }), result.sandbox, result.provider ?? undefined, counts);
+  return new RawReply(new Response(result.content, { status: 200, headers }), result.sandbox, {
+    provider: result.provider ?? undefined,
+    usage: counts,
+  });
 }

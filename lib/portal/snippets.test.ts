@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { buildSnippets, PYTHON_INSTALL, pythonLiteral } from "./snippets";
+
+const KEY = `svc_${"a".repeat(40)}`;
+const ORIGIN = "https://lugha.example";
+
+describe("View code snippets", () => {
+  it("Python literals: True, False, None, nested lists and dicts", () => {
+    expect(pythonLiteral({ a: true, b: [false, null, 1, "x"] })).toBe(
+      '{\n    "a": True,\n    "b": [\n        False,\n        None,\n        1,\n        "x",\n    ],\n}',
+    );
+  });
+
+  it("translate: curl with the body, fetch, and the Python client's translate() with keyword arguments", () => {
+    const s = buildSnippets({ kind: "json", path: "/api/v1/translate", body: { text: "It's", target_lang: "lug" } }, ORIGIN, KEY);
+    expect(s.curl).toContain(`-d '{"text":"It'\\''s","target_lang":"lug"}'`);
+    expect(s.js).toContain(`await fetch("${ORIGIN}/api/v1/translate"`);
+    expect(s.js).not.toContain("@lugha/client");
+    expect(s.python).toContain(`client = lugha.Client("${KEY}", base_url="${ORIGIN}")`);
+    expect(s.python).toContain('client.translate(\n    text="It\'s",\n    target_lang="lug",\n)');
+    expect(s.install.python).toBe(PYTHON_INSTALL);
+  });
+
+  it("an endpoint the Python client has no method for: the standard library, nothing to install", () => {
+    const s = buildSnippets({ kind: "json", path: "/api/v1/catalog/translate", body: { format: "json" } }, ORIGIN, KEY);
+    expect(s.python).toContain("urllib.request.Request(");
+    expect(s.install.python).toBeNull();
+  });
+
+  it("speak: the raw form sends Accept: audio/wav and saves the bytes; the JSON form decodes audio_base64", () => {
+    const raw = buildSnippets({ kind: "speak", body: { text: "Hi", language: "lug" }, raw: true }, ORIGIN, KEY);
+    expect(raw.curl).toContain('-H "Accept: audio/wav"');
+    expect(raw.js).toContain('Accept: "audio/wav"');
+    expect(raw.python).toContain('"Accept": "audio/wav"');
+    const json = buildSnippets({ kind: "speak", body: { text: "Hi", language: "lug" }, raw: false }, ORIGIN, KEY);
+    expect(json.curl).toContain("base64 --decode > speech.wav");
+    expect(json.js).toContain('Buffer.from(audio_base64, "base64")');
+    expect(json.python).toContain("client.speak(");
+  });
+
+  it("transcribe: the file by the name it had, and the fields", () => {
+    const s = buildSnippets({ kind: "transcribe", file: "talk.wav", fields: { language: "ach" } }, ORIGIN, KEY);
+    expect(s.curl).toContain("-F 'audio=@talk.wav'");
+    expect(s.curl).toContain("-F 'language=ach'");
+    expect(s.python).toContain('client.transcribe(\n    "talk.wav",\n    language="ach",\n)');
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * "View code" for the playground: the request a tab just made, as curl, JavaScript and Python that run as written
+ * against this server with the key filled in. Client-safe (no server imports); each tab describes its request as a
+ * SnippetRequest and gets its three snippets from buildSnippets — a new tab adds a request kind (or uses "json").
+ *
+ *  - JavaScript: plain fetch (Node 18+ as an ES module, or a browser console), so nothing needs installing.
+ *  - Python: the Lugha client of this repository (`pip install ./clients/python`) where it has a method for the
+ *    endpoint; otherwise (and for raw audio) the standard library's urllib — no third-party package either way.
+ */
+
+export type SnippetRequest =
+  /** POST a JSON body to `path`: translate, batch, detect, or any other JSON endpoint (`path`). */
+  | { kind: "json"; path: string; body: Record<string, unknown> }
+  /** POST /api/v1/speech/tts: JSON with audio_base64 (`raw` false) or the audio's bytes (`raw` true, Accept: audio/wav). */
+  | { kind: "speak"; body: Record<string, unknown>; raw: boolean }
+  /** POST /api/v1/speech/stt as multipart: the file (read from disk under its name) and the text fields. */
+  | { kind: "transcribe"; file: string; fields: Record<string, string> };
+
+export interface Snippets {
+  curl: string;
+  js: string;
+  python: string;
+  /** What to install first, per language (null: nothing). */
+  install: { js: string | null; python: string | null };
+}
+
+export const PYTHON_INSTALL = "pip install ./clients/python  # from a checkout of this repository";
+const TTS = "/api/v1/speech/tts";
+const STT = "/api/v1/speech/stt";
+
+const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+const js = (v: unknown, indent = "") => JSON.stringify(v, null, 2).replaceAll("\n", `\n${indent}`);
+
+/** A JSON value as a Python literal (JSON's syntax but for true, false and null). */
+export function pythonLiteral(value: unknown, indent = ""): string {
+  const pad = `${indent}    `;
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number" || typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    return `[\n${value.map((v) => `${pad}${pythonLiteral(v, pad)},`).join("\n")}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([k, v]) => `${pad}${JSON.stringify(k)}: ${pythonLiteral(v, pad)},`).join("\n")}\n${indent}}`;
+}
+
+const isIdentifier = (k: string) => /^[a-z_][a-z0-9_]*$/.test(k);
+
+/** Keyword arguments for a client method: `name=value` lines. */
+const kwargs = (body: Record<string, unknown>, indent: string) =>
+  Object.entries(body)
+    .map(([k, v]) => `${indent}${k}=${pythonLiteral(v, indent)},`)
+    .join("\n");
+
+/** The Python client's method for a JSON endpoint, when its keyword arguments are exactly the body's fields. */
+function pythonMethod(path: string, body: Record<string, unknown>): string | null {
+  const method =
+    path === "/api/v1/translate"
+      ? "translate"
+      : path === "/api/v1/translate/batch"
+        ? "translate_batch"
+        : path === "/api/v1/detect" && typeof body.text === "string" && Object.keys(body).length === 1
+          ? "detect"
+          : null;
+  return method && Object.keys(body).every(isIdentifier) ? method : null;
+}
+
+const pythonClient = (origin: string, apiKey: string) => `import json
+
+import lugha
+
+client = lugha.Client("${apiKey}", base_url="${origin}")`;
+
+const pythonUrllib = (origin: string, apiKey: string) => `import json
+import urllib.request
+
+API = "${origin}"
+KEY = "${apiKey}"`;
+
+export function buildSnippets(request: SnippetRequest, origin: string, apiKey: string): Snippets {
+  if (request.kind === "transcribe") return transcribeSnippets(request, origin, apiKey);
+  if (request.kind === "speak") return speakSnippets(request, origin, apiKey);
+  return jsonSnippets(request.path, request.body, origin, apiKey);
+}
+
+function jsonSnippets(path: string, body: Record<string, unknown>, origin: string, apiKey: string): Snippets {
+  const curl = `curl -sS ${origin}${path} \\
+  -H "Authorization: Bearer ${apiKey}" \\
+  -H "Content-Type: application/json" \\
+  -d ${shellQuote(JSON.stringify(body))}`;
+  const jsCode = `const response = await fetch("${origin}${path}", {
+  method: "POST",
+  headers: { Authorization: "Bearer ${apiKey}", "Content-Type": "application/json" },
+  body: JSON.stringify(${js(body, "  ")}),
+});
+const data = await response.json();
+if (!response.ok) throw new Error(\`\${data.detail.code}: \${data.detail.message} (request \${data.detail.request_id})\`);
+console.log(data);
+console.log("request id:", response.headers.get("X-Request-Id"));`;
+  const method = pythonMethod(path, body);
+  const python = method
+    ? `${pythonClient(origin, apiKey)}
+
+result = client.${method}(
+${kwargs(method === "detect" ? { text: body.text } : body, "    ")}
+)
+print(json.dumps(result, indent=2, ensure_ascii=False))`
+    : `${pythonUrllib(origin, apiKey)}
+
+request = urllib.request.Request(
+    API + "${path}",
+    data=json.dumps(${pythonLiteral(body, "    ")}).encode(),
+    headers={"Authorization": "Bearer " + KEY, "Content-Type": "application/json"},
+    method="POST",
+)
+with urllib.request.urlopen(request, timeout=60) as response:
+    print(json.dumps(json.load(response), indent=2, ensure_ascii=False))
+    print("request id:", response.headers["X-Request-Id"])`;
+  return { curl, js: jsCode, python, install: { js: null, python: method ? PYTHON_INSTALL : null } };
+}
+
+function speakSnippets(request: { body: Record<string, unknown>; raw: boolean }, origin: string, apiKey: string): Snippets {
+  const { body, raw } = request;
+  const curl = raw
+    ? `# Raw audio: Accept: audio/wav answers with the WAV file itself; the details are in X-Lugha-* headers (-D -).
+curl -sS ${origin}${TTS} \\
+  -H "Authorization: Bearer ${apiKey}" \\
+  -H "Content-Type: application/json" \\
+  -H "Accept: audio/wav" \\
+  -d ${shellQuote(JSON.stringify(body))} \\
+  -D - -o speech.wav`
+    : `# JSON: the audio is base64 in audio_base64 (jq decodes it into speech.wav).
+curl -sS ${origin}${TTS} \\
+  -H "Authorization: Bearer ${apiKey}" \\
+  -H "Content-Type: application/json" \\
+  -d ${shellQuote(JSON.stringify(body))} \\
+  | jq -r .audio_base64 | base64 --decode > speech.wav`;
+  const jsCode = raw
+    ? `import { writeFile } from "node:fs/promises";
+
+// Accept: audio/wav: the response is the WAV file; what spoke it is in the X-Lugha-* headers.
+const response = await fetch("${origin}${TTS}", {
+  method: "POST",
+  headers: { Authorization: "Bearer ${apiKey}", "Content-Type": "application/json", Accept: "audio/wav" },
+  body: JSON.stringify(${js(body, "  ")}),
+});
+if (!response.ok) {
+  const { detail } = await response.json();
+  throw new Error(\`\${detail.code}: \${detail.message} (request \${detail.request_id})\`);
+}
+await writeFile("speech.wav", new Uint8Array(await response.arrayBuffer()));
+for (const name of ["X-Lugha-Provider", "X-Lugha-Model-Used", "X-Lugha-Voice", "X-Lugha-Audio-Duration-Seconds", "X-Request-Id"]) {
+  console.log(\`\${name}: \${response.headers.get(name)}\`);
+}`
+    : `import { writeFile } from "node:fs/promises";
+
+// Without Accept: audio/*, the answer is JSON with the audio as base64 in audio_base64.
+const response = await fetch("${origin}${TTS}", {
+  method: "POST",
+  headers: { Authorization: "Bearer ${apiKey}", "Content-Type": "application/json" },
+  body: JSON.stringify(${js(body, "  ")}),
+});
+const data = await response.json();
+if (!response.ok) throw new Error(\`\${data.detail.code}: \${data.detail.message} (request \${data.detail.request_id})\`);
+const { audio_base64, ...details } = data;
+await writeFile("speech.wav", Buffer.from(audio_base64, "base64"));
+console.log(details);`;
+  const python = raw
+    ? `${pythonUrllib(origin, apiKey)}
+
+# Accept: audio/wav: the response is the WAV file; what spoke it is in the X-Lugha-* headers.
+request = urllib.request.Request(
+    API + "${TTS}",
+    data=json.dumps(${pythonLiteral(body, "    ")}).encode(),
+    headers={"Authorization": "Bearer " + KEY, "Content-Type": "application/json", "Accept": "audio/wav"},
+    method="POST",
+)
+with urllib.request.urlopen(request, timeout=60) as response, open("speech.wav", "wb") as out:
+    out.write(response.read())
+    for name in ["X-Lugha-Provider", "X-Lugha-Model-Used", "X-Lugha-Voice", "X-Lugha-Audio-Duration-Seconds", "X-Request-Id"]:
+        print(name + ":", response.headers[name])`
+    : `${pythonClient(origin, apiKey)}
+
+# The client asks for JSON and decodes audio_base64 into result["audio"] (the WAV file's bytes).
+result = client.speak(
+${kwargs(body, "    ")}
+)
+with open("speech.wav", "wb") as out:
+    out.write(result.pop("audio"))
+result.pop("audio_base64")
+print(json.dumps(result, indent=2, ensure_ascii=False))`;
+  return { curl, js: jsCode, python, install: { js: null, python: raw ? null : PYTHON_INSTALL } };
+}
+
+function transcribeSnippets(request: { file: string; fields: Record<string, string> }, origin: string, apiKey: string): Snippets {
+  const { file, fields } = request;
+  const curl = [
+    `curl -sS ${origin}${STT}`,
+    `  -H "Authorization: Bearer ${apiKey}"`,
+    `  -F ${shellQuote(`audio=@${file}`)}`,
+    ...Object.entries(fields).map(([name, value]) => `  -F ${shellQuote(`${name}=${value}`)}`),
+  ].join(" \\\n");
+  const jsCode = `import { readFile } from "node:fs/promises";
+
+const form = new FormData();
+form.set("audio", new Blob([await readFile(${JSON.stringify(file)})]), ${JSON.stringify(file)});
+${Object.entries(fields)
+  .map(([name, value]) => `form.set(${JSON.stringify(name)}, ${JSON.stringify(value)});`)
+  .join("\n")}
+// A FormData body is sent as multipart/form-data, with its boundary.
+const response = await fetch("${origin}${STT}", { method: "POST", headers: { Authorization: "Bearer ${apiKey}" }, body: form });
+const data = await response.json();
+if (!response.ok) throw new Error(\`\${data.detail.code}: \${data.detail.message} (request \${data.detail.request_id})\`);
+console.log(data);`;
+  const { language, ...rest } = fields;
+  const python = `${pythonClient(origin, apiKey)}
+
+result = client.transcribe(
+    ${JSON.stringify(file)},
+${kwargs({ language, ...rest }, "    ")}
+)
+print(json.dumps(result, indent=2, ensure_ascii=False))`;
+  return { curl, js: jsCode, python, install: { js: null, python: PYTHON_INSTALL } };
+}
