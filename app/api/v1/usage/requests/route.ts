@@ -3,6 +3,9 @@ import { validate } from "@/lib/kit/body";
 import { services } from "@/lib/server";
 import { REQUEST_LOG_DEFAULT_PAGE_SIZE, RequestLogQuery, readRequestLog } from "@/lib/usage/requests";
 
+/** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
+export const maxDuration = 30;
+
 /**
  * GET /api/v1/usage/requests — the calling key's requests of the last 7 days, newest first (metadata only), filtered
  * by status class or status, endpoint and request id, one page at a time (lib/usage/requests.ts).
