@@ -6,6 +6,8 @@ import { CATALOG_FORMAT_CHOICES, type CatalogFormatChoice, formatFromName, targe
 import { LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
+import type { SnippetRequest } from "@/lib/portal/snippets";
+import { ViewCode } from "./ViewCode";
 
 /** Revokes object URLs and empties the list. */
 function releaseAll(list: string[]) {
@@ -43,6 +45,8 @@ export function CatalogSection({ languages }: { languages: PlaygroundLanguage[] 
   const [targets, setTargets] = useState<string[]>(["lug"]);
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<TargetResult[]>([]);
+  /** The last request sent, for "View code" (the same JSON body, with the file's text in `content`). */
+  const [sent, setSent] = useState<SnippetRequest | null>(null);
 
   // Download links are object URLs: released when a new run replaces them and when the playground goes away.
   const urls = useRef<string[]>([]);
@@ -64,7 +68,9 @@ export function CatalogSection({ languages }: { languages: PlaygroundLanguage[] 
     const done: TargetResult[] = [];
     for (const target of targets) {
       const fileName = targetFileName(file.name, source, target);
-      const body = JSON.stringify({ format, content: file.content, source_lang: source, target_lang: target });
+      const request = { format, content: file.content, source_lang: source, target_lang: target };
+      const body = JSON.stringify(request);
+      setSent({ kind: "json", path: "/api/v1/translate/catalog", body: request });
       const r = await callApi<CatalogAnswer>("/api/v1/translate/catalog", { method: "POST", apiKey: apiKey!, body });
       recordRateLimit("batch", r.rateLimit);
       if (r.ok)
@@ -169,6 +175,15 @@ export function CatalogSection({ languages }: { languages: PlaygroundLanguage[] 
               </a>
             </div>
           ),
+        )}
+        {sent && !busy && (
+          <>
+            <ViewCode snippet={sent} />
+            <p className="text-sm text-slate-700">
+              For whole folders, continuing where a run stopped: <code className="font-mono">npx lugha catalog {file?.name ?? "en.json"} --to{" "}
+              {targets.join(",")} --out ./</code> (the <code className="font-mono">@lugha/client</code> package's command line).
+            </p>
+          </>
         )}
       </div>
     </section>

@@ -52,6 +52,11 @@ const TABS: [string, SnippetRequest, RegExp][] = [
   ["Speak (JSON)", { kind: "speak", body: { text: "Wasuze otya", language: "lug" }, raw: false }, /audio_duration_seconds/],
   ["Speak (raw audio)", { kind: "speak", body: { text: "Wasuze otya", language: "lug" }, raw: true }, /X-Lugha-Provider: \w+/],
   ["Transcribe", { kind: "transcribe", file: "recording.wav", fields: { language: "lug" } }, /transcript/],
+  [
+    "Catalog",
+    { kind: "json", path: "/api/v1/translate/catalog", body: { format: "json", content: '{"greeting": "Good morning, {name}!"}', source_lang: "en", target_lang: "lug" } },
+    /\{name\}/,
+  ],
 ];
 
 describe("View code runs unchanged", () => {
