@@ -1,3 +1,4 @@
+import { processLog } from "@/lib/kit/log";
 import { describeFailure, withTimeout } from "@/lib/store";
 import { MemoryRateLimitStore } from "./memory";
 import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
@@ -89,12 +90,15 @@ export class GuardedRateLimitStore implements RateLimitStore {
     if (this.failing) return;
     this.failing = true;
     const then = this.failMode === "open" ? "serving with per-instance limits" : "refusing requests with 503";
-    console.warn(`[ratelimit] ${this.name} store failed (${describeFailure(err)}); ${then} until it answers again`, err);
+    processLog().warn(
+      { event: "store_failed", component: "ratelimit", store: this.name, failure: describeFailure(err) },
+      `rate-limit store failed; ${then} until it answers again`,
+    );
   }
 
   private noteSuccess() {
     if (!this.failing) return;
     this.failing = false;
-    console.warn(`[ratelimit] ${this.name} store answers again`);
+    processLog().warn({ event: "store_recovered", component: "ratelimit", store: this.name }, "rate-limit store answers again");
   }
 }

@@ -21,7 +21,7 @@ import {
 import { UsageResponse, UsageRow } from "@/lib/usage/schemas";
 import packageJson from "@/package.json";
 import { ERROR_DOCS, ErrorBody, errorExample, FieldError } from "./errors";
-import { HealthResponse } from "./health";
+import { HealthResponse, LiveResponse, ReadyResponse } from "./health";
 import { type SchemaObject, toOpenApiSchema, toOpenApiSchemas } from "./zod-to-openapi";
 
 /**
@@ -60,7 +60,7 @@ const SANDBOX_HEADERS = {
 function operationErrors(operation: Operation): ErrorCode[] {
   const usesStore = operation.auth === "api_key" || operation.rateLimit !== undefined;
   const codes: ErrorCode[] = [
-    ...(operation.auth === "api_key" ? (["MISSING_API_KEY", "INVALID_API_KEY"] as const) : []),
+    ...(operation.auth !== "none" ? (["MISSING_API_KEY", "INVALID_API_KEY"] as const) : []),
     ...(operation.body ? (["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR"] as const) : []),
     ...(operation.multipart ? (["PAYLOAD_TOO_LARGE"] as const) : []),
     ...operation.errors,
@@ -124,7 +124,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
     tags: operation.tags,
     summary: operation.summary,
     ...(description ? { description } : {}),
-    ...(authenticated ? {} : { security: [] }),
+    ...(authenticated ? {} : { security: operation.auth === "operator" ? [{ operatorToken: [] }] : [] }),
     ...(operation.params || operation.query || operation.headerParameters
       ? {
           parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query"), ...(operation.headerParameters ?? [])],
@@ -213,6 +213,8 @@ function schemas(): Record<string, SchemaObject> {
       SttResponse,
       TtsResponse,
       HealthResponse,
+      LiveResponse,
+      ReadyResponse,
       Glossary,
       GlossaryList,
       DeletedGlossary,
@@ -397,6 +399,7 @@ export function openApiDocument(): Record<string, unknown> {
           bearerFormat: "svc_<40 hex characters>",
           description: "An API key from POST /api/v1/auth/keys",
         },
+        operatorToken: { type: "http", scheme: "bearer", description: "The server's HEALTH_OPERATOR_TOKEN (GET /metrics)" },
       },
       schemas: schemas(),
       headers: {
