@@ -206,6 +206,10 @@ describe("traces and metrics", () => {
       "http.response.status_code": 200,
       "lugha.upstream.retry": 0,
     });
+    // The shared store and the cache have their spans in the same trace; the database its own (the key's creation).
+    const names = receiver.spans.filter((s) => s.traceId === request!.traceId).map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(["ratelimit check", "cache get", "cache set"]));
+    expect(receiver.spans.some((s) => s.name.startsWith("db ") && s.attributes["db.system.name"] === "postgresql")).toBe(true);
     // The provider received the same trace, with the attempt's span as the parent.
     expect(proxy.traceparents.at(-1)).toBe(`00-${request!.traceId}-${upstream[0].spanId}-01`);
     expect(receiver.contentTypes.every((t) => t.startsWith("application/json"))).toBe(true);

@@ -1,4 +1,5 @@
 import { processLog } from "@/lib/kit/log";
+import { inSpan, tracingOn } from "@/lib/kit/telemetry";
 import { describeFailure, withTimeout } from "@/lib/store";
 import { MemoryRateLimitStore } from "./memory";
 import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
@@ -60,6 +61,12 @@ export class GuardedRateLimitStore implements RateLimitStore {
   }
 
   check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+    if (tracingOn())
+      return inSpan("ratelimit check", { "lugha.store": this.name, "lugha.ratelimit.bucket": bucket }, () => this.decide(bucket, identifier, rule));
+    return this.decide(bucket, identifier, rule);
+  }
+
+  private decide(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     // The in-process store cannot hang or fail: no timer and no race on every request.
     if (this.inner.name === "memory") return this.inner.check(bucket, identifier, rule);
     return this.checkShared(bucket, identifier, rule);
