@@ -224,7 +224,7 @@ describe("traces and metrics", () => {
     expect(receiver.spans.some((s) => s.name.startsWith("db ") && s.attributes["db.system.name"] === "postgresql")).toBe(true);
     // The provider received the same trace, with the attempt's span as the parent.
     expect(proxy.traceparents.at(-1)).toBe(`00-${request!.traceId}-${upstream[0].spanId}-01`);
-    expect(receiver.contentTypes.every((t) => t.startsWith("application/json"))).toBe(true);
+    expect(receiver.contentTypes.every((t) => t.endsWith("application/json"))).toBe(true);
 
     const refused = await call(app.url, "GET", "/metrics");
     expectEnvelope(refused, 401, "MISSING_API_KEY");
@@ -242,6 +242,16 @@ describe("traces and metrics", () => {
     expect(text).toContain("lugha_usage_flush_lag");
     expect(text).toContain("lugha_upstream_budget_remaining");
     expect(text).not.toContain(key);
+  });
+
+  it("the default protocol is http/protobuf", async () => {
+    const receiver = await startOtlpReceiver();
+    closers.push(receiver.close);
+    const app = await startApp({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
+    expect((await call(app.url, "GET", "/health/live")).status).toBe(200);
+    await waitFor(async () => {
+      if (!receiver.contentTypes.includes("/v1/traces application/x-protobuf")) throw new Error(`received ${receiver.contentTypes}`);
+    }, 15_000);
   });
 
   it("without an endpoint no span is made, and /metrics still answers", async () => {

@@ -22,7 +22,7 @@ export interface OtlpReceiver {
   spans: OtlpSpan[];
   /** The metric names received, with the resource's service.name. */
   metricNames: Set<string>;
-  /** Content types of the requests received (to see the protocol used). */
+  /** "<path> <content type>" of each request received (to see the protocol used). */
   contentTypes: string[];
   close(): Promise<void>;
 }
@@ -44,7 +44,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    receiver.contentTypes.push(String(req.headers["content-type"]));
+    receiver.contentTypes.push(`${req.url} ${req.headers["content-type"]}`);
+    // Protobuf bodies (the default protocol) are acknowledged and counted, not decoded.
+    if (req.headers["content-type"] === "application/x-protobuf") return void res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
     try {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       if (req.url === "/v1/traces") {
