@@ -242,6 +242,26 @@ describe("traces and metrics", () => {
     expect(text).toContain("lugha_usage_flush_lag");
     expect(text).toContain("lugha_upstream_budget_remaining");
     expect(text).not.toContain(key);
+
+    // A text longer than Khaya takes in one call is split: each chunk's attempt names its index.
+    const sentence = "The clinic opens at nine in the morning and closes at five in the evening. ";
+    const long = await call(app.url, "POST", "/api/v1/translate", {
+      key,
+      json: { text: sentence.repeat(Math.ceil(2_400 / sentence.length)), source_lang: "en", target_lang: "tw" },
+      headers: { "x-request-id": "ops-trace-long" },
+    });
+    expect(long.status).toBe(200);
+    expect(long.body.provider).toBe("provider_b");
+    let chunks: number[] = [];
+    await waitFor(async () => {
+      const root = receiver.spans.find((s) => s.attributes["lugha.request_id"] === "ops-trace-long");
+      chunks = receiver.spans
+        .filter((s) => s.traceId === root?.traceId && s.name === "upstream provider_b")
+        .map((s) => Number(s.attributes["lugha.upstream.chunk"]))
+        .sort();
+      if (chunks.length < 3) throw new Error("not every chunk's span yet");
+    }, 15_000);
+    expect(chunks).toEqual([0, 1, 2]);
   });
 
   it("the default protocol is http/protobuf", async () => {

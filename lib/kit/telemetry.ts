@@ -42,6 +42,18 @@ export function requestFacts(): RequestFacts | undefined {
   return scope.getStore();
 }
 
+const chunkScope = new AsyncLocalStorage<number>();
+
+/** Runs `fn` as the upstream call for part `index` of a text split into chunks (the attempt spans name it). */
+export function withChunk<T>(index: number, fn: () => T): T {
+  return chunkScope.run(index, fn);
+}
+
+/** The chunk index of the upstream call in flight, when its text was split. */
+export function currentChunk(): number | undefined {
+  return chunkScope.getStore();
+}
+
 // --- traces -------------------------------------------------------------------------------------------------------
 
 const TRACING = Symbol.for("lugha.tracing");

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { CONFIG_DEFAULTS } from "@/lib/config";
 import { concatBytes } from "@/lib/kit/bytes";
-import { inSpan, recordUpstream, requestFacts, SpanKind } from "@/lib/kit/telemetry";
+import { currentChunk, inSpan, recordUpstream, requestFacts, SpanKind } from "@/lib/kit/telemetry";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
@@ -97,7 +97,7 @@ async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () =
   const attributes: Record<string, string | number> = { "lugha.provider": opts.provider, "http.request.method": opts.init.method ?? "GET" };
   return inSpan(
     `upstream ${opts.provider}`,
-    { ...attributes, "server.address": server.hostname, "lugha.upstream.retry": retry },
+    { ...attributes, "server.address": server.hostname, "lugha.upstream.retry": retry, ...chunkAttribute() },
     async (span) => {
       try {
         const result = await run();
@@ -120,6 +120,11 @@ async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () =
     },
     SpanKind.CLIENT,
   );
+}
+
+function chunkAttribute(): { "lugha.upstream.chunk"?: number } {
+  const chunk = currentChunk();
+  return chunk === undefined ? {} : { "lugha.upstream.chunk": chunk };
 }
 
 /** The model of an attempt: named in the client's result, or in the path of a Hugging Face model URL. */
