@@ -12,12 +12,18 @@ export async function registerNode() {
     console.error(err.message);
     process.exit(1);
   }
+  // Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: registered here, before any request, as Next.js expects.
+  const { registerTracing } = await import("./lib/server/tracing");
+  registerTracing(settings);
   const { installPeerAddressHeader } = await import("./lib/api/socket-address");
   installPeerAddressHeader();
   // Open (and for PGlite, migrate) the database now rather than on the first request.
   if (!settings.LUGHA_LAZY_DB) {
     // Only the database: the services are built by the routes (lib/server/index.ts says why).
     const { processDatabase } = await import("./lib/server/database");
-    processDatabase(settings)().catch((err: unknown) => console.error(`database not ready at start-up: ${(err as Error).message}`));
+    const { errorFields, processLog } = await import("./lib/kit/log");
+    processDatabase(settings)().catch((err: unknown) =>
+      processLog().error({ event: "database_not_ready", ...errorFields(err) }, "database not ready at start-up"),
+    );
   }
 }

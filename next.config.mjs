@@ -17,9 +17,24 @@ const API_CORS_HEADERS = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Loaded at run time from node_modules rather than bundled. (PGlite too, which ships WASM and data files it reads from
-  // disk: lib/db imports it with turbopackIgnore, so that no serverless function carries it.)
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis"],
+  // Loaded at run time from node_modules rather than bundled. PGlite ships WASM and data files it reads from disk (lib/db
+  // imports it with turbopackIgnore, so that no serverless function carries it). OpenTelemetry and pino keep their
+  // registrations on globalThis, and one copy of the SDK serves both the start-up hook and the routes.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "ioredis",
+    "pino",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/sdk-metrics",
+    "@opentelemetry/exporter-prometheus",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/exporter-trace-otlp-proto",
+    "@opentelemetry/exporter-metrics-otlp-http",
+    "@opentelemetry/exporter-metrics-otlp-proto",
+  ],
   poweredByHeader: false,
   // `next start` would load every page and route at boot; the API's first translation waited for the whole portal.
   // Each route now loads on its first request (docs/benchmark.md: cold start).
@@ -40,6 +55,8 @@ const nextConfig = {
       // request-id headers. The portal (pages, /api/auth/*, server actions) sends no CORS headers: same origin only.
       { source: "/api/v1/:path*", headers: API_CORS_HEADERS },
       { source: "/health", headers: API_CORS_HEADERS },
+      { source: "/health/:path*", headers: API_CORS_HEADERS },
+      { source: "/metrics", headers: API_CORS_HEADERS },
       {
         source: "/:path*",
         headers: [

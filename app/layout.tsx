@@ -68,6 +68,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <a className="underline hover:text-brand-800" href="/api/v1/openapi.json">
                 OpenAPI document
               </a>
+              <a className="underline hover:text-brand-800" href="/status">
+                Status
+              </a>
               <a className="underline hover:text-brand-800" href="/health">
                 Service health
               </a>

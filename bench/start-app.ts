@@ -9,6 +9,8 @@ import { freePort, waitFor } from "../e2e/support/net";
 
 export interface BenchApp {
   url: string;
+  /** The `next start` process id. */
+  pid: number;
   logs(): string;
   stop(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export async function startBuiltApp(appDir: string, extraEnv: Record<string, str
   );
   return {
     url,
+    pid: child.pid!,
     logs: () => output,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -3,10 +3,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { type ApiProblem, callApi } from "@/lib/portal/api";
 import { CATALOG_FORMAT_CHOICES, type CatalogFormatChoice, formatFromName, targetFileName } from "@/lib/portal/catalog";
+import type { SnippetRequest } from "@/lib/portal/snippets";
 import { LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
-import type { SnippetRequest } from "@/lib/portal/snippets";
 import { ViewCode } from "./ViewCode";
 
 /** Revokes object URLs and empties the list. */
@@ -180,8 +180,11 @@ export function CatalogSection({ languages }: { languages: PlaygroundLanguage[] 
           <>
             <ViewCode snippet={sent} />
             <p className="text-sm text-slate-700">
-              For whole folders, continuing where a run stopped: <code className="font-mono">npx lugha catalog {file?.name ?? "en.json"} --to{" "}
-              {targets.join(",")} --out ./</code> (the <code className="font-mono">@lugha/client</code> package's command line).
+              For whole folders, continuing where a run stopped:{" "}
+              <code className="font-mono">
+                npx lugha catalog {file?.name ?? "en.json"} --to {targets.join(",")} --out ./
+              </code>{" "}
+              (the <code className="font-mono">@lugha/client</code> package's command line).
             </p>
           </>
         )}

@@ -6,7 +6,7 @@ import { openApiDocument } from "@/lib/api/openapi/document";
 import { loadConfig } from "@/lib/config";
 import { fillTemplate } from "@/lib/kit/path-template";
 import { call, expectEnvelope, mintKey, rawCall } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /*
  * The tests every route gets, run over the route manifest (lib/http/manifest.ts): a route added there is covered here
@@ -62,6 +62,17 @@ describe.each(operations().map((o) => ({ ...o, name: `${o.method.toUpperCase()} 
       expect(res.headers.get("x-request-id")).toBe(id);
       const minted = await call(app.url, M, path, { headers: { "x-request-id": "bad id with spaces" } });
       expect(minted.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+    });
+  } else if (operation.auth === "operator") {
+    it("refuses a request without the operator token (401 MISSING_API_KEY) and with another token (401 INVALID_API_KEY); answers with it", async () => {
+      const id = `trace.${operation.operationId}-0001`;
+      const missing = await call(app.url, M, path, { headers: { "x-request-id": id } });
+      expect(expectEnvelope(missing, 401, "MISSING_API_KEY").request_id).toBe(id);
+      expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="lugha"');
+      expectEnvelope(await call(app.url, M, path, { key: `svc_${"0".repeat(40)}` }), 401, "INVALID_API_KEY");
+      const operator = await call(app.url, M, path, { headers: { ...OPERATOR_HEADERS, "x-request-id": id } });
+      expect(operator.status).toBe(200);
+      expect(operator.headers.get("x-request-id")).toBe(id);
     });
   } else {
     it("needs no key, and keeps the caller's well-formed X-Request-Id", async () => {

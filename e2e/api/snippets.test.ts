@@ -54,7 +54,11 @@ const TABS: [string, SnippetRequest, RegExp][] = [
   ["Transcribe", { kind: "transcribe", file: "recording.wav", fields: { language: "lug" } }, /transcript/],
   [
     "Catalog",
-    { kind: "json", path: "/api/v1/translate/catalog", body: { format: "json", content: '{"greeting": "Good morning, {name}!"}', source_lang: "en", target_lang: "lug" } },
+    {
+      kind: "json",
+      path: "/api/v1/translate/catalog",
+      body: { format: "json", content: '{"greeting": "Good morning, {name}!"}', source_lang: "en", target_lang: "lug" },
+    },
     /\{name\}/,
   ],
 ];

@@ -61,6 +61,31 @@ test.describe("every page, desktop and phone", () => {
     await expect(count).toHaveText(`Showing 0 of ${total} languages.`);
   });
 
+  test("status: each provider's circuit, error rate and median latency, and the sandbox flag, as /health gives them", async ({ page, api }) => {
+    // One translation, so the sandbox providers have calls in the last hour.
+    const key = await issueKey(api, "status page");
+    const translated = await api.post("/api/v1/translate", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { text: "Good morning", source_lang: "en", target_lang: "lug" },
+    });
+    expect(translated.status()).toBe(200);
+    const served = (await translated.json()).provider as string;
+    await checkPage(page, "/status", "status", async (p) => {
+      await expect(p.getByRole("heading", { name: "Status", level: 1 })).toBeVisible();
+      await expect(p.getByRole("heading", { name: "Recent incidents" })).toBeVisible();
+    });
+    const health = await (await api.get("/health")).json();
+    for (const id of ["provider_a", "provider_b", "provider_c"]) {
+      const card = page.getByRole("listitem").filter({ has: page.getByText(id, { exact: true }) });
+      await expect(card.getByRole("definition").first()).toHaveText(health.checks.providers[id].circuit);
+    }
+    const card = page.getByRole("listitem").filter({ has: page.getByText(served, { exact: true }) });
+    await expect(card).toContainText(/Calls \(1 h\)\s*[1-9]/);
+    await expect(card).toContainText(/Median latency\s*\d+ ms/);
+    await expect(page.getByText("Sandbox mode:")).toBeVisible();
+    expect(await page.content()).not.toMatch(/sandbox\.invalid|127\.0\.0\.1|svc_/);
+  });
+
   test("sign in", async ({ page }) => {
     await checkPage(page, "/signin", "signin", async (p) => {
       await expect(p.getByRole("heading", { name: "Sign in with your API key" })).toBeVisible();

@@ -21,7 +21,8 @@ import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/sche
  * adding the errors the wrapper itself can answer (authentication, rate limit, body) and their headers. The common
  * route tests (e2e/api/routes.test.ts) run over this list.
  */
-export type Auth = "api_key" | "none";
+/** api_key: a key from POST /api/v1/auth/keys; operator: HEALTH_OPERATOR_TOKEN as the Bearer token; none: anyone. */
+export type Auth = "api_key" | "operator" | "none";
 export type Method = "get" | "post" | "delete";
 export type DeadlineVariable = Extract<keyof Config, `${string}_DEADLINE_MS`>;
 
@@ -410,6 +411,45 @@ export const ROUTES = {
       otherResponses: {
         "503": { description: "down", content: { "application/json": { schema: { $ref: "#/components/schemas/HealthResponse" } } } },
       },
+    }),
+  },
+  "/health/live": {
+    get: op({
+      operationId: "healthLive",
+      tags: ["Service"],
+      summary: "Liveness",
+      description:
+        "No authentication. 200 whenever the process answers; no dependency is checked, so an orchestrator restarts the process only when it is stuck, never because the database blips.",
+      auth: "none",
+      errors: [],
+      ok: { description: "The process answers", schema: "LiveResponse" },
+    }),
+  },
+  "/health/ready": {
+    get: op({
+      operationId: "healthReady",
+      tags: ["Service"],
+      summary: "Readiness",
+      description:
+        "No authentication. 200 when the database and the shared store (rate limits, cache) answer; 503 otherwise, so a load balancer sends traffic elsewhere until they do.",
+      auth: "none",
+      errors: [],
+      ok: { description: "Ready to serve", schema: "ReadyResponse" },
+      otherResponses: {
+        "503": { description: "Not ready", content: { "application/json": { schema: { $ref: "#/components/schemas/ReadyResponse" } } } },
+      },
+    }),
+  },
+  "/metrics": {
+    get: op({
+      operationId: "metrics",
+      tags: ["Service"],
+      summary: "Metrics (Prometheus)",
+      description:
+        "For the operator: `Authorization: Bearer <HEALTH_OPERATOR_TOKEN>`; 401 without it. The OpenTelemetry metrics in the Prometheus text format: requests by route and status, latency histograms, upstream attempts by provider and model, circuit state, budgets, cache, rate-limit refusals, usage flush lag (docs/operations.md lists them).",
+      auth: "operator",
+      errors: [],
+      ok: { description: "Prometheus text format 0.0.4", content: { "text/plain": { schema: { type: "string" } } } },
     }),
   },
   "/api/v1/openapi.json": {

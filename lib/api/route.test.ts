@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { readBodyLimited } from "@/lib/kit/body";
 import { ApiError } from "@/lib/kit/errors";
+import { processLog } from "@/lib/kit/log";
 import { apiRoute, errorResponse } from "./route";
 
 describe("errorResponse", () => {
@@ -93,7 +94,7 @@ describe("apiRoute without authentication", () => {
 
   it("a body cut off mid-upload (the stream errors) is 422 body_incomplete, not a logged 500", async () => {
     const errors: unknown[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
+    const spy = vi.spyOn(processLog(), "error").mockImplementation((...args) => void errors.push(args));
     try {
       const stream = new ReadableStream<Uint8Array>({
         start(c) {

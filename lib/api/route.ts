@@ -7,9 +7,12 @@ import { parseJsonBody } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
 import { ApiError, type ErrorCode, errorBody } from "@/lib/kit/errors";
 import { PEER_ADDRESS_HEADER, SANDBOX_HEADER } from "@/lib/kit/headers";
+import { errorFields, type Logger, processLog } from "@/lib/kit/log";
 import { requestIdFor } from "@/lib/kit/request-id";
+import { inSpan, instruments, type RequestFacts, withRequestFacts } from "@/lib/kit/telemetry";
 import { type RateLimitBucket, type RateLimitDecision, rateLimitExceeded, rateLimitHeaders, throttleFailedAuth } from "@/lib/ratelimit";
 import { type Services, services } from "@/lib/server";
+import { isOperator } from "@/lib/server/health";
 import { requestLogEntry, requestOutcome } from "@/lib/usage/outcome";
 import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedError, noSuchEndpoint, SERVICE_UNAVAILABLE_MESSAGE } from "./refusals";
@@ -98,14 +101,39 @@ type NextHandler = (req: Request, context: NextRouteContext) => Promise<Response
 
 /** One operation: the steps above around `handler`. */
 export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options: RouteOptions<TBody, A>) {
+  const route = options.endpoint ?? "";
+  const [method, template] = route.split(" ");
   return async function handle(req: Request, context?: NextRouteContext): Promise<Response> {
     const startedAt = performance.now();
     const requestId = requestIdFor(req.headers.get("x-request-id"));
+    const s = services();
+    const facts: RequestFacts = { upstreamAttempts: 0, upstreamBytes: 0 };
+    const outcome: { keyId?: string; result?: unknown } = {};
+    const response = await withRequestFacts(facts, () =>
+      inSpan(route || "api request", { "http.request.method": method, "http.route": template, "lugha.request_id": requestId }, async (span) => {
+        const res = await run(req, context, s, startedAt, requestId, outcome);
+        span?.setAttribute("http.response.status_code", res.status);
+        return res;
+      }),
+    );
+    observe(s, { route, method, template, requestId, startedAt, status: response.status, headers: response.headers, facts, ...outcome });
+    return response;
+  };
+
+  async function run(
+    req: Request,
+    context: NextRouteContext | undefined,
+    s: Services,
+    startedAt: number,
+    requestId: string,
+    outcome: { keyId?: string; result?: unknown },
+  ): Promise<Response> {
     const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
     let key: AuthenticatedKey | undefined;
-    const s = services();
     try {
-      if (options.auth === "api_key") {
+      if (options.auth === "operator") {
+        requireOperator(s, req);
+      } else if (options.auth === "api_key") {
         key = await authenticate(s, req, options.exactUsage === true);
         if (options.rateLimit) await enforceRateLimit(s, options.rateLimit, key.id, headers);
       } else if (options.rateLimit) {
@@ -116,19 +144,88 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const body = options.body ? await parseJsonBody(req, options.body, maxBodyBytes) : undefined;
       const params = await pathParams(context);
       const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, params, headers };
+      outcome.keyId = key?.id;
       const result = await options.handler(ctx as never);
+      outcome.result = result instanceof RawReply ? { provider: result.provider } : result;
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       const response = toResponse(result, options.ok?.status ?? 200, headers);
       if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status }, result);
       return response;
     } catch (err) {
-      const response = errorResponse(err, requestId, headers);
+      outcome.keyId = key?.id;
+      const response = errorResponse(err, requestId, headers, s.log);
       if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status });
       return response;
     } finally {
       // The request's outcome is counted in memory on every path, exact or not; it is written after the response.
       if (key) writeUsageAfterResponse(s);
     }
+  }
+}
+
+/** What observe() reports of one request. */
+interface Observed {
+  route: string;
+  method: string;
+  template: string;
+  requestId: string;
+  startedAt: number;
+  status: number;
+  headers: Headers;
+  facts: RequestFacts;
+  keyId?: string;
+  result?: unknown;
+}
+
+/**
+ * The request's access line (info) and its samples of http.server.request.duration and lugha.cache.lookups. The line
+ * names the key by its id and the result by its provider, model and flags: never the key, a text, audio or a term.
+ */
+function observe(s: Services, o: Observed) {
+  const durationMs = performance.now() - o.startedAt;
+  const cache = o.headers.get("x-lugha-cache") ?? undefined;
+  const served = servedBy(o.result);
+  const metrics = instruments();
+  metrics?.serverDuration.record(durationMs / 1000, {
+    "http.request.method": o.method,
+    "http.route": o.template,
+    "http.response.status_code": o.status,
+  });
+  if (cache) metrics?.cacheLookups.add(1, { "lugha.cache.outcome": cache });
+  if (!s.log.isLevelEnabled("info")) return;
+  s.log.info(
+    {
+      event: "request",
+      request_id: o.requestId,
+      method: o.method,
+      route: o.template,
+      status: o.status,
+      duration_ms: Math.round(durationMs * 10) / 10,
+      key_id: o.keyId,
+      provider: served.provider ?? o.facts.provider,
+      model: served.model ?? o.facts.model,
+      fallback: served.fallback,
+      cache,
+      upstream_attempts: o.facts.upstreamAttempts,
+      upstream_bytes: o.facts.upstreamBytes,
+    },
+    "request",
+  );
+}
+
+/** Provider, model and fallback of a result: a translation's or speech answer's own, or a batch's when its items share them. */
+function servedBy(result: unknown): { provider?: string; model?: string; fallback?: boolean } {
+  if (typeof result !== "object" || result === null) return {};
+  const r = result as { provider?: unknown; model_used?: unknown; model?: unknown; fallback_used?: unknown; results?: unknown };
+  if (Array.isArray(r.results)) {
+    const items = r.results.map(servedBy).filter((i) => i.provider);
+    const same = <K extends "provider" | "model">(k: K) => (items.length > 0 && items.every((i) => i[k] === items[0][k]) ? items[0][k] : undefined);
+    return { provider: same("provider"), model: same("model"), fallback: items.some((i) => i.fallback) || undefined };
+  }
+  return {
+    provider: typeof r.provider === "string" ? r.provider : undefined,
+    model: typeof r.model_used === "string" ? r.model_used : typeof r.model === "string" ? r.model : undefined,
+    fallback: typeof r.fallback_used === "boolean" ? r.fallback_used : undefined,
   };
 }
 
@@ -228,7 +325,12 @@ function recordOutcome(
 }
 
 /** Builds the error envelope for anything thrown inside a route. */
-export function errorResponse(err: unknown, requestId: string, headers = new Headers({ "X-Request-Id": requestId })): Response {
+export function errorResponse(
+  err: unknown,
+  requestId: string,
+  headers = new Headers({ "X-Request-Id": requestId }),
+  log: Logger = processLog(),
+): Response {
   let code: ErrorCode = "INTERNAL_ERROR";
   let message = INTERNAL_ERROR_MESSAGE;
   let status = 500;
@@ -242,13 +344,21 @@ export function errorResponse(err: unknown, requestId: string, headers = new Hea
     status = 503;
     message = SERVICE_UNAVAILABLE_MESSAGE;
     headers.set("Retry-After", "5");
-    console.error(`[${requestId}] service unavailable: ${describe(err)}`);
+    log.error({ event: "service_unavailable", request_id: requestId, ...errorFields(err) }, "service unavailable");
   } else {
-    console.error(`[${requestId}] unhandled error: ${describe(err)}`);
+    log.error({ event: "unhandled_error", request_id: requestId, ...errorFields(err) }, "unhandled error");
   }
   if (code === "MISSING_API_KEY" || code === "INVALID_API_KEY") headers.set("WWW-Authenticate", 'Bearer realm="lugha"');
   headers.set("Cache-Control", "no-store");
   return Response.json(errorBody(code, message, requestId, errors), { status, headers });
+}
+
+/** Authorization: Bearer <HEALTH_OPERATOR_TOKEN>, else 401 (MISSING_API_KEY without a header, INVALID_API_KEY otherwise). */
+function requireOperator(s: Services, req: Request) {
+  if (isOperator(req, s.config.HEALTH_OPERATOR_TOKEN)) return;
+  if (req.headers.get("authorization") === null)
+    throw new ApiError("MISSING_API_KEY", "This endpoint is for the operator: send Authorization: Bearer <HEALTH_OPERATOR_TOKEN>.");
+  throw new ApiError("INVALID_API_KEY", "The operator token is not valid.");
 }
 
 /**
@@ -296,6 +406,7 @@ async function enforceRateLimit(s: Services, bucket: RateLimitBucket, identifier
   if (exposeHeaders) setRateLimitHeaders(headers, decision);
   if (!decision.allowed) {
     const refusal = rateLimitExceeded(bucket, decision);
+    instruments()?.rateLimitRefusals.add(1, { "lugha.ratelimit.bucket": bucket });
     // Key issuance (per address, unauthenticated) answers with Retry-After only, as its OpenAPI entry documents.
     if (!exposeHeaders) throw new ApiError(refusal.code, refusal.message, { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
     throw refusal;
@@ -309,8 +420,4 @@ export function setRateLimitHeaders(headers: Headers, d: RateLimitDecision) {
 /** The database or (in fail-closed mode) the rate-limit store is out of reach: the caller should retry shortly. */
 function isServiceUnavailable(err: unknown): boolean {
   return (err instanceof Error && err.name === "RateLimiterUnavailableError") || isDatabaseUnavailable(err);
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }

@@ -1,3 +1,4 @@
+import { processLog } from "@/lib/kit/log";
 import { describeFailure, withTimeout } from "@/lib/store";
 import type { AvailabilityStore } from "./store";
 
@@ -167,11 +168,16 @@ export class Availability {
   private async guard<T>(promise: Promise<T>): Promise<T | undefined> {
     try {
       const value = await withTimeout(promise, this.opts.timeoutMs);
-      if (this.storeFailing) console.warn(`[availability] ${this.opts.store.name} store answers again`);
+      if (this.storeFailing)
+        processLog().warn({ event: "store_recovered", component: "availability", store: this.opts.store.name }, "availability store answers again");
       this.storeFailing = false;
       return value;
     } catch (err) {
-      if (!this.storeFailing) console.warn(`[availability] ${this.opts.store.name} store failed (${describeFailure(err)}); using local knowledge`);
+      if (!this.storeFailing)
+        processLog().warn(
+          { event: "store_failed", component: "availability", store: this.opts.store.name, failure: describeFailure(err) },
+          "availability store failed; using local knowledge",
+        );
       this.storeFailing = true;
       return undefined;
     }

@@ -8,6 +8,8 @@
  * - `fn` must not depend on one caller's cancellation, since others may be waiting on it; each caller may stop
  *   waiting with its own `signal` while the shared call goes on for the rest.
  */
+import { instruments } from "@/lib/kit/telemetry";
+
 export class SingleFlight<T> {
   private readonly flights = new Map<string, Promise<T>>();
 
@@ -15,6 +17,7 @@ export class SingleFlight<T> {
     signal?.throwIfAborted();
     let flight = this.flights.get(key);
     const shared = flight !== undefined;
+    if (shared) instruments()?.coalesced.add(1);
     if (!flight) {
       const started = Promise.resolve().then(fn);
       flight = started;

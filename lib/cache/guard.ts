@@ -1,3 +1,4 @@
+import { processLog } from "@/lib/kit/log";
 import { describeFailure, withTimeout } from "@/lib/store";
 import type { CacheStatus, CacheStore, CacheValue } from "./types";
 
@@ -72,12 +73,15 @@ export class GuardedCacheStore {
     this.lastError = { kind: describeFailure(err), at: Date.now() };
     if (this.degraded) return;
     this.degraded = true;
-    console.warn(`[cache] ${this.name} store failed (${this.lastError.kind}); serving uncached until it answers again`, err);
+    processLog().warn(
+      { event: "store_failed", component: "cache", store: this.name, failure: this.lastError.kind },
+      "cache store failed; serving uncached until it answers again",
+    );
   }
 
   private noteSuccess() {
     if (!this.degraded) return;
     this.degraded = false;
-    console.warn(`[cache] ${this.name} store answers again`);
+    processLog().warn({ event: "store_recovered", component: "cache", store: this.name }, "cache store answers again");
   }
 }

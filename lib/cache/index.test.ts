@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { defaultCacheMaxBytes, loadConfig, parseBytes } from "@/lib/config";
+import { processLog } from "@/lib/kit/log";
 import { cacheSettings } from "@/lib/server/settings";
 import { createTranslationCache } from "./index";
 
@@ -107,8 +108,8 @@ describe("TranslationCache", () => {
   });
 
   test("a malformed store URL degrades to no cache, shown in status, without throwing", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(processLog(), "error").mockImplementation(() => {});
+    vi.spyOn(processLog(), "warn").mockImplementation(() => {});
     const cache = createTranslationCache({
       ...cacheSettings(loadConfig({})),
       store: { backend: "upstash", upstash: { url: "not a url", token: "t" }, timeoutMs: 200 },

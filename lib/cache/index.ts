@@ -1,3 +1,4 @@
+import { inSpan, tracingOn } from "@/lib/kit/telemetry";
 import { sharedBackend } from "@/lib/store";
 import type { TranslationCacheConfig } from "./config";
 import { GuardedCacheStore } from "./guard";
@@ -30,12 +31,22 @@ export class TranslationCache {
 
   /** A hit, or undefined on a miss, when the cache is off, or when the store is unavailable. */
   get<T extends CacheValue>(key: string): Promise<T | undefined> {
-    return this.store ? this.store.get<T>(key) : Promise.resolve(undefined);
+    const store = this.store;
+    if (!store) return Promise.resolve(undefined);
+    if (!tracingOn()) return store.get<T>(key);
+    return inSpan("cache get", { "lugha.store": store.name }, async (span) => {
+      const value = await store.get<T>(key);
+      span?.setAttribute("lugha.cache.hit", value !== undefined);
+      return value;
+    });
   }
 
   /** Stores a successful result for the configured TTL; never rejects. Errors must never be passed here. */
   set(key: string, value: CacheValue): Promise<void> {
-    return this.store ? this.store.set(key, value, this.config.ttlMs) : Promise.resolve();
+    const store = this.store;
+    if (!store) return Promise.resolve();
+    if (!tracingOn()) return store.set(key, value, this.config.ttlMs);
+    return inSpan("cache set", { "lugha.store": store.name }, () => store.set(key, value, this.config.ttlMs));
   }
 
   async status(): Promise<CacheStatus & { scope: string; ttl_seconds: number }> {

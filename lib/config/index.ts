@@ -319,6 +319,16 @@ export const ConfigSchema = z.object({
   TRANSLATION_CACHE_TTL_SECONDS: int(7 * 24 * 3600, 1, 365 * 24 * 3600),
   TRANSLATION_CACHE_MAX_BYTES: bytes(() => defaultCacheMaxBytes()),
   TRANSLATION_CACHE_TIMEOUT_MS: int(200, 1, 60_000),
+
+  // Operations (docs/operations.md): the log's level, and OpenTelemetry by its standard variables (the exporters read
+  // them too; declared here so a malformed value stops the start and the docs list them).
+  LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
+  /** Unset: no traces and no OTLP metrics (GET /metrics still answers). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(HTTP),
+  OTEL_EXPORTER_OTLP_PROTOCOL: oneOf(["http/protobuf", "http/json"], "http/protobuf"),
+  /** `key=value` pairs, comma-separated, sent with every export (an API token of the collector). */
+  OTEL_EXPORTER_OTLP_HEADERS: text(),
+  OTEL_SERVICE_NAME: text(),
 });
 
 /** Rules over several variables; on the raw values, so they are reported even when another variable is malformed. */

@@ -1,4 +1,6 @@
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { errorFields, processLog } from "@/lib/kit/log";
+import { inSpan, tracingOn } from "@/lib/kit/telemetry";
 import { applyMigrations, type SqlExecutor } from "./migrate";
 
 /**
@@ -77,6 +79,21 @@ export function databaseSource(target: DatabaseTarget | (() => DatabaseTarget), 
 
 /** How long a PostgreSQL connection may sit idle in the pool before it is closed. */
 export const IDLE_TIMEOUT_MS = 5_000;
+/**
+ * With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), every Prisma query runs in a span `db <Model>.<operation>`; without,
+ * the client is returned as it is (no extension on the query path).
+ */
+function traced(prisma: PrismaClient): PrismaClient {
+  if (!tracingOn()) return prisma;
+  return prisma.$extends({
+    query: {
+      $allOperations({ model, operation, args, query }) {
+        const attributes = { "db.system.name": "postgresql", "db.operation.name": operation, ...(model ? { "db.collection.name": model } : {}) };
+        return inSpan(`db ${model ?? "raw"}.${operation}`, attributes, () => query(args));
+      },
+    },
+  }) as unknown as PrismaClient;
+}
 
 /** PGlite's shared_buffers (see openDatabase). */
 const PGLITE_SHARED_BUFFERS = "16MB";
@@ -100,12 +117,17 @@ async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): P
     });
     // A pooled connection that dies while idle (server restart, pg_terminate_backend, a pooler's timeout) emits
     // "error" on the pool; unhandled, that would end the process. The pool drops it and the next query opens another.
-    pool.on("error", (err) => console.error(`database: an idle connection was closed (${err.message}); the next query opens a new one`));
+    pool.on("error", (err) =>
+      processLog().warn(
+        { event: "database_idle_connection_closed", ...errorFields(err) },
+        "an idle connection was closed; the next query opens a new one",
+      ),
+    );
     // On Vercel: keeps a suspended function alive until its idle connections are released, so none is leaked (a
     // no-op elsewhere).
     attachDatabasePool(pool);
     const adapter = new PrismaPg(pool);
-    const prisma = new PrismaClient({ adapter });
+    const prisma = traced(new PrismaClient({ adapter }));
     // Loads Prisma's query compiler (a WebAssembly module) now, not in the first request; opens no connection.
     await prisma.$connect();
     return { kind: "postgres", prisma, ping: async () => void (await prisma.$queryRaw`SELECT 1`) };
@@ -126,7 +148,7 @@ async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): P
   // embedded database's resident size, for tables of a few kilobytes. 16 MB takes about 130 MB off the server's RSS and
   // 0.1 s off opening it (docs/benchmark.md "The hot path"). A start parameter, so a data directory's own postgresql.conf is untouched.
   const pglite = new PGlite(target.location, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = traced(new PrismaClient({ adapter: new PrismaPGlite(pglite) }));
   // Prisma's query compiler (a WebAssembly module) loads while PGlite starts, rather than after it in the first query:
   // ≈0.1 s off a cold start (docs/benchmark.md "The hot path"). Connecting the adapter sends no SQL, so nothing runs before migrating.
   await Promise.all([pglite.waitReady.then(() => applyMigrations(pgliteExecutor(pglite))), prisma.$connect()]);

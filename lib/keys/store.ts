@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import type { DatabaseSource } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { processLog } from "@/lib/kit/log";
 import { KeyCache, type VerifiedKey } from "./cache";
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./format";
 import { type KeyRecord, keyRecord, UUID } from "./record";
@@ -80,7 +81,10 @@ export class KeyStore {
     process.once("exit", () => {
       const left = this.usage.backlog();
       if (left.keys > 0)
-        console.error(`[usage] exiting with usage not written: ${left.requests} requests, ${left.characters} characters for ${left.keys} keys`);
+        processLog().error(
+          { event: "usage_lost_at_exit", requests: left.requests, characters: left.characters, keys: left.keys },
+          "exiting with usage not written",
+        );
     });
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type DatabaseSource, runPrepared } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { errorFields, processLog } from "@/lib/kit/log";
 
 /**
  * Usage counters (requests_total, last_used_at, the per-day usage rows) written off the response path, in batches,
@@ -217,6 +218,11 @@ export class UsageBuffer {
     }
   }
 
+  /** How long the oldest count no write has taken yet has waited, in ms (0 when none waits): the flush lag. */
+  pendingAgeMs(): number {
+    return this.pending.size === 0 ? 0 : Math.max(0, this.now() - this.pendingSince);
+  }
+
   /** Requests counted here for the key and not known to be in the database yet. */
   pendingRequests(keyId: string): number {
     let n = this.pending.get(keyId)?.requests ?? 0;
@@ -337,8 +343,7 @@ export class UsageBuffer {
   private noteFailure(err: unknown) {
     if (!this.failing) {
       this.failing = true;
-      const what = err instanceof Error ? `${err.name}: ${err.message.split("\n")[0].slice(0, 200)}` : String(err);
-      console.warn(`[usage] could not write usage counters (${what}); they are kept and retried`);
+      processLog().warn({ event: "usage_write_failed", ...errorFields(err) }, "could not write usage counters; they are kept and retried");
     }
     // Retry even if no request comes to trigger it; the timer never keeps the process alive on its own.
     this.retryDelayMs = Math.min(5_000, Math.max(100, this.retryDelayMs * 2));
@@ -355,7 +360,7 @@ export class UsageBuffer {
     this.retryDelayMs = 0;
     if (!this.failing) return;
     this.failing = false;
-    console.warn("[usage] usage counters written again");
+    processLog().warn({ event: "usage_write_recovered" }, "usage counters written again");
   }
 }
 

@@ -2,6 +2,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from "node:http"
 import https from "node:https";
 import type { Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { injectTraceContext, requestFacts } from "./telemetry";
 
 /**
  * What a provider client reads of an upstream answer. A fetch Response has all of it (the in-process sandbox and tests
@@ -58,6 +59,8 @@ function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array |
   const headers: Record<string, string> =
     init.headers instanceof Headers ? Object.fromEntries(init.headers) : { ...(init.headers as Record<string, string>) };
   if (body !== undefined) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+  // The attempt's span (lib/providers/http.ts) is active here: the provider sees the same trace (W3C traceparent).
+  injectTraceContext(headers);
   return new Promise((resolve, reject) => {
     const req = scheme.request(target, {
       method: init.method ?? "GET",
@@ -65,7 +68,12 @@ function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array |
       agent: agents[target.protocol as "http:" | "https:"],
       signal: init.signal ?? undefined,
     });
-    req.once("response", resolve);
+    req.once("response", (res: IncomingMessage) => {
+      const facts = requestFacts();
+      const length = Number(res.headers["content-length"]);
+      if (facts && Number.isFinite(length)) facts.upstreamBytes += length;
+      resolve(res);
+    });
     req.once("error", reject);
     req.end(body);
   });

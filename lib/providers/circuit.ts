@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { CONFIG_DEFAULTS } from "@/lib/config";
+import { processLog } from "@/lib/kit/log";
 import { type CircuitState, ProviderError, type ProviderId } from "./types";
 
 /** Calls are judged against the latency of their own kind: a speech call legitimately takes far longer than a text one. */
@@ -133,6 +134,9 @@ export function activeCall(): InFlightCall | undefined {
  * waiting for the attempt timeout or the deadline. Recovery is by the usual probe, which is never cut this way: it
  * has the full timeouts to prove the provider is back (a slow but working provider closes the circuit with it).
  */
+/** How many circuit openings a breaker remembers. */
+export const MAX_OPENINGS = 20;
+
 export class CircuitBreaker {
   private state: CircuitState = "closed";
   private consecutiveFailures = 0;
@@ -143,6 +147,10 @@ export class CircuitBreaker {
   /** When the provider last answered anything (any call, any status). */
   private lastAnswerAt = Number.NEGATIVE_INFINITY;
   private readonly hang: HangOptions;
+  /** The last openings (newest last, at most MAX_OPENINGS): the incidents the status page lists. */
+  readonly openings: { at: number; reason: "failures" | "hung" }[] = [];
+  /** Every opening since the process started. */
+  openingsTotal = 0;
   private readonly schedule: (fn: () => void, ms: number) => () => void;
   readonly clock: () => number;
 
@@ -241,8 +249,10 @@ export class CircuitBreaker {
     this.state = "open";
     this.openedAt = now;
     const waiting = [...this.inFlight].filter((e) => !e.isProbe);
-    console.warn(
-      `[circuit] ${this.provider} answered nothing while ${waiting.length} call(s) waited past their limit; failing fast for ${this.options.cooldownMs} ms`,
+    this.opened(now, "hung");
+    processLog().warn(
+      { event: "circuit_open", provider: this.provider, reason: "hung", waiting: waiting.length, cooldown_ms: this.options.cooldownMs },
+      "provider answered nothing while calls waited past their limit; failing fast",
     );
     for (const entry of waiting) {
       entry.cancelTimer();
@@ -271,8 +281,28 @@ export class CircuitBreaker {
   private onFailure() {
     this.consecutiveFailures += 1;
     if (this.state === "half_open" || this.consecutiveFailures >= this.options.failureThreshold) {
+      const wasOpen = this.state === "open";
       this.state = "open";
       this.openedAt = this.clock();
+      if (!wasOpen) {
+        this.opened(this.openedAt, "failures");
+        processLog().warn(
+          {
+            event: "circuit_open",
+            provider: this.provider,
+            reason: "failures",
+            failures: this.consecutiveFailures,
+            cooldown_ms: this.options.cooldownMs,
+          },
+          "provider failed repeatedly; failing fast",
+        );
+      }
     }
+  }
+
+  private opened(at: number, reason: "failures" | "hung") {
+    this.openingsTotal++;
+    this.openings.push({ at, reason });
+    if (this.openings.length > MAX_OPENINGS) this.openings.shift();
   }
 }

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { CONFIG_DEFAULTS } from "@/lib/config";
 import { concatBytes } from "@/lib/kit/bytes";
+import { currentChunk, inSpan, recordUpstream, requestFacts, SpanKind } from "@/lib/kit/telemetry";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
@@ -65,7 +66,7 @@ export async function send<T>(opts: SendOptions<T>): Promise<T> {
     if (remaining <= 0) throw new ProviderError(provider, "timeout", "provider did not answer before the deadline");
     let error: ProviderError;
     try {
-      return await attemptOnce(opts, Math.min(policy.attemptTimeoutMs, remaining), breakerCall);
+      return await observedAttempt(opts, attempt, () => attemptOnce(opts, Math.min(policy.attemptTimeoutMs, remaining), breakerCall));
     } catch (err) {
       error = err as ProviderError;
     }
@@ -77,6 +78,62 @@ export async function send<T>(opts: SendOptions<T>): Promise<T> {
     breakerCall?.pause(false);
     if (signal?.aborted) throw cancelled(provider);
   }
+}
+
+/**
+ * One attempt as the operator sees it: a client span `upstream <provider>` (provider, model, status, retry number; the
+ * transport adds `traceparent` to the request), a sample of http.client.request.duration, and the attempt and its
+ * bytes counted on the request's access line.
+ */
+async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () => Promise<T>): Promise<T> {
+  const facts = requestFacts();
+  if (facts) {
+    facts.upstreamAttempts++;
+    const body = opts.init.body;
+    if (typeof body === "string") facts.upstreamBytes += Buffer.byteLength(body);
+    else if (body instanceof Uint8Array) facts.upstreamBytes += body.byteLength;
+  }
+  const server = new URL(opts.url);
+  const t0 = performance.now();
+  let failed = false;
+  const attributes: Record<string, string | number> = { "lugha.provider": opts.provider, "http.request.method": opts.init.method ?? "GET" };
+  return inSpan(
+    `upstream ${opts.provider}`,
+    { ...attributes, "server.address": server.hostname, "lugha.upstream.retry": retry, ...chunkAttribute() },
+    async (span) => {
+      try {
+        const result = await run();
+        const model = modelOf(result, opts.url);
+        if (model) attributes["lugha.model"] = model;
+        span?.setAttributes({ ...attributes, "http.response.status_code": 200 });
+        return result;
+      } catch (err) {
+        const e = err as ProviderError;
+        const model = modelOf(undefined, opts.url);
+        if (model) attributes["lugha.model"] = model;
+        if (typeof e.status === "number") attributes["http.response.status_code"] = e.status;
+        attributes["error.type"] = e.kind ?? "error";
+        failed = true;
+        span?.setAttributes(attributes);
+        throw err;
+      } finally {
+        recordUpstream(opts.provider, (performance.now() - t0) / 1000, failed, attributes);
+      }
+    },
+    SpanKind.CLIENT,
+  );
+}
+
+function chunkAttribute(): { "lugha.upstream.chunk"?: number } {
+  const chunk = currentChunk();
+  return chunk === undefined ? {} : { "lugha.upstream.chunk": chunk };
+}
+
+/** The model of an attempt: named in the client's result, or in the path of a Hugging Face model URL. */
+function modelOf(result: unknown, url: string): string | undefined {
+  const named = (result as { model?: unknown } | undefined)?.model;
+  if (typeof named === "string") return named;
+  return /\/models\/([\w.-]+\/[\w.-]+)$/.exec(new URL(url).pathname)?.[1];
 }
 
 async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number, breakerCall?: InFlightCall): Promise<T> {

@@ -1,3 +1,4 @@
+import { processLog } from "@/lib/kit/log";
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { BaseClient, type ClientOptions } from "./client";
@@ -166,7 +167,10 @@ export function noteDeprecations(code: string, warnings: unknown): void {
   const deprecations = warnings.filter((w): w is string => typeof w === "string" && /legacy|deprecat/i.test(w));
   if (deprecations.length === 0) return;
   warnedCodes.add(code);
-  console.warn(`[provider_b] Khaya reports language code "${code}" as deprecated (${deprecations.length} warning(s)); update lib/providers/codes.ts`);
+  processLog().warn(
+    { event: "language_code_deprecated", provider: "provider_b", code, warnings: deprecations.length },
+    "Khaya reports a language code as deprecated; update lib/providers/codes.ts",
+  );
 }
 
 /** Forget which deprecation warnings were logged (tests). */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { processLog } from "@/lib/kit/log";
 import { describeFailure } from "@/lib/store";
 import { GuardedRateLimitStore, RateLimiterUnavailableError } from "./guard";
 import type { RateLimitStore } from "./types";
@@ -27,7 +28,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("GuardedRateLimitStore", () => {
   test("fail-open: a hanging store answers within the timeout, with real per-instance limits", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(processLog(), "warn").mockImplementation(() => {});
     const { store, set } = scripted();
     set("hang");
     const guarded = new GuardedRateLimitStore(store, { timeoutMs: 50, failMode: "open" });
@@ -40,7 +41,7 @@ describe("GuardedRateLimitStore", () => {
   });
 
   test("fail-closed: a failing store raises RateLimiterUnavailableError naming the backend", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(processLog(), "warn").mockImplementation(() => {});
     const { store, set } = scripted();
     set("fail");
     const guarded = new GuardedRateLimitStore(store, { timeoutMs: 50, failMode: "closed" });
@@ -51,7 +52,7 @@ describe("GuardedRateLimitStore", () => {
   });
 
   test("the store is used again as soon as it answers, and each transition is logged once", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(processLog(), "warn").mockImplementation(() => {});
     const { store, set } = scripted();
     const guarded = new GuardedRateLimitStore(store, { timeoutMs: 50, failMode: "open" });
     set("fail");

@@ -1,3 +1,5 @@
+import { processLog } from "@/lib/kit/log";
+import { inSpan, tracingOn } from "@/lib/kit/telemetry";
 import { describeFailure, withTimeout } from "@/lib/store";
 import { MemoryRateLimitStore } from "./memory";
 import type { RateLimitDecision, RateLimitRule, RateLimitStore, StoreBucket } from "./types";
@@ -59,6 +61,12 @@ export class GuardedRateLimitStore implements RateLimitStore {
   }
 
   check(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
+    if (tracingOn())
+      return inSpan("ratelimit check", { "lugha.store": this.name, "lugha.ratelimit.bucket": bucket }, () => this.decide(bucket, identifier, rule));
+    return this.decide(bucket, identifier, rule);
+  }
+
+  private decide(bucket: StoreBucket, identifier: string, rule: RateLimitRule): Promise<RateLimitDecision> {
     // The in-process store cannot hang or fail: no timer and no race on every request.
     if (this.inner.name === "memory") return this.inner.check(bucket, identifier, rule);
     return this.checkShared(bucket, identifier, rule);
@@ -89,12 +97,15 @@ export class GuardedRateLimitStore implements RateLimitStore {
     if (this.failing) return;
     this.failing = true;
     const then = this.failMode === "open" ? "serving with per-instance limits" : "refusing requests with 503";
-    console.warn(`[ratelimit] ${this.name} store failed (${describeFailure(err)}); ${then} until it answers again`, err);
+    processLog().warn(
+      { event: "store_failed", component: "ratelimit", store: this.name, failure: describeFailure(err) },
+      `rate-limit store failed; ${then} until it answers again`,
+    );
   }
 
   private noteSuccess() {
     if (!this.failing) return;
     this.failing = false;
-    console.warn(`[ratelimit] ${this.name} store answers again`);
+    processLog().warn({ event: "store_recovered", component: "ratelimit", store: this.name }, "rate-limit store answers again");
   }
 }

@@ -1,3 +1,4 @@
+import { processLog } from "@/lib/kit/log";
 import { type StoreSettings, sharedBackend } from "@/lib/store";
 import { type FailMode, GuardedRateLimitStore } from "./guard";
 import { MemoryRateLimitStore } from "./memory";
@@ -20,8 +21,9 @@ export interface RateLimiterSettings {
 export function createRateLimiter(settings: RateLimiterSettings): GuardedRateLimitStore {
   const { store } = settings;
   if (store.backend === "memory" && settings.onVercel) {
-    console.warn(
-      "[ratelimit] on Vercel without an Upstash store (UPSTASH_REDIS_REST_URL/TOKEN or KV_REST_API_URL/TOKEN): limits are per " +
+    processLog().warn(
+      { event: "ratelimit_per_instance", component: "ratelimit" },
+      "on Vercel without an Upstash store (UPSTASH_REDIS_REST_URL/TOKEN or KV_REST_API_URL/TOKEN): limits are per " +
         "serverless instance only (the documented fail-open behaviour), so the fleet admits up to N x limit per key.",
     );
   }

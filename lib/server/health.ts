@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { budgetsCheck } from "@/lib/budgets";
 import { databaseTarget } from "@/lib/db";
+import { processLog } from "@/lib/kit/log";
 import { rateLimiterStatus } from "@/lib/ratelimit";
 import packageJson from "@/package.json";
 import { availabilityReport } from "./availability";
@@ -57,7 +58,11 @@ export function isOperator(req: Request, operatorToken: string | undefined): boo
   const token = operatorToken?.trim();
   if (!token) return false;
   if (token.length < MIN_OPERATOR_TOKEN_LENGTH) {
-    if (!warnedShortToken) console.warn(`[health] HEALTH_OPERATOR_TOKEN is shorter than ${MIN_OPERATOR_TOKEN_LENGTH} characters; ignored`);
+    if (!warnedShortToken)
+      processLog().warn(
+        { event: "operator_token_ignored" },
+        `HEALTH_OPERATOR_TOKEN is shorter than ${MIN_OPERATOR_TOKEN_LENGTH} characters; ignored`,
+      );
     warnedShortToken = true;
     return false;
   }
@@ -145,4 +150,20 @@ function engineName(s: Services): string {
   } catch {
     return "misconfigured";
   }
+}
+
+/** GET /health/ready: the database and the shared store (the rate limiter's) both answer within 3 s. */
+export async function readiness(s: Services = services()) {
+  const [db, store] = await Promise.all([
+    timed(async () => (await s.database()).ping(), 3_000),
+    timed(async () => {
+      const status = await rateLimiterStatus(s.limiter);
+      if (!status.ok) throw new Error("shared store unavailable");
+    }, 3_000),
+  ]);
+  const ready = db.ok && store.ok;
+  return {
+    status: ready ? ("ready" as const) : ("not_ready" as const),
+    checks: { database: db.ok ? ("ok" as const) : ("down" as const), shared_store: store.ok ? ("ok" as const) : ("down" as const) },
+  };
 }

@@ -4,6 +4,7 @@ import { type Config, config } from "@/lib/config";
 import type { DatabaseSource } from "@/lib/db";
 import { findGlossary } from "@/lib/glossaries/store";
 import { KeyStore } from "@/lib/keys/store";
+import { configureLog, type Logger } from "@/lib/kit/log";
 import { createProviders, loadProvidersConfig, PROVIDERS, providerStatus, type Registry, setCatalogueSettings } from "@/lib/providers";
 import { createRateLimiter, FailedAuthThrottle, type GuardedRateLimitStore, type RateLimitBucket, type RateLimitRule } from "@/lib/ratelimit";
 import type { SpeechDeps } from "@/lib/speech";
@@ -11,6 +12,7 @@ import type { TranslateDeps, TranslationCaching } from "@/lib/translate";
 import { createAvailability } from "./availability";
 import { processDatabase } from "./database";
 import { budgetRules, cacheSettings, platformResponseLimit, ruleOf, storeSettings, trustsProxy } from "./settings";
+import { buildMetrics, type Metrics } from "./telemetry";
 
 export { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "./settings";
 
@@ -28,6 +30,10 @@ export { budgetRules, cacheSettings, ruleOf, storeSettings, trustsProxy } from "
  */
 export interface Services {
   config: Config;
+  /** The structured log (LOG_LEVEL): one access line per request, warnings and errors (docs/operations.md). */
+  log: Logger;
+  /** The OpenTelemetry metrics: instruments, gauges over the services, and GET /metrics's Prometheus text. */
+  metrics: Metrics;
   database: DatabaseSource;
   keys: KeyStore;
   limiter: GuardedRateLimitStore;
@@ -59,6 +65,7 @@ export function services(): Services {
 
 /** Builds every service from `c`. Exported for tests that need a second, independent set. */
 export function buildServices(c: Config): Services {
+  const log = configureLog(c.LOG_LEVEL);
   setCatalogueSettings({ hfModelMap: c.HF_MODEL_MAP, hfAsrModel: c.HF_ASR_MODEL });
   const database = processDatabase(c);
   const keys = new KeyStore(database, {
@@ -78,8 +85,11 @@ export function buildServices(c: Config): Services {
   const providers = createProviders(loadProvidersConfig(c, PROVIDERS), PROVIDERS, () => budgets);
   const availability = createAvailability(c, providers);
   const glossaries = (keyId: string, id: string) => findGlossary(database, keyId, id);
+  const metrics = buildMetrics(c, { providers, budgets, usagePendingAgeMs: () => keys.usage.pendingAgeMs() });
   return {
     config: c,
+    log,
+    metrics,
     database,
     keys,
     limiter,

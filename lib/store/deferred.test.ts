@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { loadConfig } from "@/lib/config";
+import { processLog } from "@/lib/kit/log";
 import { createRateLimiter } from "@/lib/ratelimit";
 import { storeSettings } from "@/lib/server/settings";
 import { type RedisServer, startRedis } from "../../e2e/support/redis";
@@ -19,7 +20,7 @@ describe("deferredBackend", () => {
   });
 
   test("a backend that cannot be built is reported once; every call fails with its error; health says misconfigured", async () => {
-    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const error = vi.spyOn(processLog(), "error").mockImplementation(() => {});
     const cause = new TypeError("Invalid URL");
     const backend = deferredBackend("cache", "upstash", async () => {
       throw cause;
@@ -27,7 +28,10 @@ describe("deferredBackend", () => {
     await expect(backend.get()).rejects.toBe(cause);
     await expect(backend.get()).rejects.toBe(cause);
     expect(error).toHaveBeenCalledTimes(1);
-    expect(error.mock.calls[0]).toEqual(["[cache] cannot configure the upstash store", cause]);
+    expect(error.mock.calls[0]).toEqual([
+      { event: "store_misconfigured", component: "cache", store: "upstash", err_name: "TypeError", err_message: "Invalid URL" },
+      "cannot configure the store",
+    ]);
     expect(backend.misconfigured(cause)).toEqual({ ok: false, detail: "upstash misconfigured (TypeError)" });
   });
 });

@@ -1,3 +1,4 @@
+import { errorFields, processLog } from "@/lib/kit/log";
 import { describeFailure } from "./failure";
 
 /**
@@ -10,7 +11,9 @@ import { describeFailure } from "./failure";
  */
 export function deferredBackend<T>(label: string, backend: string, build: () => Promise<T>) {
   const ready = build();
-  ready.catch((err) => console.error(`[${label}] cannot configure the ${backend} store`, err));
+  ready.catch((err) =>
+    processLog().error({ event: "store_misconfigured", component: label, store: backend, ...errorFields(err) }, "cannot configure the store"),
+  );
   return {
     /** The backend, once built; rejects with the build's error when it cannot be. */
     get: () => ready,

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { createTranslationCache, GuardedCacheStore, SingleFlight, TranslationCache } from "@/lib/cache";
 import { loadConfig } from "@/lib/config";
+import { processLog } from "@/lib/kit/log";
 import { apiError } from "@/lib/kit/test-support";
 import defaultModelMap from "@/lib/languages/hf-models.json";
 import { resolveModelMap } from "@/lib/languages/models";
@@ -216,7 +217,7 @@ describe("translation cache around the chain", () => {
 
 describe("store outage", () => {
   it("a store that fails is a miss: the request is served uncached, and the cache reports itself degraded", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(processLog(), "warn").mockImplementation(() => {});
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" });
     const down = new GuardedCacheStore(
       { name: "redis", get: () => Promise.reject(refused), set: () => Promise.reject(refused), health: async () => ({ ok: false }) },

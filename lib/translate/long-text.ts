@@ -1,3 +1,4 @@
+import { withChunk } from "@/lib/kit/telemetry";
 import type { TranslationRoute } from "@/lib/providers/descriptor";
 import { type ProviderClient, ProviderError, type TranslateResult } from "@/lib/providers/types";
 import { chunkLimit, codePointLength } from "./limits";
@@ -52,7 +53,10 @@ export async function translateOnRoute(
   const { chunks, separators } = splitForLimit(text, limit, { locale: source });
   let results: TranslateResult[];
   try {
-    results = await mapWithConcurrency(chunks, CHUNK_CONCURRENCY, (chunk, _i, signal) => call(chunk, signal), { deadline, signal: outer });
+    results = await mapWithConcurrency(chunks, CHUNK_CONCURRENCY, (chunk, i, signal) => withChunk(i, () => call(chunk, signal)), {
+      deadline,
+      signal: outer,
+    });
   } catch (err) {
     if (err instanceof DOMException && err.name === "TimeoutError")
       throw new ProviderError(route.provider, "timeout", `deadline reached before the ${chunks.length} parts of the text were translated`);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { processLog } from "@/lib/kit/log";
 import { authOptions } from "./options";
 import { authConfigured, authSecret, MissingAuthSecretError } from "./secret";
 
@@ -22,7 +23,7 @@ describe("portal session secret", () => {
   });
 
   it("generates one random development secret per process otherwise", () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(processLog(), "warn").mockImplementation(() => {});
     const a = authSecret({ NODE_ENV: "development", DATABASE_URL: "pglite:memory" });
     const b = authSecret({ NODE_ENV: "test", DATABASE_URL: "pglite:memory" });
     expect(a).toBe(b);

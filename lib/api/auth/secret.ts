@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { config, isProductionDeployment, loadConfig } from "@/lib/config";
+import { processLog } from "@/lib/kit/log";
 
 /**
  * The secret that signs and encrypts portal session cookies (next-auth JWT).
@@ -40,7 +41,7 @@ export function authSecret(env?: Env, dataDir = path.join(/*turbopackIgnore: tru
 }
 
 function randomSecret(why: string): string {
-  console.warn(`[auth] NEXTAUTH_SECRET is not set: using a random secret ${why}`);
+  processLog().warn({ event: "auth_secret_generated" }, `NEXTAUTH_SECRET is not set: using a random secret ${why}`);
   return randomBytes(32).toString("base64url");
 }
 

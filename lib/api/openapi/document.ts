@@ -23,7 +23,7 @@ import { RequestLogResponse, RequestLogRow } from "@/lib/usage/requests";
 import { UsageResponse, UsageRow } from "@/lib/usage/schemas";
 import packageJson from "@/package.json";
 import { ERROR_DOCS, ErrorBody, errorExample, FieldError } from "./errors";
-import { HealthResponse } from "./health";
+import { HealthResponse, LiveResponse, ReadyResponse } from "./health";
 import { type SchemaObject, toOpenApiSchema, toOpenApiSchemas } from "./zod-to-openapi";
 
 /**
@@ -62,7 +62,7 @@ const SANDBOX_HEADERS = {
 function operationErrors(operation: Operation): ErrorCode[] {
   const usesStore = operation.auth === "api_key" || operation.rateLimit !== undefined;
   const codes: ErrorCode[] = [
-    ...(operation.auth === "api_key" ? (["MISSING_API_KEY", "INVALID_API_KEY"] as const) : []),
+    ...(operation.auth !== "none" ? (["MISSING_API_KEY", "INVALID_API_KEY"] as const) : []),
     ...(operation.body ? (["INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR"] as const) : []),
     ...(operation.multipart ? (["PAYLOAD_TOO_LARGE"] as const) : []),
     ...(operation.multipart?.json ? (["INVALID_JSON"] as const) : []),
@@ -131,7 +131,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
     tags: operation.tags,
     summary: operation.summary,
     ...(description ? { description } : {}),
-    ...(authenticated ? {} : { security: [] }),
+    ...(authenticated ? {} : { security: operation.auth === "operator" ? [{ operatorToken: [] }] : [] }),
     ...(operation.params || operation.query || operation.headerParameters
       ? {
           parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query"), ...(operation.headerParameters ?? [])],
@@ -233,6 +233,8 @@ function schemas(): Record<string, SchemaObject> {
       SttResponse,
       TtsResponse,
       HealthResponse,
+      LiveResponse,
+      ReadyResponse,
       Glossary,
       GlossaryList,
       DeletedGlossary,
@@ -421,6 +423,7 @@ export function openApiDocument(): Record<string, unknown> {
           bearerFormat: "svc_<40 hex characters>",
           description: "An API key from POST /api/v1/auth/keys",
         },
+        operatorToken: { type: "http", scheme: "bearer", description: "The server's HEALTH_OPERATOR_TOKEN (GET /metrics)" },
       },
       schemas: schemas(),
       headers: {

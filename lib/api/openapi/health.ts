@@ -40,3 +40,21 @@ export const HealthResponse = z
       },
     ],
   });
+
+/** GET /health/live response. */
+export const LiveResponse = z
+  .object({ status: z.literal("ok") })
+  .describe("GET /health/live: the process answers; nothing else is checked.")
+  .meta({ examples: [{ status: "ok" }] });
+
+/** GET /health/ready response (200 ready, 503 not). */
+export const ReadyResponse = z
+  .object({
+    status: z.enum(["ready", "not_ready"]),
+    checks: z.object({
+      database: z.enum(["ok", "down"]).describe("the database answers a ping"),
+      shared_store: z.enum(["ok", "down"]).describe("the rate-limit store (Redis, Upstash or in process) answers"),
+    }),
+  })
+  .describe("GET /health/ready: whether this instance can serve requests now.")
+  .meta({ examples: [{ status: "ready", checks: { database: "ok", shared_store: "ok" } }] });

@@ -236,7 +236,7 @@ describe("the document is assembled from the route manifest", () => {
     for (const { method, path, operation } of operations()) {
       const responses = d.paths[path][method].responses;
       const name = `${method} ${path}`;
-      expect("401" in responses, name).toBe(operation.auth === "api_key");
+      expect("401" in responses, name).toBe(operation.auth !== "none");
       expect("413" in responses, name).toBe(Boolean(operation.body || operation.multipart));
       // A rate limit, or the failed-authentication throttle of every authenticated operation.
       expect("429" in responses, name).toBe(Boolean(operation.rateLimit) || operation.auth === "api_key");

@@ -5,6 +5,7 @@ import { authOptions } from "@/lib/api/auth/options";
 import { MissingAuthSecretError } from "@/lib/api/auth/secret";
 import { errorResponse } from "@/lib/api/route";
 import { withBodyLimit } from "@/lib/kit/limit-request";
+import { processLog } from "@/lib/kit/log";
 import { requestIdFor } from "@/lib/kit/request-id";
 
 /**
@@ -33,7 +34,7 @@ async function handler(incoming: NextRequest, context: Context): Promise<Respons
     options = authOptions();
   } catch (err) {
     if (err instanceof MissingAuthSecretError) {
-      console.error(`[auth] ${err.message}`);
+      processLog().error({ event: "portal_not_configured" }, err.message);
       return Response.json({ error: "PORTAL_NOT_CONFIGURED", message: err.message }, { status: 500, headers: { "Cache-Control": "no-store" } });
     }
     throw err;
