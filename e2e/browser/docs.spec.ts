@@ -35,10 +35,12 @@ test.describe("API reference", () => {
     await authorize.click();
     const modal = page.locator(".swagger-ui .modal-ux");
     await expect(modal).toBeVisible();
-    await modal.getByLabel("auth-bearer-value").fill(key);
-    await modal.getByRole("button", { name: "Apply credentials" }).click();
-    await expect(modal.getByRole("button", { name: "Remove authorization" })).toBeVisible();
-    await modal.getByRole("button", { name: "Close" }).click();
+    // Two schemes are offered (the API key, and the operator token of /metrics): the key goes into the first.
+    const apiKeyAuth = modal.locator(".auth-container").filter({ hasText: "bearerAuth" });
+    await apiKeyAuth.getByLabel("auth-bearer-value").fill(key);
+    await apiKeyAuth.getByRole("button", { name: "Apply credentials" }).click();
+    await expect(apiKeyAuth.getByRole("button", { name: "Remove authorization" })).toBeVisible();
+    await modal.getByRole("button", { name: "Close" }).first().click();
     await expect(modal).toBeHidden();
 
     // Open POST /api/v1/translate, Try it out with the prefilled example, Execute.

@@ -37,6 +37,7 @@ SCHEMAS = {
     "LanguageTts": "LanguageEntry.tts",
     "LanguageEntry": "LanguageEntry",
     "LanguagesResponse": "LanguagesResponse",
+    "TranscriptSegment": "SttResponse.segments[]",
     "SttResponse": "SttResponse",
     "TtsResponse": "TtsResponse",
     "UsageTotals": "UsageResponse.totals",
