@@ -12,3 +12,35 @@ export function CharCounter({ id, text, limit, what = "characters" }: { id: stri
     </p>
   );
 }
+
+/** A labelled "Text" area with its counter below (the counter describes the field for screen readers). */
+export function TextField({
+  id,
+  text,
+  onChange,
+  limit,
+  rows = 3,
+}: {
+  id: string;
+  text: string;
+  onChange: (text: string) => void;
+  limit: number;
+  rows?: number;
+}) {
+  return (
+    <div>
+      <label htmlFor={`${id}-text`} className="field-label">
+        Text
+      </label>
+      <textarea
+        id={`${id}-text`}
+        rows={rows}
+        className="field-input"
+        value={text}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={`${id}-count`}
+      />
+      <CharCounter id={`${id}-count`} text={text} limit={limit} />
+    </div>
+  );
+}

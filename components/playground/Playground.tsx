@@ -10,7 +10,7 @@ import type { SnippetRequest } from "@/lib/portal/snippets";
 import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
 import { CatalogSection } from "./CatalogSection";
-import { CharCounter } from "./CharCounter";
+import { TextField } from "./CharCounter";
 import { type LanguageChoice, LanguageFields, LanguageSelect, type PlaygroundLanguage } from "./LanguageFields";
 import { DoNotTranslateInput, FormatSelect, GlossarySelect, parseTerms, type TextFormatValue } from "./LocalisationControls";
 import { usePlayground } from "./PlaygroundContext";
@@ -181,20 +181,7 @@ function TranslateSection({ languages, speaks, maxChars }: { languages: Playgrou
         Translate
       </h3>
       <form onSubmit={onSubmit} className="mt-3 space-y-4" aria-label="Translate a text">
-        <div>
-          <label htmlFor={`${id}-text`} className="field-label">
-            Text
-          </label>
-          <textarea
-            id={`${id}-text`}
-            rows={3}
-            className="field-input"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-describedby={`${id}-count`}
-          />
-          <CharCounter id={`${id}-count`} text={text} limit={maxChars} />
-        </div>
+        <TextField id={id} text={text} onChange={setText} limit={maxChars} />
         <LanguageFields idPrefix={`${id}-lang`} languages={languages} value={choice} onChange={setChoice} />
         <fieldset className="space-y-4 rounded-md border border-slate-200 p-4">
           <legend className="px-1 text-sm font-semibold text-slate-900">Localisation (optional)</legend>
@@ -493,20 +480,7 @@ function SpeakSection({ languages, maxChars }: { languages: TtsLanguage[]; maxCh
       </h3>
       <p className="mt-1 text-sm text-slate-700">Only the {languages.length} languages text-to-speech speaks are listed.</p>
       <form className="mt-3 space-y-4" aria-label="Speak a text" onSubmit={(e) => e.preventDefault()}>
-        <div>
-          <label htmlFor={`${id}-text`} className="field-label">
-            Text
-          </label>
-          <textarea
-            id={`${id}-text`}
-            rows={2}
-            className="field-input"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-describedby={`${id}-count`}
-          />
-          <CharCounter id={`${id}-count`} text={text} limit={maxChars} />
-        </div>
+        <TextField id={id} text={text} onChange={setText} limit={maxChars} rows={2} />
         <div className="grid gap-4 sm:grid-cols-2">
           <LanguageSelect
             id={`${id}-language`}

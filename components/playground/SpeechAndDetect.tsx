@@ -5,7 +5,7 @@ import type { DetectResponse } from "@/lib/detect/schemas";
 import { htmlLang } from "@/lib/portal/lang";
 import { encodeWav } from "@/lib/portal/wav";
 import type { SttResponse } from "@/lib/speech/schemas";
-import { CharCounter } from "./CharCounter";
+import { TextField } from "./CharCounter";
 import { LanguageSelect } from "./LanguageFields";
 import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
@@ -36,20 +36,7 @@ export function DetectSection({ names, maxChars }: { names: Map<string, string>;
         className="mt-3 space-y-4"
         aria-label="Detect a language"
       >
-        <div>
-          <label htmlFor={`${id}-text`} className="field-label">
-            Text
-          </label>
-          <textarea
-            id={`${id}-text`}
-            rows={3}
-            className="field-input"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-describedby={`${id}-count`}
-          />
-          <CharCounter id={`${id}-count`} text={text} limit={maxChars} />
-        </div>
+        <TextField id={id} text={text} onChange={setText} limit={maxChars} />
         <button type="submit" className="btn-primary" disabled={busy || text.trim() === ""}>
           {busy ? "Detecting…" : "Detect"}
         </button>
