@@ -2,8 +2,9 @@
  * The framework floor for the benchmark: the same Next.js build plus one bare route handler, POST /api/floor, that
  * forwards a translation to the same upstream emulator as the app and the baseline — no auth, limits, database or
  * validation — so app/floor is what Lugha costs on top of Next.js itself. The route is written into a copy of the
- * checkout only (never into the product) and built there with `next build`; BENCH_FLOOR_DIR keeps that copy so later
- * runs reuse it (rebuilt when the route differs, e.g. another BENCH_FLOOR_CLIENT; delete the directory to force it).
+ * checkout only (never into the product) and built there with `next build`, one copy per client (below):
+ * BENCH_FLOOR_DIR=<dir> keeps them as <dir>/fetch and <dir>/node-http so later runs reuse them (each rebuilt when its
+ * route differs; delete the directory to force it).
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ const SKIP = new Set([".git", ".next", ".data", "node_modules", "test-results", 
  * provider calls use (lib/http/upstream-fetch.ts) — app/floor then compares everything else.
  */
 export type FloorClient = "fetch" | "node-http";
+export const FLOOR_CLIENTS: readonly FloorClient[] = ["node-http", "fetch"];
 
 const FORWARD: Record<FloorClient, string> = {
   fetch: `async function forward(body: string): Promise<{ ok: boolean; status: number; json: any }> {

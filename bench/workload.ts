@@ -75,3 +75,35 @@ export function fillTexts(start: number, count: number, chars: number): string[]
     return `${start + k}: ${parts.join(" ")}`.slice(0, chars);
   });
 }
+
+/** The benchmark's sentence: what a single translation sends, and what distinct texts are made from. */
+export const SENTENCE = "Good morning, how are you? The market opens at eight and the bus leaves at nine.";
+
+/** Numbers the sequences of distinct texts, so that no two sequences of one benchmark process share a text. */
+let sequences = 0;
+
+/**
+ * Distinct texts: each call gives SENTENCE with a counter appended ("… at nine. (3.1234)": the sequence, then the
+ * request), a text no earlier request of the process sent, so neither the cache nor the coalescing of identical
+ * requests in flight can answer it: every request costs an upstream call, as a stream of users' own sentences does.
+ * Each call of distinctTexts() starts a new sequence (one per target and run). The cost is a counter and a string
+ * concatenation, the same for every target, and it runs in the load generator, not in the server measured.
+ */
+export function distinctTexts(): () => string {
+  const sequence = ++sequences;
+  let n = 0;
+  return () => `${SENTENCE} (${sequence}.${++n})`;
+}
+
+/** A body per request for POST /translate, each with a distinct text (distinctTexts). */
+export function distinctBodies(target = "lug"): () => string {
+  const next = distinctTexts();
+  return () => JSON.stringify({ text: next(), source_lang: "en", target_lang: target });
+}
+
+/** A body per request for POST /translate/batch: `items` items, every text distinct within and across requests. */
+export function distinctBatchBodies(items: number, target = "lug"): () => string {
+  const next = distinctTexts();
+  return () =>
+    JSON.stringify({ items: Array.from({ length: items }, (_, i) => ({ id: `item-${i}`, text: next(), source_lang: "en", target_lang: target })) });
+}
