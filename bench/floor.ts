@@ -106,7 +106,7 @@ export function prepareFloor(root: string, dir: string, log: (msg: string) => vo
   }
   mkdirSync(path.join(dir, "app/api/floor"), { recursive: true });
   writeFileSync(routeFile, source);
-  log(`framework floor (${client}): building in ${dir} (a few minutes; BENCH_FLOOR_DIR=${dir} reuses it next time)`);
+  log(`framework floor (${client}): building in ${dir} (a few minutes; BENCH_FLOOR_DIR=${path.dirname(dir)} reuses it next time)`);
   // `next build` alone: the copy already has the generated Prisma client and a checked configuration.
   const r = spawnSync(process.execPath, [path.join(dir, "node_modules/next/dist/bin/next"), "build"], {
     cwd: dir,
