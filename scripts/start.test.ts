@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { loadMigrations } from "../lib/db/migrate";
 
 /**
  * `npm start`'s launcher (scripts/start.mjs), run for real: it replaces itself with `next start` under the NODE_OPTIONS
@@ -36,7 +37,11 @@ interface Probe {
   execArgv: string[];
 }
 
-function launch(env: Record<string, string>, args: string[] = []): Probe & { launcherPid: number } {
+/** An embedded database that is never created on disk (the default would be the checkout's .data/pglite). */
+const PGLITE = { DATABASE_URL: "pglite:memory" };
+const POSTGRES = { DATABASE_URL: "postgres://lugha@127.0.0.1:5432/lugha" };
+
+function launch(env: Record<string, string>, args: string[] = []): Probe & { launcherPid: number; printed: string[] } {
   const r = spawnSync(process.execPath, ["scripts/start.mjs", ...args], {
     env: {
       PATH: process.env.PATH,
@@ -49,7 +54,9 @@ function launch(env: Record<string, string>, args: string[] = []): Probe & { lau
     timeout: 30_000,
   });
   expect(r.status, r.stderr).toBe(0);
-  return { ...(JSON.parse(r.stdout) as Probe), launcherPid: r.pid ?? -1 };
+  // The probe's line comes last (the launcher may print before it).
+  const lines = r.stdout.trim().split("\n");
+  return { ...(JSON.parse(lines.at(-1)!) as Probe), launcherPid: r.pid ?? -1, printed: lines.slice(0, -1) };
 }
 
 /** The heap limit V8 reports for a plain process given this old-space cap (it adds the young generation). */
@@ -64,32 +71,53 @@ function heapLimitWith(oldSpaceMb: number): number {
 
 describe("npm start's launcher (scripts/start.mjs)", () => {
   it("caps the heap at 1024 MiB on the embedded PGlite and 384 MiB on PostgreSQL", () => {
-    const pglite = launch({});
+    const pglite = launch(PGLITE);
     expect(pglite.nodeOptions).toMatch(/^--max-old-space-size=1024 /);
     expect(pglite.heapLimitMb).toBe(heapLimitWith(1024));
-    const postgres = launch({ DATABASE_URL: "postgres://lugha@127.0.0.1:5432/lugha" });
+    const postgres = launch(POSTGRES);
     expect(postgres.nodeOptions).toMatch(/^--max-old-space-size=384 /);
     expect(postgres.heapLimitMb).toBe(heapLimitWith(384));
   });
 
   it("takes LUGHA_HEAP_MB, and a --max-old-space-size already in NODE_OPTIONS wins over it", () => {
-    expect(launch({ LUGHA_HEAP_MB: "512" }).heapLimitMb).toBe(heapLimitWith(512));
-    expect(launch({ LUGHA_HEAP_MB: "512", NODE_OPTIONS: "--max-old-space-size=300" }).heapLimitMb).toBe(heapLimitWith(300));
+    expect(launch({ ...PGLITE, LUGHA_HEAP_MB: "512" }).heapLimitMb).toBe(heapLimitWith(512));
+    expect(launch({ ...PGLITE, LUGHA_HEAP_MB: "512", NODE_OPTIONS: "--max-old-space-size=300" }).heapLimitMb).toBe(heapLimitWith(300));
   });
 
   it("applies no cap for a malformed LUGHA_HEAP_MB (the server's configuration check then stops it, naming the variable)", () => {
-    expect(launch({ LUGHA_HEAP_MB: "lots" }).nodeOptions).not.toMatch(/max-old-space-size/);
+    expect(launch({ ...PGLITE, LUGHA_HEAP_MB: "lots" }).nodeOptions).not.toMatch(/max-old-space-size/);
   });
 
   it("becomes next start itself, in the same process, with the arguments passed through", () => {
-    const p = launch({}, ["-p", "4321", "-H", "127.0.0.1"]);
+    const p = launch(PGLITE, ["-p", "4321", "-H", "127.0.0.1"]);
     expect(p.pid).toBe(p.launcherPid);
     expect(p.argv.at(0)).toMatch(/next[/\\]dist[/\\]bin[/\\]next$/);
     expect(p.argv.slice(1)).toEqual(["start", "-p", "4321", "-H", "127.0.0.1"]);
   });
 
-  it("runs the server without V8's memory reducer, whatever the database", () => {
-    expect(launch({}).execArgv).toEqual(["--no-memory-reducer"]);
-    expect(launch({ DATABASE_URL: "postgres://lugha@127.0.0.1:5432/lugha" }).execArgv).toEqual(["--no-memory-reducer"]);
+  it("runs the server without V8's memory reducer, and on PGlite with WebAssembly compiled by the baseline compiler only", () => {
+    expect(launch(PGLITE).execArgv).toEqual(["--no-memory-reducer", "--liftoff-only"]);
+    expect(launch(POSTGRES).execArgv).toEqual(["--no-memory-reducer"]);
+  });
+
+  it("creates and migrates a new PGlite data directory in a child process before the server starts, and only once", async () => {
+    const data = path.join(dir, "data");
+    const first = launch({ DATABASE_URL: `pglite:${data}` });
+    // The probe stops the server before Next.js starts: the directory was made by the launcher's child.
+    expect(first.printed.join("\n")).toMatch(/^Created the embedded database at .+data \(\d+ migrations, \d+ ms\)\.$/);
+    expect(existsSync(path.join(data, "PG_VERSION"))).toBe(true);
+    const second = launch({ DATABASE_URL: `pglite:${data}` });
+    expect(second.printed).toEqual([]);
+
+    const { PGlite } = await import("@electric-sql/pglite");
+    const db = new PGlite(data);
+    try {
+      const { rows } = await db.query<{ migration_name: string }>(
+        `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name`,
+      );
+      expect(rows.map((r) => r.migration_name)).toEqual((await loadMigrations()).map((m) => m.name));
+    } finally {
+      await db.close();
+    }
   });
 });

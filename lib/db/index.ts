@@ -1,7 +1,9 @@
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { errorFields, processLog } from "@/lib/kit/log";
 import { inSpan, tracingOn } from "@/lib/kit/telemetry";
-import { applyMigrations, type SqlExecutor } from "./migrate";
+import { pgliteExecutor, pgliteStartParams } from "./embedded";
+import { applyMigrations } from "./migrate";
+import type { DatabaseTarget } from "./target";
 
 /**
  * The database behind Lugha: one Prisma schema and client for both engines.
@@ -9,36 +11,7 @@ import { applyMigrations, type SqlExecutor } from "./migrate";
  *  - DATABASE_URL=pglite:<dir>     → PGlite at <dir>;  pglite:memory → in-memory PGlite (tests)
  *  - DATABASE_URL=postgres(ql)://  → PostgreSQL through @prisma/adapter-pg; migrate with `npm run db:migrate`
  */
-export type DatabaseKind = "pglite" | "postgres";
-
-export interface DatabaseTarget {
-  kind: DatabaseKind;
-  /** PGlite data directory (undefined = in memory) or the PostgreSQL connection string. */
-  location?: string;
-}
-
-export function databaseTarget(url: string | undefined, onVercel: boolean): DatabaseTarget {
-  // Serverless functions are many, short-lived and have no persistent disk: an in-process database there would give
-  // every instance its own keys and counters, lost at the next cold start. Refuse clearly instead.
-  if (onVercel && (!url || url.startsWith("pglite:"))) throw new PgliteOnServerlessError();
-  if (!url) return { kind: "pglite", location: ".data/pglite" };
-  if (url.startsWith("pglite:")) {
-    const rest = url.slice("pglite:".length).replace(/^\/\//, "");
-    return { kind: "pglite", location: rest === "memory" || rest === "" ? undefined : rest };
-  }
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", location: url };
-  throw new Error("DATABASE_URL must be postgres://…, postgresql://…, pglite:<dir> or pglite:memory");
-}
-
-export class PgliteOnServerlessError extends Error {
-  constructor() {
-    super(
-      "DATABASE_URL must point to PostgreSQL on Vercel (postgres://…, e.g. Neon or Vercel Postgres). The embedded PGlite " +
-        "database needs one long-lived process with a disk; serverless instances would each get their own, empty copy.",
-    );
-    this.name = "PgliteOnServerlessError";
-  }
-}
+export { type DatabaseKind, type DatabaseTarget, databaseTarget, PgliteOnServerlessError } from "./target";
 
 interface DatabaseBase {
   prisma: PrismaClient;
@@ -95,9 +68,6 @@ function traced(prisma: PrismaClient): PrismaClient {
   }) as unknown as PrismaClient;
 }
 
-/** PGlite's shared_buffers (see openDatabase). */
-const PGLITE_SHARED_BUFFERS = "16MB";
-
 async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): Promise<Database> {
   if (target.kind === "postgres") {
     const [{ PrismaPg }, { default: pg }, { attachDatabasePool }] = await Promise.all([
@@ -144,10 +114,7 @@ async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): P
     const { mkdir } = await import("node:fs/promises");
     await mkdir(target.location, { recursive: true });
   }
-  // PGlite reserves shared_buffers inside its WebAssembly memory, which never shrinks: the default 128 MB is most of the
-  // embedded database's resident size, for tables of a few kilobytes. 16 MB takes about 130 MB off the server's RSS and
-  // 0.1 s off opening it (docs/benchmark.md "The hot path"). A start parameter, so a data directory's own postgresql.conf is untouched.
-  const pglite = new PGlite(target.location, { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
+  const pglite = new PGlite(target.location, { startParams: pgliteStartParams(PGlite.defaultStartParams) });
   const prisma = traced(new PrismaClient({ adapter: new PrismaPGlite(pglite) }));
   // Prisma's query compiler (a WebAssembly module) loads while PGlite starts, rather than after it in the first query:
   // ≈0.1 s off a cold start (docs/benchmark.md "The hot path"). Connecting the adapter sends no SQL, so nothing runs before migrating.
@@ -180,11 +147,4 @@ export async function runPrepared<T>(pglite: PGliteInstance, name: string, sql: 
   // The simple query protocol: one message, where query() sends five.
   const results = await pglite.exec(`EXECUTE ${name}(${literals.join(", ")})`);
   return (results.at(-1)?.rows ?? []) as T[];
-}
-
-function pgliteExecutor(pglite: import("@electric-sql/pglite").PGlite): SqlExecutor {
-  return {
-    exec: async (sql) => void (await pglite.exec(sql)),
-    query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
-  };
 }
