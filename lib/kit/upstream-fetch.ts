@@ -51,8 +51,25 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // connection is not one the server is closing.
 const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
 
+/**
+ * A provider's URL, parsed once: every attempt names one of a handful of URLs (one per provider and model), and parsing
+ * one costs more than the rest of building the request's options. Read-only: the same object serves every call.
+ */
+const parsedUrls = new Map<string, Readonly<URL>>();
+const PARSED_URLS_MAX = 256;
+
+export function parsedUrl(url: string): Readonly<URL> {
+  let parsed = parsedUrls.get(url);
+  if (!parsed) {
+    if (parsedUrls.size >= PARSED_URLS_MAX) parsedUrls.clear();
+    parsed = new URL(url);
+    parsedUrls.set(url, parsed);
+  }
+  return parsed;
+}
+
 function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array | undefined): Promise<IncomingMessage> {
-  const target = new URL(url);
+  const target = parsedUrl(url);
   const scheme = target.protocol === "https:" ? https : target.protocol === "http:" ? http : undefined;
   if (!scheme) return Promise.reject(new TypeError(`unsupported upstream URL scheme ${target.protocol}`));
   // No Accept-Encoding: a small JSON answer costs more to compress and decode than to send as it is.

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { CONFIG_DEFAULTS } from "@/lib/config";
 import { concatBytes } from "@/lib/kit/bytes";
 import { currentChunk, inSpan, recordUpstream, requestFacts, SpanKind } from "@/lib/kit/telemetry";
-import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
+import { parsedUrl, type UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
 
@@ -93,7 +93,7 @@ async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () =
     if (typeof body === "string") facts.upstreamBytes += Buffer.byteLength(body);
     else if (body instanceof Uint8Array) facts.upstreamBytes += body.byteLength;
   }
-  const server = new URL(opts.url);
+  const server = parsedUrl(opts.url);
   const t0 = performance.now();
   let failed = false;
   const attributes: Record<string, string | number> = { "lugha.provider": opts.provider, "http.request.method": opts.init.method ?? "GET" };
@@ -133,7 +133,7 @@ function chunkAttribute(): { "lugha.upstream.chunk"?: number } {
 function modelOf(result: unknown, url: string): string | undefined {
   const named = (result as { model?: unknown } | undefined)?.model;
   if (typeof named === "string") return named;
-  return /\/models\/([\w.-]+\/[\w.-]+)$/.exec(new URL(url).pathname)?.[1];
+  return /\/models\/([\w.-]+\/[\w.-]+)$/.exec(parsedUrl(url).pathname)?.[1];
 }
 
 async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number, breakerCall?: InFlightCall): Promise<T> {
@@ -260,8 +260,9 @@ function nodeChunks(body: Readable, maxBytes: number, tooLarge: () => Error, sig
     body.on("data", onData);
     body.once("end", () => settle());
     body.once("error", (err) => settle(err));
-    // Destroyed without an error (the connection closed mid-body): not a complete answer.
-    body.once("close", () => settle(new Error("upstream body ended early")));
+    // Destroyed without an error (the connection closed mid-body): not a complete answer. "close" also follows every
+    // complete body, so the Error (its stack trace is costly) is made only when nothing settled first.
+    body.once("close", () => settled || settle(new Error("upstream body ended early")));
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
   });
