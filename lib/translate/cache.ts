@@ -77,7 +77,24 @@ export function translationCacheKey(
 
 /** A short, stable hash of the routes a request could take: changes whenever what could serve it changes. */
 export function routesVersion(routes: readonly TranslationRoute[]): string {
-  return createHash("sha256").update(JSON.stringify(routes)).digest("hex").slice(0, 16);
+  if (routes.length === 1) return routeDigest(routes[0]);
+  return createHash("sha256").update(routes.map(routeDigest).join(",")).digest("hex").slice(0, 16);
+}
+
+/**
+ * Each route's own hash, once per route object: the routes of a pair are built once per model map and availability
+ * (lib/languages/pairs.ts) and never modified, so every request for the pair hands in the same objects. A changed
+ * route is a new object, with a hash of its own.
+ */
+const routeDigests = new WeakMap<TranslationRoute, string>();
+
+function routeDigest(route: TranslationRoute): string {
+  let digest = routeDigests.get(route);
+  if (digest === undefined) {
+    digest = createHash("sha256").update(JSON.stringify(route)).digest("hex").slice(0, 16);
+    routeDigests.set(route, digest);
+  }
+  return digest;
 }
 
 /**
