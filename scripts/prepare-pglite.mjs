@@ -13,7 +13,14 @@ import { pgliteExecutor, pgliteStartParams } from "../lib/db/embedded.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
 import { databaseTarget } from "../lib/db/target.ts";
 
-const target = databaseTarget(process.env.DATABASE_URL || undefined, Boolean(process.env.VERCEL));
+let target;
+try {
+  target = databaseTarget(process.env.DATABASE_URL || undefined, Boolean(process.env.VERCEL));
+} catch {
+  // Not a database this script can prepare (a malformed URL, PGlite on Vercel): the server's configuration check and
+  // /health say what is wrong with it, in their own words.
+  process.exit(0);
+}
 // PostgreSQL is migrated by `npm run db:migrate`, an in-memory PGlite by the server; PG_VERSION marks a data directory
 // initdb has finished.
 if (target.kind === "pglite" && target.location && !existsSync(path.join(target.location, "PG_VERSION"))) {

@@ -100,6 +100,12 @@ describe("npm start's launcher (scripts/start.mjs)", () => {
     expect(launch(POSTGRES).execArgv).toEqual(["--no-memory-reducer"]);
   });
 
+  it("leaves a DATABASE_URL it cannot use to the server, which names the problem (the launcher still becomes next start)", () => {
+    const p = launch({ DATABASE_URL: "mysql://lugha@127.0.0.1/lugha" });
+    expect(p.printed).toEqual([]);
+    expect(p.argv.at(0)).toMatch(/next[/\\]dist[/\\]bin[/\\]next$/);
+  });
+
   it("creates and migrates a new PGlite data directory in a child process before the server starts, and only once", async () => {
     const data = path.join(dir, "data");
     const first = launch({ DATABASE_URL: `pglite:${data}` });
