@@ -6,6 +6,7 @@ import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbo
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
+import { liveEnv as emulatorEnv } from "../support/emulators";
 import { type RedisServer, startRedis } from "../support/redis";
 
 /*
@@ -16,10 +17,7 @@ import { type RedisServer, startRedis } from "../support/redis";
 let emulators: [EmulatorServer, EmulatorServer, EmulatorServer];
 let sunbird: EmulatorServer;
 
-const liveEnv = (extra: Record<string, string> = {}) => {
-  const [a, b, c] = emulators;
-  return { PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url, ...extra };
-};
+const liveEnv = (extra: Record<string, string> = {}) => emulatorEnv(emulators, extra);
 const upstreamCalls = () => emulators.reduce((n, e) => n + e.stats.translations.calls, 0);
 const luganda = (text: string) => ({ text, target_lang: "lug", source_lang: "en" });
 

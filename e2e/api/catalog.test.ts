@@ -7,6 +7,7 @@ import { type CatalogFormat, parseCatalog, readExisting, targetEntries } from "@
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { liveEnv as emulatorEnv } from "../support/emulators";
 
 /**
  * POST /api/v1/translate/catalog over HTTP, with live provider clients on the upstream emulators (loopback): each
@@ -42,8 +43,8 @@ async function emulators(): Promise<[EmulatorServer, EmulatorServer, EmulatorSer
   return Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
 }
 
-function liveEnv([a, b, c]: EmulatorServer[], extra: Record<string, string> = {}): Record<string, string> {
-  return { PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url, RATE_LIMIT_BATCH: "10000/60s", ...extra };
+function liveEnv(emulators: EmulatorServer[], extra: Record<string, string> = {}): Record<string, string> {
+  return emulatorEnv(emulators, { RATE_LIMIT_BATCH: "10000/60s", ...extra });
 }
 
 /** A flat JSON catalog of n short UI strings; `changed` rewrites one. */

@@ -10,6 +10,7 @@ import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbo
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
+import { liveEnv as emulatorEnv } from "../support/emulators";
 import { freePort, waitFor } from "../support/net";
 import { createDatabase, type PostgresServer, startPostgres } from "../support/postgres";
 import { describeOn } from "../support/projects";
@@ -32,8 +33,8 @@ async function emulators(): Promise<[EmulatorServer, EmulatorServer, EmulatorSer
 }
 
 /** Every request reaches the upstream: the translation cache (cache.test.ts) would answer repeated requests itself. */
-function liveEnv([a, b, c]: EmulatorServer[], extra: Record<string, string> = {}): Record<string, string> {
-  return { PROVIDER_MODE: "live", SUNBIRD_API_URL: a.url, KHAYA_API_URL: b.url, HF_API_URL: c.url, TRANSLATION_CACHE: "off", ...extra };
+function liveEnv(emulators: EmulatorServer[], extra: Record<string, string> = {}): Record<string, string> {
+  return emulatorEnv(emulators, { TRANSLATION_CACHE: "off", ...extra });
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ res: T; ms: number }> {

@@ -7,6 +7,10 @@ import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbo
  */
 export async function startLiveEmulators(): Promise<{ emulators: [EmulatorServer, EmulatorServer, EmulatorServer]; env: Record<string, string> }> {
   const emulators = await Promise.all(PROVIDERS.map((d) => startEmulatorServer(d.emulator.kind)));
-  const env = Object.fromEntries(PROVIDERS.map((d, i) => [d.env.url, emulators[i].url]));
-  return { emulators: emulators as [EmulatorServer, EmulatorServer, EmulatorServer], env: { PROVIDER_MODE: "live", ...env } };
+  return { emulators: emulators as [EmulatorServer, EmulatorServer, EmulatorServer], env: liveEnv(emulators) };
+}
+
+/** Live mode with each provider's URL variable pointing at its emulator (`emulators` in routing order), plus `extra`. */
+export function liveEnv(emulators: readonly EmulatorServer[], extra: Record<string, string> = {}): Record<string, string> {
+  return { PROVIDER_MODE: "live", ...Object.fromEntries(PROVIDERS.map((d, i) => [d.env.url, emulators[i].url])), ...extra };
 }
