@@ -78,20 +78,26 @@ function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array |
   if (body !== undefined) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
   // The attempt's span (lib/providers/http.ts) is active here: the provider sees the same trace (W3C traceparent).
   injectTraceContext(headers);
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const req = scheme.request(target, {
-      method: init.method ?? "GET",
-      headers,
-      agent: agents[target.protocol as "http:" | "https:"],
-      signal: init.signal ?? undefined,
-    });
+    const req = scheme.request(target, { method: init.method ?? "GET", headers, agent: agents[target.protocol as "http:" | "https:"] });
+    // The signal cuts the request until its answer's headers arrive; from then on whoever reads the body holds it
+    // (readBytes in lib/providers/http.ts). Listened to by hand: node:http's own `signal` option watches the request
+    // with end-of-stream listeners for its whole life, which cost more than the rest of sending a small request.
+    const onAbort = () => req.destroy(signal!.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
     req.once("response", (res: IncomingMessage) => {
+      signal?.removeEventListener("abort", onAbort);
       const facts = requestFacts();
       const length = Number(res.headers["content-length"]);
       if (facts && Number.isFinite(length)) facts.upstreamBytes += length;
       resolve(res);
     });
-    req.once("error", reject);
+    req.once("error", (err) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(err);
+    });
     req.end(body);
   });
 }

@@ -61,12 +61,20 @@ function outcomeOf(err: unknown, signal: AbortSignal | undefined): Outcome {
  * of the provider, the waits it makes between attempts, and to stop when the breaker declares the provider hung.
  */
 export class InFlightCall {
-  readonly controller = new AbortController();
   /** When the call started waiting on the provider: its start, or the provider's last answer to it. */
   waitingSince: number;
   /** Between attempts (a backoff or a Retry-After wait) the call is not waiting on the provider. */
   paused = false;
   cancelTimer: () => void = () => {};
+  /** Set when the provider is declared hung: the ProviderError the caller sees. */
+  cutReason: ProviderError | undefined;
+  /**
+   * What `cut` ends: the caller's wait (set by the breaker's run) and the attempt in flight (set by the HTTP layer for
+   * as long as its attempt runs). Plain callbacks rather than an AbortSignal per call: every provider call has one of
+   * these, and almost none is ever cut.
+   */
+  endWait: (reason: ProviderError) => void = () => {};
+  abortAttempt: ((reason: ProviderError) => void) | undefined;
 
   constructor(
     readonly breaker: CircuitBreaker,
@@ -75,11 +83,6 @@ export class InFlightCall {
     startedAt: number,
   ) {
     this.waitingSince = startedAt;
-  }
-
-  /** Aborted when the provider is declared hung; the reason is the ProviderError the caller should see. */
-  get signal(): AbortSignal {
-    return this.controller.signal;
   }
 
   /** The provider answered this call (headers of any status): a sign of life, and an answer time for the lane. */
@@ -91,6 +94,14 @@ export class InFlightCall {
   pause(paused: boolean): void {
     this.paused = paused;
     if (!paused) this.waitingSince = this.breaker.clock();
+  }
+
+  /** The provider is hung: the attempt in flight stops and the caller is answered with `reason` at once. */
+  cut(reason: ProviderError): void {
+    this.cutReason = reason;
+    this.cancelTimer();
+    this.abortAttempt?.(reason);
+    this.endWait(reason);
   }
 }
 
@@ -184,15 +195,12 @@ export class CircuitBreaker {
     const entry = new InFlightCall(this, lane, isProbe, this.clock());
     this.inFlight.add(entry);
     if (!isProbe) this.watch(entry);
-    let hung: () => void = () => {};
-    const cut = new Promise<never>((_, reject) => {
-      hung = () => reject(entry.signal.reason);
-    });
-    cut.catch(() => {}); // settled through the race, or never
-    entry.signal.addEventListener("abort", hung, { once: true });
     try {
-      // The race answers the caller the moment the provider is declared hung, whatever the call is doing.
-      const result = await Promise.race([callScope.run(entry, call), cut]);
+      // Settles the moment the provider is declared hung (entry.cut), whatever the call is doing.
+      const result = await new Promise<T>((resolve, reject) => {
+        entry.endWait = reject;
+        callScope.run(entry, call).then(resolve, reject);
+      });
       this.onSuccess();
       return result;
     } catch (err) {
@@ -203,7 +211,6 @@ export class CircuitBreaker {
       throw err;
     } finally {
       entry.cancelTimer();
-      entry.signal.removeEventListener("abort", hung);
       this.inFlight.delete(entry);
       if (isProbe) this.probeInFlight = false;
     }
@@ -254,10 +261,7 @@ export class CircuitBreaker {
       { event: "circuit_open", provider: this.provider, reason: "hung", waiting: waiting.length, cooldown_ms: this.options.cooldownMs },
       "provider answered nothing while calls waited past their limit; failing fast",
     );
-    for (const entry of waiting) {
-      entry.cancelTimer();
-      entry.controller.abort(new ProviderError(this.provider, "timeout", "provider stopped answering"));
-    }
+    for (const entry of waiting) entry.cut(new ProviderError(this.provider, "timeout", "provider stopped answering"));
   }
 
   /** Returns whether this call is the half-open probe; throws circuit_open when the call may not proceed. */

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { CONFIG_DEFAULTS } from "@/lib/config";
 import { concatBytes } from "@/lib/kit/bytes";
-import { currentChunk, inSpan, recordUpstream, requestFacts, SpanKind } from "@/lib/kit/telemetry";
+import { currentChunk, inSpan, recordUpstream, requestFacts, SpanKind, tracingOn } from "@/lib/kit/telemetry";
 import { parsedUrl, type UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { activeCall, type InFlightCall } from "./circuit";
 import { ProviderError, type ProviderId } from "./types";
@@ -70,7 +70,7 @@ export async function send<T>(opts: SendOptions<T>): Promise<T> {
     } catch (err) {
       error = err as ProviderError;
     }
-    if (signal?.aborted || breakerCall?.signal.aborted || attempt >= policy.maxRetries || !(policy.retryable ?? isRetryable)(error)) throw error;
+    if (signal?.aborted || breakerCall?.cutReason || attempt >= policy.maxRetries || !(policy.retryable ?? isRetryable)(error)) throw error;
     const wait = error.retryAfterMs ?? backoff(policy, attempt);
     if (Date.now() + wait + policy.minAttemptMs > deadline) throw error;
     breakerCall?.pause(true);
@@ -81,9 +81,9 @@ export async function send<T>(opts: SendOptions<T>): Promise<T> {
 }
 
 /**
- * One attempt as the operator sees it: a client span `upstream <provider>` (provider, model, status, retry number; the
- * transport adds `traceparent` to the request), a sample of http.client.request.duration, and the attempt and its
- * bytes counted on the request's access line.
+ * One attempt as the operator sees it: a sample of http.client.request.duration (provider, model, status or error
+ * type), the attempt and its bytes counted on the request's access line, and with tracing on a client span
+ * `upstream <provider>` with the same attributes and the retry number (the transport adds `traceparent` to the request).
  */
 async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () => Promise<T>): Promise<T> {
   const facts = requestFacts();
@@ -93,40 +93,66 @@ async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () =
     if (typeof body === "string") facts.upstreamBytes += Buffer.byteLength(body);
     else if (body instanceof Uint8Array) facts.upstreamBytes += body.byteLength;
   }
-  const server = parsedUrl(opts.url);
+  if (tracingOn()) return tracedAttempt(opts, retry, run);
   const t0 = performance.now();
-  let failed = false;
-  const attributes: Record<string, string | number> = { "lugha.provider": opts.provider, "http.request.method": opts.init.method ?? "GET" };
+  let result: T | undefined;
+  let failure: unknown;
+  try {
+    result = await run();
+    return result;
+  } catch (err) {
+    failure = err ?? new Error("attempt failed");
+    throw err;
+  } finally {
+    recordUpstream(opts.provider, (performance.now() - t0) / 1000, failure !== undefined, attemptAttributes(opts, result, failure));
+  }
+}
+
+/** observedAttempt with its span (only when traces are exported: the span's own attributes cost on every attempt). */
+function tracedAttempt<T>(opts: SendOptions<T>, retry: number, run: () => Promise<T>): Promise<T> {
+  const chunk = currentChunk();
+  const attributes = {
+    "lugha.provider": opts.provider,
+    "http.request.method": opts.init.method ?? "GET",
+    "server.address": parsedUrl(opts.url).hostname,
+    "lugha.upstream.retry": retry,
+    ...(chunk !== undefined && { "lugha.upstream.chunk": chunk }),
+  };
   return inSpan(
     `upstream ${opts.provider}`,
-    { ...attributes, "server.address": server.hostname, "lugha.upstream.retry": retry, ...chunkAttribute() },
+    attributes,
     async (span) => {
+      const t0 = performance.now();
+      let result: T | undefined;
+      let failure: unknown;
       try {
-        const result = await run();
-        const model = modelOf(result, opts.url);
-        if (model) attributes["lugha.model"] = model;
-        span?.setAttributes({ ...attributes, "http.response.status_code": 200 });
+        result = await run();
         return result;
       } catch (err) {
-        const e = err as ProviderError;
-        const model = modelOf(undefined, opts.url);
-        if (model) attributes["lugha.model"] = model;
-        if (typeof e.status === "number") attributes["http.response.status_code"] = e.status;
-        attributes["error.type"] = e.kind ?? "error";
-        failed = true;
-        span?.setAttributes(attributes);
+        failure = err ?? new Error("attempt failed");
         throw err;
       } finally {
-        recordUpstream(opts.provider, (performance.now() - t0) / 1000, failed, attributes);
+        const outcome = attemptAttributes(opts, result, failure);
+        span?.setAttributes(outcome);
+        recordUpstream(opts.provider, (performance.now() - t0) / 1000, failure !== undefined, outcome);
       }
     },
     SpanKind.CLIENT,
   );
 }
 
-function chunkAttribute(): { "lugha.upstream.chunk"?: number } {
-  const chunk = currentChunk();
-  return chunk === undefined ? {} : { "lugha.upstream.chunk": chunk };
+/** How an attempt ended, as the metric and the span name it: provider, method, model, status, error type. */
+function attemptAttributes<T>(opts: SendOptions<T>, result: T | undefined, failure: unknown): Record<string, string | number> {
+  const attributes: Record<string, string | number> = { "lugha.provider": opts.provider, "http.request.method": opts.init.method ?? "GET" };
+  const model = modelOf(result, opts.url);
+  if (model) attributes["lugha.model"] = model;
+  if (failure === undefined) attributes["http.response.status_code"] = 200;
+  else {
+    const e = failure as ProviderError;
+    if (typeof e.status === "number") attributes["http.response.status_code"] = e.status;
+    attributes["error.type"] = e.kind ?? "error";
+  }
+  return attributes;
 }
 
 /** The model of an attempt: named in the client's result, or in the path of a Hugging Face model URL. */
@@ -136,45 +162,37 @@ function modelOf(result: unknown, url: string): string | undefined {
   return /\/models\/([\w.-]+\/[\w.-]+)$/.exec(parsedUrl(url).pathname)?.[1];
 }
 
+/**
+ * One attempt, ended by the first of: its answer, its own timeout, the caller's signal, the breaker declaring the
+ * provider hung. The signal is hand-built rather than AbortSignal.timeout + AbortSignal.any: those keep a 15 s timer
+ * and the composite's bookkeeping alive after every attempt (most answer in milliseconds); here the timer and the
+ * listener go as soon as the attempt ends.
+ */
 async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number, breakerCall?: InFlightCall): Promise<T> {
-  const attempt = attemptSignal(timeoutMs, opts.signal, breakerCall?.signal);
+  const controller = new AbortController();
+  const abort = (reason: unknown) => controller.abort(reason);
+  const caller = opts.signal;
+  const onCallerAbort = () => abort(caller!.reason);
+  if (caller?.aborted) abort(caller.reason);
+  else caller?.addEventListener("abort", onCallerAbort, { once: true });
+  if (breakerCall) breakerCall.abortAttempt = abort;
+  const timer = setTimeout(() => abort(new DOMException("attempt timed out", "TimeoutError")), timeoutMs);
   try {
-    const res = await opts.fetch(opts.url, { ...opts.init, signal: attempt.signal });
+    const res = await opts.fetch(opts.url, { ...opts.init, signal: controller.signal });
     breakerCall?.answered();
-    return await opts.handle(res, attempt.signal);
+    return await opts.handle(res, controller.signal);
   } catch (err) {
-    if (opts.signal?.aborted) throw cancelled(opts.provider);
-    if (breakerCall?.signal.aborted) throw breakerCall.signal.reason;
+    if (caller?.aborted) throw cancelled(opts.provider);
+    if (breakerCall?.cutReason) throw breakerCall.cutReason;
     if (err instanceof ProviderError) throw err;
-    if (attempt.signal.aborted) throw new ProviderError(opts.provider, "timeout", "provider did not answer in time");
+    if (controller.signal.aborted) throw new ProviderError(opts.provider, "timeout", "provider did not answer in time");
     if (err instanceof SyntaxError) throw new ProviderError(opts.provider, "malformed", "provider sent an unreadable response");
     throw new ProviderError(opts.provider, "network", "could not reach provider");
   } finally {
-    attempt.release();
+    clearTimeout(timer);
+    caller?.removeEventListener("abort", onCallerAbort);
+    if (breakerCall) breakerCall.abortAttempt = undefined;
   }
-}
-
-/**
- * One attempt's signal: aborted by its own timeout, the caller's signal or the breaker's. Hand-built rather than
- * AbortSignal.timeout + AbortSignal.any: those keep a 15 s timer and the composite's bookkeeping alive after every
- * attempt (most answer in milliseconds); here the timer and the listeners go as soon as the attempt ends.
- */
-function attemptSignal(timeoutMs: number, ...sources: (AbortSignal | undefined)[]): { signal: AbortSignal; release: () => void } {
-  const controller = new AbortController();
-  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-  for (const source of sources) {
-    if (!source) continue;
-    if (source.aborted) controller.abort(source.reason);
-    else source.addEventListener("abort", onAbort, { once: true });
-  }
-  const timer = setTimeout(() => controller.abort(new DOMException("attempt timed out", "TimeoutError")), timeoutMs);
-  return {
-    signal: controller.signal,
-    release: () => {
-      clearTimeout(timer);
-      for (const source of sources) source?.removeEventListener("abort", onAbort);
-    },
-  };
 }
 
 /**
