@@ -135,7 +135,10 @@ async function layerCall(layer: "service" | "client"): Promise<() => Promise<voi
   return async () => {
     const text = `${TEXT} (${n++})`;
     if (layer === "client") await client.translate({ text, source: "en", target: "lug", deadline: Date.now() + 30_000 });
-    else await translateText({ text, source_lang: "en", target_lang: "lug" } as never, s.translate, { caller: { apiKeyId: "inprocess", bypass: false } });
+    else
+      await translateText({ text, source_lang: "en", target_lang: "lug" } as never, s.translate, {
+        caller: { apiKeyId: "inprocess", bypass: false },
+      });
   };
 }
 
