@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CircuitBreaker, upperQuantile } from "./circuit";
-import { DEFAULT_HTTP_POLICY, readText, send } from "./http";
+import { DEFAULT_HTTP_POLICY, errorForStatus, parseRetryAfter, readText, send } from "./http";
 import { providerError } from "./test-support";
 import { ProviderError } from "./types";
 
@@ -109,10 +109,14 @@ function hangSetup() {
   });
   let upstreamCalls = 0;
   let hanging = false;
+  let failNext: Response | undefined;
   const pending: (() => void)[] = [];
   /** The upstream: answers at once (after `latencyMs` of injected time is simulated by the caller) or never. */
   const fetch = (_url: string, init: RequestInit) => {
     upstreamCalls++;
+    const failure = failNext;
+    failNext = undefined;
+    if (failure) return Promise.resolve(failure);
     if (!hanging) return Promise.resolve(new Response("ok"));
     return new Promise<Response>((resolve, reject) => {
       init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
@@ -129,7 +133,11 @@ function hangSetup() {
           url: "http://upstream.test/x",
           init: { method: "POST" },
           deadline: Date.now() + 60_000,
-          handle: (res, signal) => readText(res, "provider_a", DEFAULT_HTTP_POLICY.maxBodyBytes, signal),
+          handle: async (res, signal) => {
+            const text = await readText(res, "provider_a", DEFAULT_HTTP_POLICY.maxBodyBytes, signal);
+            if (!res.ok) throw errorForStatus("provider_a", res.status, parseRetryAfter(res.headers.get("retry-after")));
+            return text;
+          },
         }),
       undefined,
       lane,
@@ -161,6 +169,8 @@ function hangSetup() {
     advance,
     warm,
     hang: (on: boolean) => (hanging = on),
+    /** The next upstream answer is this one (a 503 with Retry-After, say), whatever else is set. */
+    answerNextWith: (res: Response) => (failNext = res),
     releaseAll: () => {
       for (const release of pending.splice(0)) release();
     },
@@ -187,6 +197,22 @@ describe("CircuitBreaker: hang detection", () => {
     const next = await providerError(t.request());
     expect(next.kind).toBe("circuit_open");
     expect(t.upstreamCalls()).toBe(15);
+  });
+
+  it("a call cut while it waits to retry sends the provider nothing more", async () => {
+    const t = hangSetup();
+    await t.warm(100);
+    t.answerNextWith(new Response("busy", { status: 503, headers: { "retry-after": "0.2" } }));
+    const retrying = t.request().catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20)); // answered 503: it now waits 200 ms (real time) before its retry
+    expect(t.upstreamCalls()).toBe(6);
+    t.hang(true);
+    const silent = t.request().catch((e: unknown) => e);
+    await t.advance(2_000);
+    expect(await retrying).toMatchObject({ kind: "timeout", message: "provider stopped answering" });
+    expect(await silent).toMatchObject({ kind: "timeout", message: "provider stopped answering" });
+    await new Promise((r) => setTimeout(r, 300)); // past the retry's wait
+    expect(t.upstreamCalls()).toBe(7); // the 503, the silent call; no retry
   });
 
   it("the limit follows recent answer times: 3 × p90 above the floor", async () => {

@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import type { Span } from "@opentelemetry/api";
 import { CONFIG_DEFAULTS } from "@/lib/config";
 import { concatBytes } from "@/lib/kit/bytes";
 import { currentChunk, inSpan, recordUpstream, requestFacts, SpanKind, tracingOn } from "@/lib/kit/telemetry";
@@ -84,8 +85,9 @@ export async function send<T>(opts: SendOptions<T>): Promise<T> {
  * One attempt as the operator sees it: a sample of http.client.request.duration (provider, model, status or error
  * type), the attempt and its bytes counted on the request's access line, and with tracing on a client span
  * `upstream <provider>` with the same attributes and the retry number (the transport adds `traceparent` to the request).
+ * Without tracing no span attributes are built: they would cost on every attempt for nothing.
  */
-async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () => Promise<T>): Promise<T> {
+function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () => Promise<T>): Promise<T> {
   const facts = requestFacts();
   if (facts) {
     facts.upstreamAttempts++;
@@ -93,7 +95,20 @@ async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () =
     if (typeof body === "string") facts.upstreamBytes += Buffer.byteLength(body);
     else if (body instanceof Uint8Array) facts.upstreamBytes += body.byteLength;
   }
-  if (tracingOn()) return tracedAttempt(opts, retry, run);
+  if (!tracingOn()) return timedAttempt(opts, run);
+  const chunk = currentChunk();
+  const attributes = {
+    "lugha.provider": opts.provider,
+    "http.request.method": opts.init.method ?? "GET",
+    "server.address": parsedUrl(opts.url).hostname,
+    "lugha.upstream.retry": retry,
+    ...(chunk !== undefined && { "lugha.upstream.chunk": chunk }),
+  };
+  return inSpan(`upstream ${opts.provider}`, attributes, (span) => timedAttempt(opts, run, span), SpanKind.CLIENT);
+}
+
+/** Runs the attempt and records how it ended (on the span too, when there is one). */
+async function timedAttempt<T>(opts: SendOptions<T>, run: () => Promise<T>, span?: Span): Promise<T> {
   const t0 = performance.now();
   let result: T | undefined;
   let failure: unknown;
@@ -104,41 +119,10 @@ async function observedAttempt<T>(opts: SendOptions<T>, retry: number, run: () =
     failure = err ?? new Error("attempt failed");
     throw err;
   } finally {
-    recordUpstream(opts.provider, (performance.now() - t0) / 1000, failure !== undefined, attemptAttributes(opts, result, failure));
+    const outcome = attemptAttributes(opts, result, failure);
+    span?.setAttributes(outcome);
+    recordUpstream(opts.provider, (performance.now() - t0) / 1000, failure !== undefined, outcome);
   }
-}
-
-/** observedAttempt with its span (only when traces are exported: the span's own attributes cost on every attempt). */
-function tracedAttempt<T>(opts: SendOptions<T>, retry: number, run: () => Promise<T>): Promise<T> {
-  const chunk = currentChunk();
-  const attributes = {
-    "lugha.provider": opts.provider,
-    "http.request.method": opts.init.method ?? "GET",
-    "server.address": parsedUrl(opts.url).hostname,
-    "lugha.upstream.retry": retry,
-    ...(chunk !== undefined && { "lugha.upstream.chunk": chunk }),
-  };
-  return inSpan(
-    `upstream ${opts.provider}`,
-    attributes,
-    async (span) => {
-      const t0 = performance.now();
-      let result: T | undefined;
-      let failure: unknown;
-      try {
-        result = await run();
-        return result;
-      } catch (err) {
-        failure = err ?? new Error("attempt failed");
-        throw err;
-      } finally {
-        const outcome = attemptAttributes(opts, result, failure);
-        span?.setAttributes(outcome);
-        recordUpstream(opts.provider, (performance.now() - t0) / 1000, failure !== undefined, outcome);
-      }
-    },
-    SpanKind.CLIENT,
-  );
 }
 
 /** How an attempt ended, as the metric and the span name it: provider, method, model, status, error type. */
@@ -169,6 +153,8 @@ function modelOf(result: unknown, url: string): string | undefined {
  * listener go as soon as the attempt ends.
  */
 async function attemptOnce<T>(opts: SendOptions<T>, timeoutMs: number, breakerCall?: InFlightCall): Promise<T> {
+  // Cut while it waited between attempts: its caller has its answer already, and the provider gets no more requests.
+  if (breakerCall?.cutReason) throw breakerCall.cutReason;
   const controller = new AbortController();
   const abort = (reason: unknown) => controller.abort(reason);
   const caller = opts.signal;
