@@ -182,6 +182,20 @@ describe("GET /api/v1/languages", () => {
     expect(again.status).toBe(304);
   });
 
+  it("every response carries the whole listing, the same bytes each time, many at once and compressed alike", async () => {
+    // The body is one memoised buffer handed to every response (app/api/v1/languages/route.ts): no response may see it
+    // changed, cut or emptied by another.
+    const first = await list();
+    expect(first.status).toBe(200);
+    const reads = await Promise.all(Array.from({ length: 40 }, (_, i) => list("", i % 2 ? { "accept-encoding": "gzip" } : {})));
+    for (const res of reads) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("etag")).toBe(first.headers.get("etag"));
+      expect(res.text).toBe(first.text);
+    }
+    expect(first.text.length).toBeGreaterThan(10_000);
+  });
+
   it("requires a key", async () => {
     expectEnvelope(await call(app.url, "GET", "/api/v1/languages"), 401, "MISSING_API_KEY");
   });
