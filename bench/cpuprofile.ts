@@ -10,6 +10,13 @@
  *
  * The filter keeps only the frames whose URL matches (for example `lib/|app/` for our own code in the build's chunks,
  * whose source paths survive in the function URLs of the server chunks).
+ *
+ *   npx tsx bench/cpuprofile.ts <b.cpuprofile> --against=<a.cpuprofile> --per-request=<µsA>,<µsB> [top] [--window=S]
+ *
+ * compares two profiles (the app's and a floor's, say) function by function in microseconds per request: each
+ * profile's busy samples are scaled to the CPU per request the benchmark measured for it (its `CPU ms/req`), and the
+ * functions are listed by how much more they cost in B. Frames are named through the build's source maps, so two
+ * builds (whose chunk names differ) compare by source.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
@@ -134,12 +141,40 @@ export function summarise(profile: CpuProfile, filter?: RegExp, windowSeconds?: 
   };
 }
 
+/** Self time per frame in µs per request: the busy samples (idle left out) scaled to `usPerRequest`. */
+function selfPerRequest(file: string, usPerRequest: number, windowSeconds?: number): Map<string, number> {
+  const s = summarise(JSON.parse(readFileSync(file, "utf8")) as CpuProfile, undefined, windowSeconds);
+  const busyMs = s.sampledMs - (s.bySelf.find((r) => r.name === "(idle)")?.selfMs ?? 0);
+  return new Map(s.bySelf.filter((r) => r.name !== "(idle)").map((r) => [r.name, (r.selfMs / busyMs) * usPerRequest]));
+}
+
+function compare(fileA: string, fileB: string, perRequest: string, top: number, windowSeconds?: number) {
+  const [usA, usB] = perRequest.split(",").map(Number);
+  if (!(usA > 0 && usB > 0)) throw new Error("--per-request takes the two profiles' CPU per request in µs: --per-request=580,830");
+  const a = selfPerRequest(fileA, usA, windowSeconds);
+  const b = selfPerRequest(fileB, usB, windowSeconds);
+  const rows = [...new Set([...a.keys(), ...b.keys()])]
+    .map((name) => ({ name, a: a.get(name) ?? 0, b: b.get(name) ?? 0 }))
+    .sort((x, y) => y.b - y.a - (x.b - x.a));
+  const us = (n: number) => n.toFixed(1).padStart(7);
+  const out = [`µs of self time per request: B − A, A (${fileA}), B (${fileB})`];
+  for (const r of rows.slice(0, top)) out.push(`${us(r.b - r.a)} ${us(r.a)} ${us(r.b)}  ${r.name}`);
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
 function main() {
   const flags = process.argv.slice(2).filter((a) => a.startsWith("--"));
   const [file, topArg, filterArg] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
   const windowSeconds = Number(flags.find((f) => f.startsWith("--window="))?.slice(9)) || undefined;
+  const against = flags.find((f) => f.startsWith("--against="))?.slice(10);
+  if (file && against) {
+    compare(against, file, flags.find((f) => f.startsWith("--per-request="))?.slice(14) ?? "", Number(topArg ?? 40), windowSeconds);
+    return;
+  }
   if (!file) {
-    process.stderr.write("usage: tsx bench/cpuprofile.ts <file.cpuprofile> [top] [filter-regexp]\n");
+    process.stderr.write(
+      "usage: tsx bench/cpuprofile.ts <file.cpuprofile> [top] [filter-regexp] [--window=S] [--against=<a.cpuprofile> --per-request=<µsA>,<µsB>]\n",
+    );
     process.exit(2);
   }
   const top = Number(topArg ?? 30);
