@@ -403,9 +403,9 @@ function median(values: number[]): number {
 /** Several interleaved runs of one target as one row: medians of rates, latencies and CPU; totals of errors; the highest RSS. */
 function medianMeasurement(runs: Measurement[]): Measurement {
   if (runs.length === 1) return runs[0];
-  const med = (pick: (m: Measurement) => number | undefined) => {
+  const med = (pick: (m: Measurement) => number | undefined, round = round1) => {
     const values = runs.map(pick).filter((v): v is number => v !== undefined);
-    return values.length ? round1(median(values)) : undefined;
+    return values.length ? round(median(values)) : undefined;
   };
   const sum = (pick: (m: Measurement) => number) => runs.reduce((a, m) => a + pick(m), 0);
   const byStatus: Record<string, number> = {};
@@ -432,10 +432,7 @@ function medianMeasurement(runs: Measurement[]): Measurement {
     },
     ...(peaks.length ? { peak_rss_mb: Math.max(...peaks) } : {}),
     // Two decimals, as each run reports it: a tenth of a millisecond is a third of the gap being measured.
-    cpu_ms_per_request: (() => {
-      const values = runs.map((m) => m.cpu_ms_per_request).filter((v): v is number => v !== undefined);
-      return values.length ? Math.round(median(values) * 100) / 100 : undefined;
-    })(),
+    cpu_ms_per_request: med((m) => m.cpu_ms_per_request, round2),
     upstream_calls_per_1000: med((m) => m.upstream_calls_per_1000)!,
     duration_s: sum((m) => m.duration_s),
   };
@@ -450,6 +447,7 @@ function percentile(sorted: Float64Array, p: number): number {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 async function load(
   url: string,
@@ -541,7 +539,7 @@ async function measure(
       by_status: byStatus,
     },
     ...(rss ? { peak_rss_mb: rss.peak, start_rss_mb: rss.start } : {}),
-    ...(cpu !== undefined && result.requests.total > 0 ? { cpu_ms_per_request: Math.round((cpu / result.requests.total) * 100) / 100 } : {}),
+    ...(cpu !== undefined && result.requests.total > 0 ? { cpu_ms_per_request: round2(cpu / result.requests.total) } : {}),
     upstream_calls_per_1000: result.requests.total > 0 ? round1((calls / result.requests.total) * 1000) : 0,
     duration_s: result.duration,
   };
@@ -1297,7 +1295,7 @@ async function main() {
     cpus: os.cpus().length,
     cpu_model: os.cpus()[0]?.model.trim(),
     node: process.version,
-    load_average_at_end: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    load_average_at_end: os.loadavg().map(round2),
   };
   if (baseline) await stopChild(baseline.child);
   for (const floor of floors.values()) await stopChild(floor.child);
