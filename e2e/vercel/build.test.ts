@@ -1,5 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,15 +6,12 @@ import { FUNCTION_MARGIN_SECONDS, maxDurationSeconds, operations, PLATFORM_MAX_D
 import { CONFIG_DEFAULTS } from "@/lib/config";
 import { sql } from "../support/db";
 import { createDatabase, type PostgresServer, startPostgres } from "../support/postgres";
-import { type BuiltFunction, functionOf, megabytes, readFunctions } from "./output";
+import { type BuiltFunction, copyCheckout, functionOf, megabytes, readFunctions, vercelBuild } from "./output";
 
 /**
  * `npm test -- vercel`: the app built the way Vercel builds it — `vercel build` (the pinned Vercel CLI) on a copy of the
- * checkout, offline — and what the platform would receive (.vercel/output) checked. The copy takes the tracked and
- * untracked-but-not-ignored files, and node_modules as hard links (npm ci already installed it; the build's install
- * step runs only the postinstall script). The build command of vercel.json migrates the database, so a real
- * PostgreSQL is given to it under the names Supabase's integration sets (POSTGRES_URL pooled, POSTGRES_URL_NON_POOLING
- * direct).
+ * checkout, offline (./output.ts copyCheckout and vercelBuild) — and what the platform would receive (.vercel/output)
+ * checked. The build command of vercel.json migrates the database, so a real PostgreSQL is given to it.
  */
 const repo = path.resolve(import.meta.dirname, "../..");
 let work: string;
@@ -24,64 +20,13 @@ let directUrl: string;
 let build: { status: number | null; output: string };
 let functions: BuiltFunction[];
 
-function copyCheckout(to: string) {
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repo, encoding: "utf8" })
-    .split("\0")
-    .filter((f) => f && existsSync(path.join(repo, f)));
-  for (const file of files) {
-    mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
-    cpSync(path.join(repo, file), path.join(to, file), { verbatimSymlinks: true });
-  }
-  try {
-    execFileSync("cp", ["-al", path.join(repo, "node_modules"), path.join(to, "node_modules")], { stdio: "ignore" });
-  } catch {
-    // The temporary directory is on another filesystem (no hard links there): a plain copy.
-    rmSync(path.join(to, "node_modules"), { recursive: true, force: true });
-    execFileSync("cp", ["-a", path.join(repo, "node_modules"), path.join(to, "node_modules")]);
-  }
-}
-
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "lugha-vercel-"));
-  copyCheckout(work);
-  // What `vercel link` would write; offline, any ids do. node_modules is there, so the install step is only what the
-  // install's own postinstall does (prisma generate).
-  mkdirSync(path.join(work, ".vercel"));
-  writeFileSync(
-    path.join(work, ".vercel", "project.json"),
-    JSON.stringify({
-      projectId: "prj_lugha_test",
-      orgId: "team_lugha_test",
-      settings: { framework: "nextjs", installCommand: "npm run postinstall" },
-    }),
-  );
+  copyCheckout(repo, work);
   postgres = await startPostgres();
   directUrl = await createDatabase(postgres.adminUrl);
-  // The pooled URL names a database that does not exist: only the direct one may be used by the migration.
-  const pooledUrl = new URL(directUrl);
-  pooledUrl.pathname = "/not_the_migrated_database";
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    VERCEL_TELEMETRY_DISABLED: "1",
-    NO_UPDATE_NOTIFIER: "1",
-    NEXT_TELEMETRY_DISABLED: "1",
-    POSTGRES_URL: pooledUrl.toString(),
-    POSTGRES_URL_NON_POOLING: directUrl,
-    API_KEY_HASH_SECRET: "vercel-build-test-hash-secret",
-    NEXTAUTH_SECRET: "vercel-build-test-secret-of-32-characters",
-  };
-  const child = spawn(process.execPath, [path.join(work, "node_modules/vercel/dist/index.js"), "build", "--yes"], {
-    cwd: work,
-    env: env as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const status = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  build = { status, output };
-  writeFileSync(path.join(repo, "test-results", "vercel-build.log"), output);
+  build = await vercelBuild(work, directUrl);
+  writeFileSync(path.join(repo, "test-results", "vercel-build.log"), build.output);
   functions = existsSync(path.join(work, ".vercel", "output", "functions")) ? readFunctions(work) : [];
   const sizes = functions.map((f) => ({ function: f.dir, megabytes: megabytes(f.bytes), files: f.files.length, routes: f.routes }));
   writeFileSync(path.join(repo, "test-results", "vercel-functions.json"), `${JSON.stringify(sizes, null, 2)}\n`);

@@ -1,5 +1,71 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+
+/**
+ * Copies the checkout at `repo` into `to` as `vercel build` would see it: the tracked and untracked-but-not-ignored
+ * files, and node_modules as hard links (npm ci already installed it; the build's install step runs only the
+ * postinstall script).
+ */
+export function copyCheckout(repo: string, to: string) {
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repo, encoding: "utf8" })
+    .split("\0")
+    .filter((f) => f && existsSync(path.join(repo, f)));
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
+    cpSync(path.join(repo, file), path.join(to, file), { verbatimSymlinks: true });
+  }
+  try {
+    execFileSync("cp", ["-al", path.join(repo, "node_modules"), path.join(to, "node_modules")], { stdio: "ignore" });
+  } catch {
+    // The temporary directory is on another filesystem (no hard links there): a plain copy.
+    rmSync(path.join(to, "node_modules"), { recursive: true, force: true });
+    execFileSync("cp", ["-a", path.join(repo, "node_modules"), path.join(to, "node_modules")]);
+  }
+}
+
+/**
+ * `vercel build` (the pinned CLI, offline) in a copy made by copyCheckout. vercel.json's build command migrates the
+ * database, so a real PostgreSQL is given under the names Supabase's integration sets: `directUrl` as
+ * POSTGRES_URL_NON_POOLING, and as POSTGRES_URL a URL of a database that does not exist, so that only the direct one
+ * can be the one migrated.
+ */
+export async function vercelBuild(work: string, directUrl: string): Promise<{ status: number | null; output: string }> {
+  // What `vercel link` would write; offline, any ids do. node_modules is there, so the install step is only what the
+  // install's own postinstall does (prisma generate).
+  mkdirSync(path.join(work, ".vercel"), { recursive: true });
+  writeFileSync(
+    path.join(work, ".vercel", "project.json"),
+    JSON.stringify({
+      projectId: "prj_lugha_test",
+      orgId: "team_lugha_test",
+      settings: { framework: "nextjs", installCommand: "npm run postinstall" },
+    }),
+  );
+  const pooledUrl = new URL(directUrl);
+  pooledUrl.pathname = "/not_the_migrated_database";
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    VERCEL_TELEMETRY_DISABLED: "1",
+    NO_UPDATE_NOTIFIER: "1",
+    NEXT_TELEMETRY_DISABLED: "1",
+    POSTGRES_URL: pooledUrl.toString(),
+    POSTGRES_URL_NON_POOLING: directUrl,
+    API_KEY_HASH_SECRET: "vercel-build-test-hash-secret",
+    NEXTAUTH_SECRET: "vercel-build-test-secret-of-32-characters",
+  };
+  const child = spawn(process.execPath, [path.join(work, "node_modules/vercel/dist/index.js"), "build", "--yes"], {
+    cwd: work,
+    env: env as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const status = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { status, output };
+}
 
 /**
  * Reads a `vercel build` output (.vercel/output, the Build Output API): its serverless functions, what each one ships

@@ -457,9 +457,16 @@ export const ROUTES = {
       operationId: "openapi",
       tags: ["Service"],
       summary: "This OpenAPI document",
+      description:
+        "Fixed for the life of a deployment. Cacheable by browsers and shared caches: a strong ETag, `Cache-Control: public, max-age=300, s-maxage=3600, stale-while-revalidate=86400`, `If-None-Match` → 304.",
       auth: "none",
       errors: [],
-      ok: { description: "OpenAPI 3.0.3", content: { "application/json": { schema: { type: "object" } } } },
+      ok: {
+        description: "OpenAPI 3.0.3",
+        content: { "application/json": { schema: { type: "object" } } },
+        headers: { ETag: { schema: { type: "string" } } },
+      },
+      otherResponses: { "304": { description: "Not modified (If-None-Match matched the ETag)" } },
     }),
   },
 };

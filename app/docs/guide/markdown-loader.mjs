@@ -2,7 +2,8 @@
 /**
  * Bundler loader for Markdown files (next.config.mjs, turbopack.rules "*.md"): `import guide from "@/docs/guide.md"`
  * gets the file rendered to HTML when the site is built (./markdown.mjs), so no Markdown is parsed while serving.
- * Exports `html` (also the default export) and `headings` ({depth, text, id}, in document order).
+ * Exports `html` (also the default export), `headings` ({depth, text, id}, in document order) and `markdown` (the
+ * file itself, which /docs/guide.md serves).
  */
 import path from "node:path";
 import { renderMarkdown } from "./markdown.mjs";
@@ -17,5 +18,5 @@ export default function markdownLoader(source) {
     .split(path.sep)
     .join("/");
   const { html, headings } = renderMarkdown(source, { file });
-  return `export const html = ${JSON.stringify(html)};\nexport const headings = ${JSON.stringify(headings)};\nexport default html;\n`;
+  return `export const html = ${JSON.stringify(html)};\nexport const headings = ${JSON.stringify(headings)};\nexport const markdown = ${JSON.stringify(source)};\nexport default html;\n`;
 }

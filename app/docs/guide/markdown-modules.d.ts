@@ -4,5 +4,7 @@ declare module "*.md" {
   export const html: string;
   /** The headings, in document order, with the ids the HTML gives them. */
   export const headings: { depth: number; text: string; id: string }[];
+  /** The Markdown source as written. */
+  export const markdown: string;
   export default html;
 }

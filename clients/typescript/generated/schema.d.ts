@@ -360,7 +360,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI document */
+        /**
+         * This OpenAPI document
+         * @description Fixed for the life of a deployment. Cacheable by browsers and shared caches: a strong ETag, `Cache-Control: public, max-age=300, s-maxage=3600, stale-while-revalidate=86400`, `If-None-Match` → 304.
+         */
         get: operations["openapi"];
         put?: never;
         post?: never;
@@ -3627,11 +3630,19 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description Not modified (If-None-Match matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `INTERNAL_ERROR`: An unexpected error (logged with the request id) */
             500: {

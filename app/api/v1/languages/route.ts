@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { serveRoute } from "@/lib/api/route";
 import type { AvailabilityView } from "@/lib/availability";
 import { validate } from "@/lib/kit/body";
+import { conditionalResponse, type FixedBody, fixedBody, PRIVATE_READ_CACHE } from "@/lib/kit/validator";
 import { listLanguages } from "@/lib/languages/listing";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import { services } from "@/lib/server";
@@ -24,32 +24,9 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
       "query",
     );
     const view = await services().availability.view(catalogueSubjects());
-    const { body, etag } = rendered(query, view);
-    const headers = { "Content-Type": "application/json", ETag: etag, "Cache-Control": "private, max-age=300" };
-    const ifNoneMatch = req.headers.get("if-none-match");
-    if (ifNoneMatch?.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) {
-      return new Response(null, { status: 304, headers });
-    }
-    return new Response(streamOf(body), { status: 200, headers });
+    return conditionalResponse(req, rendered(query, view), { "Content-Type": "application/json", "Cache-Control": PRIVATE_READ_CACHE });
   },
 });
-
-/**
- * The memoised bytes as a response body, shared, not copied: `new Response(bytes)` copies its body (the Fetch standard
- * says so), ≈140 kB a response for the unfiltered listing. At hundreds of requests a second those copies, waiting
- * outside the heap for the garbage collector, raised the server's RSS by ≈70 MB under the benchmark's load, and they
- * and the collections they forced were more than half of the route's CPU (docs/benchmark.md "Memory"). The stream hands
- * the same bytes to the socket every time; nothing writes to them. (Next.js sends a route's body chunked either way: it
- * drops a Content-Length the handler sets.)
- */
-function streamOf(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-}
 
 /*
  * The listing depends only on the query, the availability view (its version is part of the key) and configuration
@@ -59,15 +36,13 @@ function streamOf(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
  * kept, oldest out.
  */
 const MEMO_MAX = 64;
-const memo = new Map<string, { body: Uint8Array<ArrayBuffer>; etag: string }>();
+const memo = new Map<string, FixedBody>();
 
-function rendered(query: LanguagesQuery, view: AvailabilityView): { body: Uint8Array<ArrayBuffer>; etag: string } {
+function rendered(query: LanguagesQuery, view: AvailabilityView): FixedBody {
   const memoKey = `${query.capability ?? ""}|${query.provider ?? ""}|${query.source ?? ""}|${view.version}`;
   let hit = memo.get(memoKey);
   if (!hit) {
-    const body = JSON.stringify(listLanguages(query, undefined, undefined, view));
-    // Kept as UTF-8 bytes: encoding the string again on every response was measurable too.
-    hit = { body: new TextEncoder().encode(body), etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    hit = fixedBody(JSON.stringify(listLanguages(query, undefined, undefined, view)));
     if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
     memo.set(memoKey, hit);
   }
