@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { apiError } from "@/lib/kit/test-support";
 import { DEFAULT_CONFIDENCE, detectLanguage } from "@/lib/languages/detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "@/lib/languages/detect.samples";
+import { catalogUiStrings, writtenUiStrings } from "@/lib/languages/detect.test-support";
 import { detectableLanguages } from "@/lib/languages/detectable";
 import { listLanguages } from "@/lib/languages/listing";
 import { DetectResponse } from "./schemas";
@@ -132,5 +133,23 @@ describe("detectable languages in GET /languages", () => {
     // Speech-only languages are never a translate source, so never detected.
     for (const code of ["xog", "myx"]) expect(byCode.get(code)?.detectable, code).toBe(false);
     expect(listed.filter((l) => l.detectable).length).toBeGreaterThan(30);
+  });
+});
+
+describe("short English UI strings (bench/detect.ts prints the figures)", () => {
+  it("come back English at least 99 % of the time, and another language is never reliable on them", async () => {
+    const sets = { written: writtenUiStrings(), catalogs: catalogUiStrings()?.strings ?? [] };
+    expect(sets.written.length).toBeGreaterThanOrEqual(250);
+    // The real catalogs are beside the checkout in CI; without them the written strings still hold the floor.
+    if (process.env.CI === "true") expect(sets.catalogs.length).toBeGreaterThan(300);
+    for (const [name, texts] of Object.entries(sets)) {
+      if (texts.length === 0) continue;
+      const results = await Promise.all(texts.map((t) => detectOne(t)));
+      expect(results.filter((r) => r.language === "en").length / texts.length, name).toBeGreaterThanOrEqual(0.99);
+      expect(
+        texts.filter((_, i) => results[i].language !== "en" && results[i].reliable),
+        name,
+      ).toEqual([]);
+    }
   });
 });
