@@ -5,8 +5,10 @@ import { DETECTION_SAMPLES, SHORT_SAMPLES } from "@/lib/languages/detect.samples
 import { catalogUiStrings, writtenUiStrings } from "@/lib/languages/detect.test-support";
 import { detectableLanguages } from "@/lib/languages/detectable";
 import { listLanguages } from "@/lib/languages/listing";
+import { createEmulator, inProcessFetch } from "@/lib/providers/sandbox";
+import { SUNBIRD_LANGUAGE_ID_LABELS, SunbirdClient } from "@/lib/providers/sunbird";
 import { DetectResponse } from "./schemas";
-import { detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
+import { type DetectDeps, detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
 
 const sentences = DETECTION_SAMPLES.flatMap((set) => set.sentences.map((text) => ({ code: set.code, text })));
 
@@ -24,7 +26,7 @@ describe("POST /detect on every language with samples (detect.samples.ts)", () =
     const detectable = detectableLanguages();
     for (const set of DETECTION_SAMPLES) {
       expect(detectable.has(set.code), set.code).toBe(true);
-      const results = await Promise.all(set.sentences.map(detectOne));
+      const results = await Promise.all(set.sentences.map((t) => detectOne(t)));
       expect(
         results.some((r) => r.language === set.code),
         set.code,
@@ -67,6 +69,7 @@ describe("short and ambiguous inputs", () => {
         reliable: false,
         reason: "default",
         candidates: [{ language: "en", confidence: DEFAULT_CONFIDENCE }],
+        method: "default",
       });
     }
   });
@@ -151,5 +154,70 @@ describe("short English UI strings (bench/detect.ts prints the figures)", () => 
         name,
       ).toEqual([]);
     }
+  });
+});
+
+describe("Sunbird's language identification when the local detector is not sure", () => {
+  // Acholi and Ateso sentences of 4–8 words on which the local detector alone is not reliable.
+  const UNDECIDED = [
+    { code: "ach", text: "Wan wamito pii ma leng" },
+    { code: "ach", text: "Latin ni ocito i tic" },
+    { code: "teo", text: "Eong alosit toma etogo" },
+    { code: "teo", text: "Idwe elosete asomero ka akimuj" },
+    { code: "teo", text: "Ikoku lo imina akimuj" },
+    { code: "teo", text: "Kesi elosete akwap kere" },
+  ];
+
+  function sunbird() {
+    const emulator = createEmulator("sunbird", { credential: "t" });
+    const budget = { acquired: 0, tryAcquire: async () => ({ allowed: true, retryAfterSeconds: 0 }) };
+    budget.tryAcquire = async () => {
+      budget.acquired++;
+      return { allowed: true, retryAfterSeconds: 0 };
+    };
+    const client = new SunbirdClient({ baseUrl: "http://sunbird.test", credential: "t", fetch: inProcessFetch(emulator.handler), budget });
+    const deps: DetectDeps = { identifier: { labels: SUNBIRD_LANGUAGE_ID_LABELS, classifyLanguage: (t, req) => client.classifyLanguage(t, req) } };
+    return { emulator, budget, client, deps };
+  }
+
+  it("identifies Acholi and Ateso the local detector cannot decide, without drawing on the upstream budget", async () => {
+    const { emulator, budget, deps } = sunbird();
+    for (const { code, text } of UNDECIDED) {
+      const local = await detectOne(text);
+      expect(local.reliable, text).toBe(false);
+      expect(
+        local.candidates.map((c) => c.language),
+        text,
+      ).toContain(code);
+      const identified = await detectOne(text, deps);
+      expect(identified, text).toMatchObject({ language: code, reliable: true, reason: null, method: "language_id" });
+      expect(identified.candidates[0]).toEqual({ language: code, confidence: identified.confidence });
+    }
+    expect(emulator.stats.byPath["/tasks/classify_language"]).toBe(UNDECIDED.length);
+    expect(budget.acquired).toBe(0);
+  });
+
+  it("asks once per text, and not at all when the local answer is reliable or no candidate is a language it knows", async () => {
+    const { emulator, deps } = sunbird();
+    await detectOne(UNDECIDED[0].text, deps);
+    await detectOne(UNDECIDED[0].text, deps);
+    expect(emulator.stats.byPath["/tasks/classify_language"]).toBe(1);
+    expect(await detectOne("Abaana bagenda ku ssomero buli lunaku.", deps)).toMatchObject({ language: "lug", method: "statistical" });
+    expect(await detectOne("Bonjour", deps)).toMatchObject({ method: "greeting" });
+    expect(emulator.stats.byPath["/tasks/classify_language"]).toBe(1);
+  });
+
+  it("keeps the local answer when Sunbird is not sure, fails, or its circuit is open", async () => {
+    const { emulator, client, deps } = sunbird();
+    // "language not detected": words its classifier does not know.
+    const unsure = await detectOne("Wan wamito zorbl quix", deps);
+    expect(unsure.method).not.toBe("language_id");
+    emulator.setControls({ failMode: "status", status: 503 });
+    const failed = await detectOne(UNDECIDED[1].text, deps);
+    expect(failed).toMatchObject({ reliable: false, method: "statistical" });
+    // A failing classifier opens its own circuit, never translation's.
+    for (let i = 0; i < 10; i++) await detectOne(`${UNDECIDED[2].text} ${i}`, deps);
+    expect(client.languageIdCircuit.getState()).toBe("open");
+    expect(client.circuitState).toBe("closed");
   });
 });

@@ -35,12 +35,22 @@ import { LANGUAGES } from "./registry";
  *     25 of them another language at 0.7 or more) to 100 % and 99.5 % (none), with the UDHR figures unchanged.
  */
 
+export const DETECTION_METHODS = ["script", "greeting", "default", "statistical", "language_id"] as const;
+export type DetectionMethod = (typeof DETECTION_METHODS)[number];
+
 export interface Detection {
   /** Canonical code. */
   code: string;
   /** 0–1. */
   confidence: number;
-  method: "script" | "greeting" | "default" | "statistical";
+  /**
+   * What decided: the script, the greeting lexicon, the default for text with nothing to go on, the statistical
+   * score (steps 1–4 below), or language_id — a language identification service asked when these were not sure
+   * (lib/detect).
+   */
+  method: DetectionMethod;
+  /** Set by lib/detect: whether POST /detect calls this answer reliable (absent: not judged). */
+  reliable?: boolean;
 }
 
 export const DEFAULT_LANGUAGE = "en";

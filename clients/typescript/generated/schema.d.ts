@@ -640,6 +640,7 @@ export interface components {
          *       "latency_ms": 412,
          *       "characters_translated": 26,
          *       "detected_source_confidence": null,
+         *       "detection_method": null,
          *       "requested_provider": "auto",
          *       "fallback_used": false,
          *       "providers_tried": [
@@ -673,6 +674,11 @@ export interface components {
             characters_translated: number;
             /** @description Confidence of source detection, 0–1; null when source_lang was supplied */
             detected_source_confidence: number | null;
+            /**
+             * @description What decided the detected source (as POST /detect's `method`); null when source_lang was supplied
+             * @enum {string|null}
+             */
+            detection_method: "script" | "greeting" | "default" | "statistical" | "language_id" | null;
             /**
              * @description The provider parameter as applied (auto when omitted)
              * @enum {string}
@@ -710,6 +716,7 @@ export interface components {
          *           "fallback_used": false,
          *           "segments": 1,
          *           "glossary_terms_applied": null,
+         *           "detection_method": null,
          *           "sandbox": false,
          *           "cached": false
          *         },
@@ -728,6 +735,7 @@ export interface components {
          *           "fallback_used": null,
          *           "segments": null,
          *           "glossary_terms_applied": null,
+         *           "detection_method": null,
          *           "sandbox": null,
          *           "cached": null
          *         }
@@ -780,6 +788,11 @@ export interface components {
             segments: number | null;
             /** @description As in translate; null also when the item failed */
             glossary_terms_applied: string[] | null;
+            /**
+             * @description As in translate; null also when the item failed
+             * @enum {string|null}
+             */
+            detection_method: "script" | "greeting" | "default" | "statistical" | "language_id" | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
             /** @description True when the item was answered from the translation cache (no upstream call for it); null when the item failed */
@@ -858,7 +871,8 @@ export interface components {
          *               "language": "ki",
          *               "confidence": 0.24
          *             }
-         *           ]
+         *           ],
+         *           "method": "statistical"
          *         },
          *         {
          *           "language": "tw",
@@ -870,7 +884,8 @@ export interface components {
          *               "language": "tw",
          *               "confidence": 0.95
          *             }
-         *           ]
+         *           ],
+         *           "method": "greeting"
          *         },
          *         {
          *           "language": "sw",
@@ -890,7 +905,8 @@ export interface components {
          *               "language": "ts",
          *               "confidence": 0.48
          *             }
-         *           ]
+         *           ],
+         *           "method": "statistical"
          *         }
          *       ]
          *     }
@@ -918,6 +934,11 @@ export interface components {
                 language: string;
                 confidence: number;
             }[];
+            /**
+             * @description What decided the language: script (Arabic or Ethiopic letters), greeting (a known whole greeting), default (nothing to go on: English at 0.1), statistical (word lists, an English dictionary and trigram statistics), or language_id (the local detector was not sure and Sunbird's language identification, asked for free, named it: Acholi, Ateso, English, Luganda, Lugbara or Runyankole)
+             * @enum {string}
+             */
+            method: "script" | "greeting" | "default" | "statistical" | "language_id";
         };
         /**
          * @example {
