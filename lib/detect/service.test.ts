@@ -5,10 +5,9 @@ import { DETECTION_SAMPLES, SHORT_SAMPLES } from "@/lib/languages/detect.samples
 import { catalogUiStrings, writtenUiStrings } from "@/lib/languages/detect.test-support";
 import { detectableLanguages } from "@/lib/languages/detectable";
 import { listLanguages } from "@/lib/languages/listing";
-import { createEmulator, inProcessFetch } from "@/lib/providers/sandbox";
-import { SUNBIRD_LANGUAGE_ID_LABELS, SunbirdClient } from "@/lib/providers/sunbird";
 import { DetectResponse } from "./schemas";
-import { type DetectDeps, detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
+import { detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
+import { emulatedIdentification as sunbird, UNDECIDED_SENTENCES as UNDECIDED } from "./test-support";
 
 const sentences = DETECTION_SAMPLES.flatMap((set) => set.sentences.map((text) => ({ code: set.code, text })));
 
@@ -158,28 +157,6 @@ describe("short English UI strings (bench/detect.ts prints the figures)", () => 
 });
 
 describe("Sunbird's language identification when the local detector is not sure", () => {
-  // Acholi and Ateso sentences of 4–8 words on which the local detector alone is not reliable.
-  const UNDECIDED = [
-    { code: "ach", text: "Wan wamito pii ma leng" },
-    { code: "ach", text: "Latin ni ocito i tic" },
-    { code: "teo", text: "Eong alosit toma etogo" },
-    { code: "teo", text: "Idwe elosete asomero ka akimuj" },
-    { code: "teo", text: "Ikoku lo imina akimuj" },
-    { code: "teo", text: "Kesi elosete akwap kere" },
-  ];
-
-  function sunbird() {
-    const emulator = createEmulator("sunbird", { credential: "t" });
-    const budget = { acquired: 0, tryAcquire: async () => ({ allowed: true, retryAfterSeconds: 0 }) };
-    budget.tryAcquire = async () => {
-      budget.acquired++;
-      return { allowed: true, retryAfterSeconds: 0 };
-    };
-    const client = new SunbirdClient({ baseUrl: "http://sunbird.test", credential: "t", fetch: inProcessFetch(emulator.handler), budget });
-    const deps: DetectDeps = { identifier: { labels: SUNBIRD_LANGUAGE_ID_LABELS, classifyLanguage: (t, req) => client.classifyLanguage(t, req) } };
-    return { emulator, budget, client, deps };
-  }
-
   it("identifies Acholi and Ateso the local detector cannot decide, without drawing on the upstream budget", async () => {
     const { emulator, budget, deps } = sunbird();
     for (const { code, text } of UNDECIDED) {

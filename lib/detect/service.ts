@@ -29,6 +29,10 @@ import { type DetectRequest, type DetectResponse, type DetectResult, MAX_DETECT_
  *   or no letters at all — so `language` is the documented default, English, at 0.1); short_text (a statistical answer
  *   on fewer than FULL_EVIDENCE_LETTERS letters); close_candidates (enough text, but the runner-up scored nearly as
  *   well: with full evidence only a small lead keeps the confidence low).
+ * - identification: when the answer is not reliable (and not mixed) and a candidate is a language the identifier
+ *   knows (Sunbird's: Acholi, Ateso, English, Luganda, Lugbara, Runyankole), the identifier is asked; a language it
+ *   names decides, at IDENTIFIED_CONFIDENCE, reliable, method language_id.
+ * - method: what decided (lib/languages/detect.ts DETECTION_METHODS).
  */
 
 export const RELIABLE_CONFIDENCE = 0.7;
