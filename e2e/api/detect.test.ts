@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectOne } from "@/lib/detect";
+import { detectOne as detectLocally } from "@/lib/detect";
+import { emulatedIdentification } from "@/lib/detect/test-support";
 import { DETECTION_SAMPLES } from "@/lib/languages/detect.samples";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
@@ -16,6 +17,9 @@ beforeAll(async () => {
 afterAll(stopAllApps);
 
 const detect = (json: unknown) => call(app.url, "POST", "/api/v1/detect", { key, json });
+// What the sandbox app answers: the detector with its Sunbird emulator asked when the detector is not sure.
+const { deps } = emulatedIdentification();
+const detectOne = (text: string) => detectLocally(text, deps);
 
 describe("POST /api/v1/detect", () => {
   it("one text: its language, confidence, reliability and candidates, in the default rate-limit bucket", async () => {

@@ -180,7 +180,7 @@ export const ROUTES = {
       tags: ["Languages"],
       summary: `Detect the language of one text or up to ${MAX_DETECT_TEXTS}`,
       description:
-        "The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages). Send `text` or `texts`, not both; each text 1–5,000 characters after trimming. No provider is called.",
+        "The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages), and what decided (`method`). When the local detector is not sure and a candidate is Acholi, Ateso, English, Luganda, Lugbara or Runyankole, Sunbird's language identification is asked (free: never counted against the upstream budgets) and a language it names with 90 % certainty decides (`method: language_id`); no translation provider is called. Send `text` or `texts`, not both; each text 1–5,000 characters after trimming.",
       auth: "api_key",
       rateLimit: "default",
       body: {

@@ -1,2 +1,2 @@
 export { DETECT_REASONS, DetectRequest, DetectResponse, DetectResult, MAX_DETECT_TEXTS } from "./schemas";
-export { detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
+export { type DetectDeps, detectOne, detectSource, detectTexts, type LanguageIdentifier, RELIABLE_CONFIDENCE } from "./service";

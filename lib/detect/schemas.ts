@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_TEXT_CHARS } from "@/lib/translate/limits";
+import { DetectionMethod } from "@/lib/translate/schemas";
 
 /**
  * POST /api/v1/detect request and response. The request schema checks shape only (types); the content rules — one of
@@ -59,6 +60,7 @@ export const DetectResult = z
       .describe(
         "Up to 3 detectable languages, best first (the first is `language`), each with a confidence on the same scale: how close a runner-up came",
       ),
+    method: DetectionMethod,
   })
   .describe("Detection result for one text");
 export type DetectResult = z.infer<typeof DetectResult>;
@@ -80,8 +82,9 @@ export const DetectResponse = z
               { language: "rw", confidence: 0.45 },
               { language: "ki", confidence: 0.24 },
             ],
+            method: "statistical",
           },
-          { language: "tw", confidence: 0.95, reliable: true, reason: null, candidates: [{ language: "tw", confidence: 0.95 }] },
+          { language: "tw", confidence: 0.95, reliable: true, reason: null, candidates: [{ language: "tw", confidence: 0.95 }], method: "greeting" },
           {
             language: "sw",
             confidence: 0.9,
@@ -92,6 +95,7 @@ export const DetectResponse = z
               { language: "en", confidence: 0.5 },
               { language: "ts", confidence: 0.48 },
             ],
+            method: "statistical",
           },
         ],
       },

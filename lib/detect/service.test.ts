@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { apiError } from "@/lib/kit/test-support";
 import { DEFAULT_CONFIDENCE, detectLanguage } from "@/lib/languages/detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "@/lib/languages/detect.samples";
+import { catalogUiStrings, writtenUiStrings } from "@/lib/languages/detect.test-support";
 import { detectableLanguages } from "@/lib/languages/detectable";
 import { listLanguages } from "@/lib/languages/listing";
 import { DetectResponse } from "./schemas";
 import { detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
+import { emulatedIdentification as sunbird, UNDECIDED_SENTENCES as UNDECIDED } from "./test-support";
 
 const sentences = DETECTION_SAMPLES.flatMap((set) => set.sentences.map((text) => ({ code: set.code, text })));
 
@@ -23,7 +25,7 @@ describe("POST /detect on every language with samples (detect.samples.ts)", () =
     const detectable = detectableLanguages();
     for (const set of DETECTION_SAMPLES) {
       expect(detectable.has(set.code), set.code).toBe(true);
-      const results = await Promise.all(set.sentences.map(detectOne));
+      const results = await Promise.all(set.sentences.map((t) => detectOne(t)));
       expect(
         results.some((r) => r.language === set.code),
         set.code,
@@ -66,6 +68,7 @@ describe("short and ambiguous inputs", () => {
         reliable: false,
         reason: "default",
         candidates: [{ language: "en", confidence: DEFAULT_CONFIDENCE }],
+        method: "default",
       });
     }
   });
@@ -132,5 +135,66 @@ describe("detectable languages in GET /languages", () => {
     // Speech-only languages are never a translate source, so never detected.
     for (const code of ["xog", "myx"]) expect(byCode.get(code)?.detectable, code).toBe(false);
     expect(listed.filter((l) => l.detectable).length).toBeGreaterThan(30);
+  });
+});
+
+describe("short English UI strings (bench/detect.ts prints the figures)", () => {
+  it("come back English at least 99 % of the time, and another language is never reliable on them", async () => {
+    const sets = { written: writtenUiStrings(), catalogs: catalogUiStrings()?.strings ?? [] };
+    expect(sets.written.length).toBeGreaterThanOrEqual(250);
+    // The real catalogs are beside the checkout in CI; without them the written strings still hold the floor.
+    if (process.env.CI === "true") expect(sets.catalogs.length).toBeGreaterThan(300);
+    for (const [name, texts] of Object.entries(sets)) {
+      if (texts.length === 0) continue;
+      const results = await Promise.all(texts.map((t) => detectOne(t)));
+      expect(results.filter((r) => r.language === "en").length / texts.length, name).toBeGreaterThanOrEqual(0.99);
+      expect(
+        texts.filter((_, i) => results[i].language !== "en" && results[i].reliable),
+        name,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe("Sunbird's language identification when the local detector is not sure", () => {
+  it("identifies Acholi and Ateso the local detector cannot decide, without drawing on the upstream budget", async () => {
+    const { emulator, budget, deps } = sunbird();
+    for (const { code, text } of UNDECIDED) {
+      const local = await detectOne(text);
+      expect(local.reliable, text).toBe(false);
+      expect(
+        local.candidates.map((c) => c.language),
+        text,
+      ).toContain(code);
+      const identified = await detectOne(text, deps);
+      expect(identified, text).toMatchObject({ language: code, reliable: true, reason: null, method: "language_id" });
+      expect(identified.candidates[0]).toEqual({ language: code, confidence: identified.confidence });
+    }
+    expect(emulator.stats.byPath["/tasks/classify_language"]).toBe(UNDECIDED.length);
+    expect(budget.acquired).toBe(0);
+  });
+
+  it("asks once per text, and not at all when the local answer is reliable or no candidate is a language it knows", async () => {
+    const { emulator, deps } = sunbird();
+    await detectOne(UNDECIDED[0].text, deps);
+    await detectOne(UNDECIDED[0].text, deps);
+    expect(emulator.stats.byPath["/tasks/classify_language"]).toBe(1);
+    expect(await detectOne("Abaana bagenda ku ssomero buli lunaku.", deps)).toMatchObject({ language: "lug", method: "statistical" });
+    expect(await detectOne("Bonjour", deps)).toMatchObject({ method: "greeting" });
+    expect(emulator.stats.byPath["/tasks/classify_language"]).toBe(1);
+  });
+
+  it("keeps the local answer when Sunbird is not sure, fails, or its circuit is open", async () => {
+    const { emulator, client, deps } = sunbird();
+    // "language not detected": words its classifier does not know.
+    const unsure = await detectOne("Wan wamito zorbl quix", deps);
+    expect(unsure.method).not.toBe("language_id");
+    emulator.setControls({ failMode: "status", status: 503 });
+    const failed = await detectOne(UNDECIDED[1].text, deps);
+    expect(failed).toMatchObject({ reliable: false, method: "statistical" });
+    // A failing classifier opens its own circuit, never translation's.
+    for (let i = 0; i < 10; i++) await detectOne(`${UNDECIDED[2].text} ${i}`, deps);
+    expect(client.languageIdCircuit.getState()).toBe("open");
+    expect(client.circuitState).toBe("closed");
   });
 });

@@ -1,5 +1,14 @@
-import { detectLanguage, FULL_EVIDENCE_LETTERS, MIN_LETTERS, type Ranking, rankLanguages } from "@/lib/languages/detect";
+import {
+  type Detection,
+  detectionCandidates,
+  detectLanguage,
+  FULL_EVIDENCE_LETTERS,
+  MIN_LETTERS,
+  type Ranking,
+  rankLanguages,
+} from "@/lib/languages/detect";
 import { detectableLanguages } from "@/lib/languages/detectable";
+import { normalizeLanguageCode } from "@/lib/languages/registry";
 import { fieldError } from "@/lib/routing";
 import { codePointLength, MAX_TEXT_CHARS } from "@/lib/translate/limits";
 import { type DetectRequest, type DetectResponse, type DetectResult, MAX_DETECT_TEXTS } from "./schemas";
@@ -20,13 +29,43 @@ import { type DetectRequest, type DetectResponse, type DetectResult, MAX_DETECT_
  *   or no letters at all — so `language` is the documented default, English, at 0.1); short_text (a statistical answer
  *   on fewer than FULL_EVIDENCE_LETTERS letters); close_candidates (enough text, but the runner-up scored nearly as
  *   well: with full evidence only a small lead keeps the confidence low).
+ * - identification: when the answer is not reliable (and not mixed) and a candidate is a language the identifier
+ *   knows (Sunbird's: Acholi, Ateso, English, Luganda, Lugbara, Runyankole), the identifier is asked; a language it
+ *   names decides, at IDENTIFIED_CONFIDENCE, reliable, method language_id.
+ * - method: what decided (lib/languages/detect.ts DETECTION_METHODS).
  */
 
 export const RELIABLE_CONFIDENCE = 0.7;
 const MAX_CANDIDATES = 3;
 
-export async function detectTexts(request: DetectRequest): Promise<DetectResponse> {
-  return { results: await Promise.all(textsOf(request).map(detectOne)) };
+/**
+ * A language identification service asked when the local detector is not sure: Sunbird's (provider_a's
+ * /tasks/classify_language), which the composition root (lib/server) hands over. Free upstream: it is never counted
+ * against the upstream budgets.
+ */
+export interface LanguageIdentifier {
+  /** The languages it can answer (ISO 639-3 or canonical codes). */
+  readonly labels: readonly string[];
+  /** Its answer for the text, or null when it is not sure; throws when it could not be asked. */
+  classifyLanguage(text: string, req: { deadline: number; signal?: AbortSignal }): Promise<string | null>;
+}
+
+export interface DetectDeps {
+  /** Without it, detection is the local detector alone. */
+  identifier?: LanguageIdentifier;
+}
+
+/**
+ * How long identification may take: it is asked before translating, so it is kept short; past it (or with its
+ * circuit open, or on any failure) the local answer stands.
+ */
+export const IDENTIFICATION_DEADLINE_MS = 1_500;
+/** The confidence of an identified language: Sunbird's classifier answers only at 0.9 probability or more. */
+export const IDENTIFIED_CONFIDENCE = 0.9;
+const IDENTIFICATION_CACHE_SIZE = 2_000;
+
+export async function detectTexts(request: DetectRequest, deps: DetectDeps = {}): Promise<DetectResponse> {
+  return { results: await Promise.all(textsOf(request).map((text) => detectOne(text, deps))) };
 }
 
 /** The texts to detect, validated with translate's rules and codes; located at ["body","text"] or ["body","texts",i]. */
@@ -64,18 +103,76 @@ function checked(text: string, loc: (string | number)[]): string {
   return trimmed;
 }
 
-export async function detectOne(text: string): Promise<DetectResult> {
+export async function detectOne(text: string, deps: DetectDeps = {}): Promise<DetectResult> {
   const ranking = await rankLanguages(text);
   const { detection } = ranking;
   const mixed = await isMixed(text);
   const reliable = !mixed && detection.method !== "default" && detection.confidence >= RELIABLE_CONFIDENCE;
+  const candidates = candidatesOf(ranking);
+  if (!reliable && !mixed) {
+    const identified = await identify(text, candidates, deps);
+    if (identified) {
+      const others = candidates.filter((c) => c.language !== identified.code);
+      return {
+        language: identified.code,
+        confidence: identified.confidence,
+        reliable: true,
+        reason: null,
+        candidates: [{ language: identified.code, confidence: identified.confidence }, ...others].slice(0, MAX_CANDIDATES),
+        method: identified.method,
+      };
+    }
+  }
   return {
     language: detection.code,
     confidence: detection.confidence,
     reliable,
     reason: reliable ? null : reasonFor(ranking, mixed),
-    candidates: candidatesOf(ranking),
+    candidates,
+    method: detection.method,
   };
+}
+
+/** Translate's source detection (deps.detect in lib/translate): detectOne's language, confidence and method. */
+export async function detectSource(text: string, deps: DetectDeps = {}): Promise<Detection> {
+  const { language, confidence, method, reliable } = await detectOne(text, deps);
+  return { code: language, confidence, method, reliable };
+}
+
+/**
+ * The identification step: when the local answer is not reliable and a language the identifier knows is among the
+ * candidates, its answer decides — if it names a language detection may answer. Any failure keeps the local answer.
+ */
+async function identify(text: string, candidates: DetectResult["candidates"], { identifier }: DetectDeps): Promise<Detection | undefined> {
+  if (!identifier) return undefined;
+  const labels = new Set(identifier.labels.map((l) => normalizeLanguageCode(l)));
+  if (!candidates.some((c) => labels.has(c.language))) return undefined;
+  try {
+    const label = await cachedIdentification(identifier, text);
+    const code = label === null ? undefined : normalizeLanguageCode(label);
+    if (code === undefined || !detectionCandidates().includes(code)) return undefined;
+    return { code, confidence: IDENTIFIED_CONFIDENCE, method: "language_id" };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each identifier's answers per text (null included: "not sure" is an answer), most recent last; failures are not kept. */
+const answersOf = new WeakMap<LanguageIdentifier, Map<string, string | null>>();
+
+async function cachedIdentification(identifier: LanguageIdentifier, text: string): Promise<string | null> {
+  let identifications = answersOf.get(identifier);
+  if (!identifications) answersOf.set(identifier, (identifications = new Map()));
+  const known = identifications.get(text);
+  if (known !== undefined) {
+    identifications.delete(text);
+    identifications.set(text, known);
+    return known;
+  }
+  const answer = await identifier.classifyLanguage(text, { deadline: Date.now() + IDENTIFICATION_DEADLINE_MS });
+  identifications.set(text, answer);
+  if (identifications.size > IDENTIFICATION_CACHE_SIZE) identifications.delete(identifications.keys().next().value!);
+  return answer;
 }
 
 function reasonFor(ranking: Ranking, mixed: boolean): NonNullable<DetectResult["reason"]> {

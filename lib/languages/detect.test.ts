@@ -2,6 +2,7 @@ import { francAll } from "franc-all";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIDENCE, detectLanguage } from "./detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "./detect.samples";
+import { udhrCorpus } from "./detect.test-support";
 import { LANGUAGES } from "./registry";
 
 const FRANC_TO_CODE = new Map(LANGUAGES.filter((l) => l.franc).map((l) => [l.franc!, l.code]));
@@ -75,6 +76,18 @@ describe("source detection accuracy (hand-written samples, detect.samples.ts)", 
       const r = rows.find((x) => x.code === code)!;
       expect(r.hits.lugha / r.n, code).toBeGreaterThanOrEqual(0.6);
     }
+  });
+});
+
+describe("the UDHR (bench/detect.ts prints the figures)", () => {
+  it("keeps UDHR paragraphs and their first 4–6 words where they were", async () => {
+    const { languages, paragraphs, prefixes } = udhrCorpus();
+    expect(languages.length).toBeGreaterThanOrEqual(35);
+    const share = async (texts: typeof paragraphs) =>
+      (await Promise.all(texts.map(async ({ code, text }) => (await detectLanguage(text)).code === code))).filter(Boolean).length / texts.length;
+    // Before the English vocabulary: 1,895 of 1,938 paragraphs (97.8 %), 1,754 of 1,938 beginnings (90.5 %).
+    expect(await share(paragraphs)).toBeGreaterThanOrEqual(0.977);
+    expect(await share(prefixes)).toBeGreaterThanOrEqual(0.905);
   });
 });
 

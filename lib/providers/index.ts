@@ -15,7 +15,7 @@ export { QUALITY } from "./descriptor";
 export { descriptorFor, PROVIDERS } from "./descriptors";
 export { HuggingFaceClient } from "./huggingface";
 export { KHAYA_MAX_TEXT_CHARS, KHAYA_SPEAKERS, KhayaClient } from "./khaya";
-export { SUNBIRD_MAX_TEXT_CHARS, SunbirdClient } from "./sunbird";
+export { SUNBIRD_LANGUAGE_ID_LABELS, SUNBIRD_MAX_TEXT_CHARS, SunbirdClient } from "./sunbird";
 export * from "./types";
 
 export interface ProviderStatus {

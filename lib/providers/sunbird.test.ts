@@ -29,6 +29,27 @@ describe("Sunbird translate: wire", () => {
     expect(JSON.parse(req.bodyText ?? "")).toEqual({ source_language: "eng", target_language: "lug", text: "Good morning" });
   });
 
+  it("leaves source_language out for a source detected without certainty, and Sunflower infers it", async () => {
+    const result = await client().translate({ text: "Wan wamito pii", source: "ach", target: "lug", inferSource: true, deadline: within(3_000) });
+    expect(result.translatedText).toBe("[sandbox:sunbird auto→lug] Wan wamito pii");
+    expect(JSON.parse(server.stats.recent.at(-1)?.bodyText ?? "")).toEqual({ target_language: "lug", text: "Wan wamito pii" });
+  });
+
+  it("classifyLanguage: POSTs /tasks/classify_language outside the budget; null for 'language not detected' or a text under 3 characters", async () => {
+    let acquired = 0;
+    const metered = client({ budget: { tryAcquire: async () => ({ allowed: ++acquired > 0, retryAfterSeconds: 0 }) } });
+    expect(await metered.classifyLanguage("Lutino tye ka cito i gang kwan", { deadline: within(3_000) })).toBe("ach");
+    expect(JSON.parse(server.stats.recent.at(-1)?.bodyText ?? "")).toEqual({ text: "Lutino tye ka cito i gang kwan" });
+    expect(await metered.classifyLanguage("Lutino tye ka Xylo Quorb Zanf", { deadline: within(3_000) })).toBeNull();
+    const before = server.stats.requests;
+    expect(await metered.classifyLanguage("ok", { deadline: within(3_000) })).toBeNull();
+    expect(server.stats.requests).toBe(before);
+    // Over 200 characters: the first 200, cut at a word boundary.
+    await metered.classifyLanguage(`${"lutino tye ka cito ".repeat(15)}end`, { deadline: within(3_000) });
+    expect(JSON.parse(server.stats.recent.at(-1)?.bodyText ?? "").text.length).toBeLessThanOrEqual(200);
+    expect(acquired).toBe(0);
+  });
+
   it.each([
     ["sw", "swa"],
     ["rw", "kin"],

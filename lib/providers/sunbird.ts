@@ -1,7 +1,7 @@
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { audioFileName } from "./audio";
-import { DEFAULT_HANG_OPTIONS } from "./circuit";
+import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, DEFAULT_HANG_OPTIONS } from "./circuit";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
@@ -51,8 +51,20 @@ export function sunbirdRetryable(err: ProviderError): boolean {
   return err.status === 429 && err.retryAfterMs !== undefined;
 }
 
+/** The labels of Sunbird's language identification (ISO 639-3). */
+export const SUNBIRD_LANGUAGE_ID_LABELS: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn"];
+/** What /tasks/classify_language takes: 3 to 200 characters. */
+const LANGUAGE_ID_TEXT = { min: 3, max: 200 } as const;
+const LANGUAGE_NOT_DETECTED = "language not detected";
+
 /** provider_a: Sunbird AI. */
 export class SunbirdClient extends BaseClient implements ProviderClient {
+  /**
+   * Language identification's own circuit: a failing or slow classifier must not open translation's circuit, and a
+   * translation outage must not stop identification (a different service behind the same API).
+   */
+  readonly languageIdCircuit: CircuitBreaker;
+
   constructor(opts: ClientOptions) {
     const hang = opts.circuit?.hang ?? DEFAULT_HANG_OPTIONS;
     super("provider_a", {
@@ -67,6 +79,37 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
         },
       },
     });
+    this.languageIdCircuit = new CircuitBreaker(this.id, { ...DEFAULT_CIRCUIT_OPTIONS, ...opts.circuit });
+  }
+
+  /**
+   * POST /tasks/classify_language {text}: the language's ISO 639-3 code (one of SUNBIRD_LANGUAGE_ID_LABELS), or null
+   * when Sunbird answers "language not detected" (its best label under 0.9 probability) or the text is too short to
+   * ask. Sunbird neither counts nor rate-limits language identification, so the call bypasses the upstream budget;
+   * it is made once (no retry) under its own circuit, within the caller's deadline. Over 200 characters, the first
+   * 200 up to a word boundary are sent.
+   */
+  async classifyLanguage(text: string, req: { deadline: number; signal?: AbortSignal }): Promise<string | null> {
+    if (!this.isConfigured) throw new ProviderError(this.id, "auth", "provider is not configured");
+    const sample = languageIdSample(text);
+    if (sample === undefined) return null;
+    return this.languageIdCircuit.run(
+      () =>
+        this.sendTo(`${this.baseUrl}/tasks/classify_language`, false, {
+          init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify({ text: sample }) },
+          deadline: req.deadline,
+          signal: req.signal,
+          handle: async (res, signal) => {
+            const body = await this.readJson(res, signal);
+            const language = isRecord(body) ? body.language : undefined;
+            if (language === LANGUAGE_NOT_DETECTED) return null;
+            if (typeof language !== "string" || !SUNBIRD_LANGUAGE_ID_LABELS.includes(language))
+              throw this.malformed("provider sent an unexpected response", res.status);
+            return language;
+          },
+        }),
+      req.signal,
+    );
   }
 
   /** POST /tasks/translate {source_language, target_language, text} with ISO 639-3 codes. */
@@ -84,7 +127,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
       init: {
         method: "POST",
         headers: this.headers({ "content-type": "application/json" }),
-        body: JSON.stringify({ source_language: source, target_language: target, text: req.text }),
+        body: JSON.stringify({ ...(!req.inferSource && { source_language: source }), target_language: target, text: req.text }),
       },
       deadline: req.deadline,
       signal: req.signal,
@@ -276,4 +319,14 @@ function parseSunbirdError(body: unknown): SunbirdErrorInfo {
   if (Array.isArray(body.detail)) return { code: "VALIDATION_ERROR" };
   if (typeof body.error === "string") return { message: body.error };
   return {};
+}
+
+/** The part of a text language identification is asked about, or undefined when the text is too short. */
+function languageIdSample(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length < LANGUAGE_ID_TEXT.min) return undefined;
+  if (trimmed.length <= LANGUAGE_ID_TEXT.max) return trimmed;
+  const cut = trimmed.slice(0, LANGUAGE_ID_TEXT.max);
+  const space = cut.lastIndexOf(" ");
+  return space >= LANGUAGE_ID_TEXT.min ? cut.slice(0, space) : cut;
 }

@@ -22,6 +22,11 @@ export interface TranslateRequest {
   target: string;
   /** Required for provider_c. */
   hf?: HfModelRoute;
+  /**
+   * The source was detected without certainty: a provider whose model infers the source itself (Sunflower) is not
+   * told it, so a wrong guess cannot mislead it. The others are told `source` as usual.
+   */
+  inferSource?: boolean;
   /** Absolute epoch ms: the whole call, retries included, must end by then. */
   deadline: number;
   signal?: AbortSignal;

@@ -2,10 +2,20 @@ import { UpstreamBudgets } from "@/lib/budgets";
 import { createTranslationCache, SingleFlight, type TranslationCache } from "@/lib/cache";
 import { type Config, config } from "@/lib/config";
 import type { DatabaseSource } from "@/lib/db";
+import { type DetectDeps, detectSource } from "@/lib/detect";
 import { findGlossary } from "@/lib/glossaries/store";
 import { KeyStore } from "@/lib/keys/store";
 import { configureLog, type Logger } from "@/lib/kit/log";
-import { createProviders, loadProvidersConfig, PROVIDERS, providerStatus, type Registry, setCatalogueSettings } from "@/lib/providers";
+import {
+  createProviders,
+  loadProvidersConfig,
+  PROVIDERS,
+  providerStatus,
+  type Registry,
+  SUNBIRD_LANGUAGE_ID_LABELS,
+  SunbirdClient,
+  setCatalogueSettings,
+} from "@/lib/providers";
 import { createRateLimiter, FailedAuthThrottle, type GuardedRateLimitStore, type RateLimitBucket, type RateLimitRule } from "@/lib/ratelimit";
 import type { SpeechDeps } from "@/lib/speech";
 import type { TranslateDeps, TranslationCaching } from "@/lib/translate";
@@ -44,6 +54,8 @@ export interface Services {
   budgets: UpstreamBudgets;
   availability: ReturnType<typeof createAvailability>;
   providers: Registry;
+  /** What POST /detect runs with: provider_a's free language identification for the texts the local detector is unsure of. */
+  detect: DetectDeps;
   /** What POST /translate and /translate/batch run with. */
   translate: TranslateDeps;
   /** What POST /speech/stt and /speech/tts run with. */
@@ -85,6 +97,7 @@ export function buildServices(c: Config): Services {
   const providers = createProviders(loadProvidersConfig(c, PROVIDERS), PROVIDERS, () => budgets);
   const availability = createAvailability(c, providers);
   const glossaries = (keyId: string, id: string) => findGlossary(database, keyId, id);
+  const detect = detectDeps(providers);
   const metrics = buildMetrics(c, { providers, budgets, usagePendingAgeMs: () => keys.usage.pendingAgeMs() });
   return {
     config: c,
@@ -99,8 +112,10 @@ export function buildServices(c: Config): Services {
     budgets,
     availability,
     providers,
+    detect,
     translate: {
       providers: providers.clients,
+      detect: (text) => detectSource(text, detect),
       deadlineMs: c.TRANSLATE_DEADLINE_MS,
       availability,
       caching,
@@ -118,4 +133,11 @@ export function buildServices(c: Config): Services {
     trustProxy: trustsProxy(c),
     providerStatus: () => providerStatus(providers.clients),
   };
+}
+
+/** Detection asks provider_a's language identification when it is Sunbird's client (its emulator in sandbox mode). */
+function detectDeps(providers: Registry): DetectDeps {
+  const sunbird = providers.clients.provider_a;
+  if (!(sunbird instanceof SunbirdClient)) return {};
+  return { identifier: { labels: SUNBIRD_LANGUAGE_ID_LABELS, classifyLanguage: (text, req) => sunbird.classifyLanguage(text, req) } };
 }

@@ -165,6 +165,7 @@ export async function translateBatch(
           fallback_used: r.fallback_used,
           segments: r.segments,
           glossary_terms_applied: r.glossary_terms_applied,
+          detection_method: r.detection_method,
           sandbox: r.sandbox,
           cached: r.cached,
         };
@@ -185,6 +186,7 @@ export async function translateBatch(
           fallback_used: null,
           segments: null,
           glossary_terms_applied: null,
+          detection_method: null,
           sandbox: null,
           cached: null,
         };

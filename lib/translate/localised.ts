@@ -71,7 +71,7 @@ export async function translateMasked(
   route: TranslationRoute,
   client: ProviderClient,
   masked: Protected,
-  { source, target }: Omit<TextRequest, "text">,
+  { source, target, inferSource }: Omit<TextRequest, "text">,
   deadline: number,
   gate: ProviderGate,
 ): Promise<LocalisedTranslation> {
@@ -83,12 +83,13 @@ export async function translateMasked(
   let answers: RouteTranslation[];
   try {
     // One segment (most requests): exactly the call an unmasked text would make, with its own timeout handling.
-    if (toSend.length === 1) answers = [await translateOnRoute(route, client, { text: segments[toSend[0]], source, target }, deadline, gate)];
+    if (toSend.length === 1)
+      answers = [await translateOnRoute(route, client, { text: segments[toSend[0]], source, target, inferSource }, deadline, gate)];
     else
       answers = await mapWithConcurrency(
         toSend,
         CHUNK_CONCURRENCY,
-        (index, _i, signal) => translateOnRoute(route, client, { text: segments[index], source, target }, deadline, gate, signal),
+        (index, _i, signal) => translateOnRoute(route, client, { text: segments[index], source, target, inferSource }, deadline, gate, signal),
         { deadline },
       );
   } catch (err) {

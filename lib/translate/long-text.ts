@@ -26,6 +26,8 @@ export interface TextRequest {
   text: string;
   source: string;
   target: string;
+  /** The source was detected without certainty (TranslateRequest.inferSource). */
+  inferSource?: boolean;
 }
 
 export interface RouteTranslation {
@@ -37,14 +39,16 @@ export interface RouteTranslation {
 export async function translateOnRoute(
   route: TranslationRoute,
   client: ProviderClient,
-  { text, source, target }: TextRequest,
+  { text, source, target, inferSource }: TextRequest,
   deadline: number,
   gate: ProviderGate,
   /** Cancels the calls (when the text is one of several segments of a request and another failed). */
   outer?: AbortSignal,
 ): Promise<RouteTranslation> {
   const call = (chunk: string, signal = outer) =>
-    gate(route.provider, deadline, () => client.translate({ text: chunk, source, target, deadline, signal, ...(route.hf && { hf: route.hf }) }));
+    gate(route.provider, deadline, () =>
+      client.translate({ text: chunk, source, target, inferSource, deadline, signal, ...(route.hf && { hf: route.hf }) }),
+    );
 
   const limit = chunkLimit(route);
   const fits = typeof limit === "number" ? codePointLength(text) <= limit : limit(text);

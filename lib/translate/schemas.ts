@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DoNotTranslate, GlossaryId, LocalisationFields, TextFormat } from "@/lib/glossaries/schemas";
+import { DETECTION_METHODS } from "@/lib/languages/detect";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { providerChoiceError } from "@/lib/routing/fields";
@@ -110,6 +111,12 @@ const Segments = z
     "Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own",
   );
 
+export const DetectionMethod = z
+  .enum(DETECTION_METHODS)
+  .describe(
+    "What decided the language: script (Arabic or Ethiopic letters), greeting (a known whole greeting), default (nothing to go on: English at 0.1), statistical (word lists, an English dictionary and trigram statistics), or language_id (the local detector was not sure and Sunbird's language identification, asked for free, named it: Acholi, Ateso, English, Luganda, Lugbara or Runyankole)",
+  );
+
 export const TranslateResponse = z
   .object({
     translated_text: z.string().describe("The translation"),
@@ -131,6 +138,9 @@ export const TranslateResponse = z
       .max(1)
       .nullable()
       .describe("Confidence of source detection, 0–1; null when source_lang was supplied"),
+    detection_method: DetectionMethod.nullable().describe(
+      "What decided the detected source (as POST /detect's `method`); null when source_lang was supplied",
+    ),
     requested_provider: ProviderChoice.describe("The provider parameter as applied (auto when omitted)"),
     fallback_used: z.boolean().describe("True when an earlier provider in the auto chain failed and a later one served"),
     providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
@@ -160,6 +170,7 @@ export const TranslateResponse = z
         latency_ms: 412,
         characters_translated: 26,
         detected_source_confidence: null,
+        detection_method: null,
         requested_provider: "auto",
         fallback_used: false,
         providers_tried: ["provider_a"],
@@ -273,6 +284,7 @@ export const BatchItemResult = z
     fallback_used: z.boolean().nullable(),
     segments: Segments.nullable(),
     glossary_terms_applied: GlossaryTermsApplied.describe("As in translate; null also when the item failed"),
+    detection_method: DetectionMethod.nullable().describe("As in translate; null also when the item failed"),
     sandbox: z.boolean().nullable().describe("True when a sandbox emulator served the item (not a real translation)"),
     cached: z
       .boolean()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apiError } from "@/lib/kit/test-support";
+import type { Detection } from "@/lib/languages/detect";
 import { QUALITY } from "@/lib/providers/descriptor";
 import { type ProviderClient, ProviderError, type ProviderId, type TranslateRequest, type TranslateResult } from "@/lib/providers/types";
 import { codePointLength, estimateTokens } from "./limits";
@@ -470,6 +471,7 @@ describe("result fields", () => {
         "latency_ms",
         "characters_translated",
         "detected_source_confidence",
+        "detection_method",
         "requested_provider",
         "fallback_used",
         "providers_tried",
@@ -496,5 +498,23 @@ describe("result fields", () => {
     };
     expect((await translateText({ text: "Hello", source_lang: "en", target_lang: "lug" }, deps)).sandbox).toBe(true);
     expect((await translateText({ text: "Hello", source_lang: "en", target_lang: "sw" }, deps)).sandbox).toBe(false);
+  });
+});
+
+describe("detection method and an unsure source", () => {
+  it("says which method decided, and lets a provider infer the source only when detection was not reliable", async () => {
+    const { clients, deps } = setup();
+    const sure = { code: "ach", confidence: 0.9, method: "language_id" as const, reliable: true };
+    const unsure = { code: "ach", confidence: 0.45, method: "statistical" as const, reliable: false };
+    let detection: Detection = sure;
+    const withDetect: TranslateDeps = { ...deps, detect: async () => detection };
+    const r = await translateText({ text: "Wan wamito pii ma leng", target_lang: "lug" }, withDetect);
+    expect(r).toMatchObject({ detected_source_lang: "ach", detection_method: "language_id", provider: "provider_a" });
+    expect(clients.provider_a.calls.at(-1)?.inferSource).toBe(false);
+    detection = unsure;
+    expect((await translateText({ text: "Wan wamito pii", target_lang: "lug" }, withDetect)).detection_method).toBe("statistical");
+    expect(clients.provider_a.calls.at(-1)?.inferSource).toBe(true);
+    expect((await translateText({ text: "Hello", source_lang: "en", target_lang: "lug" }, withDetect)).detection_method).toBeNull();
+    expect(clients.provider_a.calls.at(-1)?.inferSource).toBe(false);
   });
 });

@@ -102,6 +102,7 @@ type PerRequestField =
   | "latency_ms"
   | "characters_translated"
   | "detected_source_confidence"
+  | "detection_method"
   | "requested_provider"
   | "fallback_used"
   | "providers_tried"
@@ -120,6 +121,8 @@ interface Prepared {
   source: string;
   target: string;
   detection?: Detection;
+  /** Detected, but not reliably: a provider that infers the source itself is not told it (TranslateRequest.inferSource). */
+  inferSource: boolean;
   /** What to try, in order (for a forced provider, only its routes whose input limit the text fits). */
   routes: TranslationRoute[];
   requested: ProviderChoice;
@@ -183,7 +186,7 @@ async function prepare(
     );
   }
 
-  return { text, characters, source, target, detection, routes, requested };
+  return { text, characters, source, target, detection, inferSource: detection?.reliable === false, routes, requested };
 }
 
 interface Served extends LocalisedTranslation {
@@ -224,6 +227,7 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
     latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
     characters_translated: plan.characters,
     detected_source_confidence: plan.detection ? round2(plan.detection.confidence) : null,
+    detection_method: plan.detection?.method ?? null,
     requested_provider: plan.requested,
     ...answer.routing,
     cached: looked.outcome === "hit",

@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Detect the language of one text or up to 50
-         * @description The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages). Send `text` or `texts`, not both; each text 1–5,000 characters after trimming. No provider is called. Rate limit: default bucket (120/min per key by default). Body limit: 4 MB.
+         * @description The detection translate runs when `source_lang` is omitted: `language` and `confidence` are what translate would take and report for the same text. Each result adds whether to rely on it (`reliable`, and `reason` when not) and the three best candidates among the languages detection can name (`detectable` in GET /api/v1/languages), and what decided (`method`). When the local detector is not sure and a candidate is Acholi, Ateso, English, Luganda, Lugbara or Runyankole, Sunbird's language identification is asked (free: never counted against the upstream budgets) and a language it names with 90 % certainty decides (`method: language_id`); no translation provider is called. Send `text` or `texts`, not both; each text 1–5,000 characters after trimming. Rate limit: default bucket (120/min per key by default). Body limit: 4 MB.
          */
         post: operations["detectLanguage"];
         delete?: never;
@@ -643,6 +643,7 @@ export interface components {
          *       "latency_ms": 412,
          *       "characters_translated": 26,
          *       "detected_source_confidence": null,
+         *       "detection_method": null,
          *       "requested_provider": "auto",
          *       "fallback_used": false,
          *       "providers_tried": [
@@ -676,6 +677,11 @@ export interface components {
             characters_translated: number;
             /** @description Confidence of source detection, 0–1; null when source_lang was supplied */
             detected_source_confidence: number | null;
+            /**
+             * @description What decided the detected source (as POST /detect's `method`); null when source_lang was supplied
+             * @enum {string|null}
+             */
+            detection_method: "script" | "greeting" | "default" | "statistical" | "language_id" | null;
             /**
              * @description The provider parameter as applied (auto when omitted)
              * @enum {string}
@@ -713,6 +719,7 @@ export interface components {
          *           "fallback_used": false,
          *           "segments": 1,
          *           "glossary_terms_applied": null,
+         *           "detection_method": null,
          *           "sandbox": false,
          *           "cached": false
          *         },
@@ -731,6 +738,7 @@ export interface components {
          *           "fallback_used": null,
          *           "segments": null,
          *           "glossary_terms_applied": null,
+         *           "detection_method": null,
          *           "sandbox": null,
          *           "cached": null
          *         }
@@ -783,6 +791,11 @@ export interface components {
             segments: number | null;
             /** @description As in translate; null also when the item failed */
             glossary_terms_applied: string[] | null;
+            /**
+             * @description As in translate; null also when the item failed
+             * @enum {string|null}
+             */
+            detection_method: "script" | "greeting" | "default" | "statistical" | "language_id" | null;
             /** @description True when a sandbox emulator served the item (not a real translation) */
             sandbox: boolean | null;
             /** @description True when the item was answered from the translation cache (no upstream call for it); null when the item failed */
@@ -861,7 +874,8 @@ export interface components {
          *               "language": "ki",
          *               "confidence": 0.24
          *             }
-         *           ]
+         *           ],
+         *           "method": "statistical"
          *         },
          *         {
          *           "language": "tw",
@@ -873,7 +887,8 @@ export interface components {
          *               "language": "tw",
          *               "confidence": 0.95
          *             }
-         *           ]
+         *           ],
+         *           "method": "greeting"
          *         },
          *         {
          *           "language": "sw",
@@ -893,7 +908,8 @@ export interface components {
          *               "language": "ts",
          *               "confidence": 0.48
          *             }
-         *           ]
+         *           ],
+         *           "method": "statistical"
          *         }
          *       ]
          *     }
@@ -921,6 +937,11 @@ export interface components {
                 language: string;
                 confidence: number;
             }[];
+            /**
+             * @description What decided the language: script (Arabic or Ethiopic letters), greeting (a known whole greeting), default (nothing to go on: English at 0.1), statistical (word lists, an English dictionary and trigram statistics), or language_id (the local detector was not sure and Sunbird's language identification, asked for free, named it: Acholi, Ateso, English, Luganda, Lugbara or Runyankole)
+             * @enum {string}
+             */
+            method: "script" | "greeting" | "default" | "statistical" | "language_id";
         };
         /**
          * @example {

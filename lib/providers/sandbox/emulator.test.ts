@@ -212,6 +212,19 @@ describe("Sunbird emulator wire", () => {
     expect(await (await call("/tasks/language_id", { text: "Oli otya?" })).json()).toEqual({ language: "lug" });
     expect((await call("/tasks/language_id", { text: "Hi" })).status).toBe(422);
   });
+
+  it("classify_language: tells Acholi from Ateso in any case, and answers 'language not detected' under 0.9", async () => {
+    const classify = async (text: string) => (await (await call("/tasks/classify_language", { text })).json()).language;
+    expect(await classify("Lutino tye ka cito i gang kwan")).toBe("ach");
+    expect(await classify("DANO DUCU MITO KWO MABER")).toBe("ach");
+    expect(await classify("Itunga kere ejai ejok noi")).toBe("teo");
+    expect(await classify("Kesi elosete akwap kere")).toBe("teo");
+    expect(await classify("The children go to school")).toBe("eng");
+    // Half Acholi, half words no label knows: language_id still names its best label, classify_language does not.
+    expect(await classify("Lutino tye ka Xylo Quorb Zanf")).toBe("language not detected");
+    expect(await (await call("/tasks/language_id", { text: "Lutino tye ka Xylo Quorb Zanf" })).json()).toEqual({ language: "ach" });
+    expect((await call("/tasks/classify_language", { text: "a".repeat(201) })).status).toBe(422);
+  });
 });
 
 describe("emulator speech routes", () => {

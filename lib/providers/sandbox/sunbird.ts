@@ -40,17 +40,23 @@ export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     return json(200, translationBody(`trans-${hex(hash32(textValue) + jobs, 32)}`, source, target, textValue));
   };
 
-  const languageId = async (req: Request): Promise<Response> => {
+  /**
+   * /tasks/language_id answers its best label; /tasks/classify_language lower-cases the text first and answers
+   * "language not detected" when the best label's probability is under 0.9. Neither is quota-checked.
+   */
+  const languageId = (threshold: number) => async (req: Request) => {
     const body = await readJson(req);
     const value = isRecord(body) && typeof body.text === "string" ? body.text : undefined;
     if (value === undefined || value.length < 3 || value.length > 200)
       return validationError(["body", "text"], "String should have between 3 and 200 characters", body);
-    return json(200, { language: /\b(the|and|is|you|hello)\b/i.test(value) ? "eng" : "lug" });
+    const { language, probability } = identifyLanguage(value);
+    return json(200, { language: language && probability >= threshold ? language : LANGUAGE_NOT_DETECTED });
   };
 
   const handlers: Record<string, (req: Request) => Promise<Response>> = {
     "/tasks/translate": translate,
-    "/tasks/language_id": languageId,
+    "/tasks/language_id": languageId(0),
+    "/tasks/classify_language": languageId(CLASSIFY_THRESHOLD),
     ...speech.routes,
   };
 
@@ -111,6 +117,48 @@ function translationBody(id: string, source: string | null, target: string, valu
     status: "COMPLETED",
     workerId: null,
   };
+}
+
+const LANGUAGE_NOT_DETECTED = "language not detected";
+const CLASSIFY_THRESHOLD = 0.9;
+
+/**
+ * The emulated classifier: everyday words of the six labels Sunbird's model knows. A text's probability for a label
+ * is the share of its words that the label's list holds, less half the runner-up's share; words no list holds count
+ * against every label. A real model, not a lookup: any sentence made of these words is identified,
+ * and one that mixes languages or uses other words falls under the threshold.
+ */
+const LANGUAGE_ID_WORDS: Record<string, readonly string[]> = {
+  ach: "an in en gin wan wun gi ki i me ma pe tye atye itye obedo bene dok ento ka pi ni cam pii ot gang kwan lutino latin dano mon co lok yat ngeyo mito amito imito wamito tic kwo maber marac matek apwoyo nino ducu kany kwene ngo nining kit pien wek cwiny rwot lobo piny ceng odiko wot cito ocito bino obino neno winyo lego kom wic nyako awobi dako laco baba mego won leng acoyo coc kwano lakwan lapwony".split(
+    " ",
+  ),
+  teo: "eong iyong ebe ka kere noi ejok yoga eyalama aberu ekiliokit itunga akiro akwap kwap etogo alosit elosit elosete akimuj akipi ekile aswam erai ibore ngun kwape idwe ikoku edwe ijai ejai mam emam bo kesi ijo oni lo na nes imina asomero isomero akisoma ekitabo akuj akoru ipu kalo toma kolong ainapet apolou itelekak ekokor".split(
+    " ",
+  ),
+  lug: "nze ggwe ye ffe mmwe bo era naye mu ku ne nga kino ekyo abantu omuntu abaana omwana amazzi emmere ennyumba essomero bulungi nnyo webale wasuze otya ssebo nnyabo njagala oyagala tugenda agenda buli lunaku kati leero".split(
+    " ",
+  ),
+  nyn: "nyowe we itwe imwe bo kandi mu aha omu nka ogu abantu omuntu abaana omwana amaizi ebyokurya enju ishomero gye munonga webare oraire ota ninyenda nitugyenda buri izooba hati erizooba".split(
+    " ",
+  ),
+  lgg: "ma mi eri ama emi eyi ra ri si ku ni e a aza ezata ovu adi nyaku ari ijo oku ejo ndra ndrani ede".split(" "),
+  eng: "the a an and is are was of to in you your my for with this that have has please thank hello good how what where we they it i be not will can from very here there today at on he she our their do children school water food house go going".split(
+    " ",
+  ),
+};
+
+const LANGUAGE_ID_INDEX = new Map<string, string[]>();
+for (const [label, words] of Object.entries(LANGUAGE_ID_WORDS))
+  for (const w of words) LANGUAGE_ID_INDEX.set(w, [...(LANGUAGE_ID_INDEX.get(w) ?? []), label]);
+
+function identifyLanguage(text: string): { language?: string; probability: number } {
+  const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  const shares = new Map<string, number>();
+  for (const w of words) for (const label of LANGUAGE_ID_INDEX.get(w) ?? []) shares.set(label, (shares.get(label) ?? 0) + 1);
+  const [best, second] = [...shares].sort((a, b) => b[1] - a[1]);
+  // A tie is no answer; a runner-up takes its lead off the winner's probability.
+  if (!best || best[1] === second?.[1]) return { probability: 0 };
+  return { language: best[0], probability: (best[1] - (second?.[1] ?? 0) / 2) / words.length };
 }
 
 const NAME_TO_CODE: Record<string, string> = {

@@ -1,5 +1,6 @@
 import { serveRoute } from "@/lib/api/route";
 import { detectTexts } from "@/lib/detect";
+import { services } from "@/lib/server";
 
 /** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
 export const maxDuration = 30;
@@ -10,5 +11,5 @@ export const maxDuration = 30;
  * declared in lib/http/manifest.ts.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/detect", {
-  POST: async ({ body }) => detectTexts(body),
+  POST: async ({ body }) => detectTexts(body, services().detect),
 });

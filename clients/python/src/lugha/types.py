@@ -12,6 +12,7 @@ ServingProvider = Literal["provider_a", "provider_b", "provider_c"]
 TextFormat = Literal["text", "html", "markdown"]
 QualityBand = Literal["excellent", "good", "decent", "acceptable", "poor"]
 AudioFormat = Literal["wav", "mp3", "ogg", "webm", "flac", "m4a"]
+DetectionMethod = Literal["script", "greeting", "default", "statistical", "language_id"]
 UsageGroup = Literal["day", "endpoint", "status", "language_pair", "provider"]
 ErrorCode = Literal[
     "INVALID_JSON",
@@ -146,6 +147,7 @@ class TranslateResponse(TypedDict):
     latency_ms: int
     characters_translated: int
     detected_source_confidence: Optional[float]
+    detection_method: Optional[DetectionMethod]
     requested_provider: Provider
     fallback_used: bool
     providers_tried: List[ServingProvider]
@@ -170,6 +172,7 @@ class BatchItemResult(TypedDict):
     fallback_used: Optional[bool]
     segments: Optional[int]
     glossary_terms_applied: Optional[List[str]]
+    detection_method: Optional[DetectionMethod]
     sandbox: Optional[bool]
     cached: Optional[bool]
 
@@ -226,6 +229,7 @@ class DetectResult(TypedDict):
     reliable: bool
     reason: Optional[DetectReason]
     candidates: List[DetectCandidate]
+    method: DetectionMethod
 
 
 class DetectResponse(TypedDict):
