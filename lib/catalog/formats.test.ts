@@ -3,7 +3,7 @@ import path from "node:path";
 import { po as gettext } from "gettext-parser";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
-import { fixture, identity, placeholders, structuralLines, wrapAll } from "./catalog.test-support";
+import { fixture, identity, placeholders, SHARED_FORMATS, sharedCatalogsDir, structuralLines, wrapAll } from "./catalog.test-support";
 import {
   type CatalogFormat,
   CatalogRenderError,
@@ -366,24 +366,8 @@ describe("incremental translation", () => {
   });
 });
 
-// Real catalogs of public projects, kept outside the repository (their licences are their projects'). The tests
-// below exist only where the folder does: beside the checkout in CI, or wherever LUGHA_SHARED_CATALOGS points.
-const repoRoot = path.resolve(import.meta.dirname, "../..");
-const sharedDir = process.env.LUGHA_SHARED_CATALOGS ?? path.resolve(repoRoot, "../shared/catalogs");
-const SHARED_FORMATS: Record<string, CatalogFormat> = {
-  android: "android",
-  arb: "arb",
-  json: "json",
-  markdown: "markdown",
-  po: "po",
-  pot: "po",
-  srt: "srt",
-  strings: "strings",
-  vtt: "vtt",
-  xliff12: "xliff",
-  xliff20: "xliff",
-  yaml: "yaml",
-};
+// Real catalogs of public projects, kept outside the repository: the tests below exist only where the folder does.
+const sharedDir = sharedCatalogsDir;
 
 if (fs.existsSync(sharedDir)) {
   describe("real catalogs", () => {

