@@ -477,6 +477,7 @@ describe("result fields", () => {
         "glossary_terms_applied",
         "sandbox",
         "cached",
+        "upstream_calls",
       ].sort(),
     );
     expect(Number.isInteger(r.latency_ms)).toBe(true);
