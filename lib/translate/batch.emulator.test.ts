@@ -72,6 +72,22 @@ describe("packed batches against the emulators", () => {
     },
   );
 
+  it("longer texts pack within each provider's per-call limit", async () => {
+    const sentence = "Good morning, how are you? The market opens at eight and the bus leaves at nine.";
+    for (const [target, provider, limit] of [
+      ["lug", "provider_a", 1_200],
+      ["tw", "provider_b", 1_000],
+    ] as const) {
+      const items = Array.from({ length: 50 }, (_, i) => ({ id: `t${i}`, text: `${sentence} (${i})`, source_lang: "en", target_lang: target }));
+      const r = await translateBatch(items, undefined, deps());
+      expect(r.succeeded).toBe(50);
+      expect(servers[provider].stats.translations.maxChars).toBeLessThanOrEqual(limit);
+      expect(r.upstream_calls).toBe(servers[provider].stats.quotaUnits);
+      expect(r.upstream_calls).toBeLessThan(10);
+      console.info(`50 sentences en→${target} on ${provider}: ${r.upstream_calls} upstream calls`);
+    }
+  });
+
   it("100 strings as two batches cost at most 6 calls on every provider", async () => {
     for (const [target, provider] of [
       ["lug", "provider_a"],
