@@ -18,6 +18,11 @@ import { type GlossaryLookup, type PackSlot, type ProviderGate, type TranslateDe
  *   same validation, detection, routing, fallback and limits. An item that fails — whitespace-only text, text above a
  *   limit, unknown language, same language, unsupported pair, provider failure — gets `error` + `error_code` and null
  *   translation fields; the response is still 200.
+ * - Packing (BATCH_PACKING, default on; BatchPacks below): the items whose first-choice route is the same provider and
+ *   model, with the same pair and protection settings, share upstream calls (./packing.ts, as a catalog's entries do).
+ *   The upstream's quota is counted in requests, so 50 short texts cost 2 calls instead of 50. An item's result is
+ *   still its own translate's: what fails verification in a packed answer is sent again on its own, and a failing
+ *   provider fails each item's first route, from which each item falls back on its own.
  * - Items run concurrently; calls to each provider are bounded (BATCH_CONCURRENCY_PER_PROVIDER, default 8, per batch
  *   request), so a batch never opens more than that many connections to one upstream. A fallback call takes a slot
  *   of the provider it falls back to.
