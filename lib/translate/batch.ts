@@ -1,6 +1,5 @@
 import { ApiError } from "@/lib/kit/errors";
 import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
-import type { Protected } from "@/lib/localise";
 import type { TranslationRoute } from "@/lib/providers/descriptor";
 import { type ProviderClient, ProviderError, type ProviderId } from "@/lib/providers/types";
 import { type CacheCaller, routesVersion } from "./cache";
@@ -111,7 +110,6 @@ export function concurrencyGate(limit: number): ProviderGate {
 }
 
 interface PackEntry extends Packable {
-  masked: Protected;
   deadline: number;
   resolve(value: LocalisedTranslation): void;
   reject(err: unknown): void;
