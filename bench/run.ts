@@ -1067,7 +1067,7 @@ function markdown(r: Results, meta: Record<string, unknown>): string {
       : []),
     ...(r.batches.length
       ? [
-          `A 50-item batch (distinct items), one request at a time (after one unmeasured), on a cache-off app with the batch concurrency above (round trips = upstream calls per request / most calls in flight at once; upstream calls per 100 items = the quota units 100 texts cost, counted at the emulators, gated at ${MAX_BATCH_CALLS_PER_100_ITEMS}):`,
+          `A 50-item batch (distinct short UI strings), one request at a time (after one unmeasured), on a cache-off app with the batch concurrency above (round trips = upstream calls per request / most calls in flight at once; upstream calls per 100 items = the quota units 100 texts cost, counted at the emulators, gated at ${MAX_BATCH_CALLS_PER_100_ITEMS}):`,
           "",
           ...batch,
           "",
