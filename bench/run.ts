@@ -7,8 +7,8 @@
  *
  *   BENCH_SKIP_BUILD=1        reuse the existing .next build
  *   BENCH_DATABASES=pglite,postgres       which databases to run the app on (default both)
- *   BENCH_SCENARIOS=translate-0ms,...     subset of scenarios (default all; names in SCENARIOS below, plus catalog-200
- *                                         and operations)
+ *   BENCH_SCENARIOS=translate-0ms,...     subset of scenarios (default all; names in SCENARIOS below, plus catalog-200,
+ *                                         batch-probe and operations; BENCH_SCENARIOS=batch-probe runs the batch probe alone)
  *   BENCH_DURATION=20         seconds per measured run;  BENCH_WARMUP=3  seconds of warm-up before each
  *   BENCH_PROCESS_WARMUP=15   seconds of warm-up instead before the first run against a freshly started server
  *   BENCH_ROUNDS=1            runs per target and scenario, interleaved across the targets (medians reported)
@@ -54,8 +54,9 @@
  * on PostgreSQL; idle ≤ 400 MB on PGlite.
  *
  * `--check`: PGlite only, a fresh data directory, translate-0ms (distinct texts) on the app and floor-node-http,
- * BENCH_ROUNDS=3 × BENCH_DURATION=10 s interleaved, medians; exits 1 when app/floor-node-http < MIN_NODE_HTTP_FLOOR_RATIO,
- * when the app answered any error, when the server's VmHWM is over its budget or when its idle RSS is over 400 MB.
+ * BENCH_ROUNDS=3 × BENCH_DURATION=10 s interleaved, medians, and the batch probe (2 batches); exits 1 when
+ * app/floor-node-http < MIN_NODE_HTTP_FLOOR_RATIO, when the app answered any error, when the server's VmHWM is over its
+ * budget, when its idle RSS is over 400 MB or when a batch costs more than 6 upstream calls per 100 items.
  * Writes check.json. Everything listens on 127.0.0.1 only.
  */
 
@@ -70,7 +71,7 @@ import { catalogFixture } from "./catalog";
 import { FLOOR_CLIENTS, FLOOR_PATH, type FloorClient, prepareFloor } from "./floor";
 import { measureOperations, type OperationsRow, operationsTable } from "./operations-overhead";
 import { cpuMs, type RssSampler, rssSampler, treeMb } from "./proc";
-import { distinctBatchBodies, distinctBodies, fillTexts, REPLAY, replayBodies, SENTENCE } from "./workload";
+import { distinctBatchBodies, distinctBodies, distinctUiTexts, fillTexts, REPLAY, replayBodies, SENTENCE } from "./workload";
 
 type Db = "pglite" | "postgres";
 type FloorTarget = "floor-node-http" | "floor-fetch";
@@ -168,6 +169,10 @@ interface BatchProbeResult {
   /** Median wall time / upstream latency: round trips plus the gateway's own time. */
   elapsed_over_latency: number;
   upstream_calls_per_request: number;
+  /** Upstream calls (quota units) counted at the emulators per 100 items: what a user's quota pays for 100 texts. */
+  upstream_calls_per_100_items: number;
+  /** upstream_calls as the app reported it, each measured batch. */
+  reported_upstream_calls: number[];
   max_in_flight: number;
 }
 
@@ -213,6 +218,11 @@ const DURATION = Number(env.BENCH_DURATION ?? (CHECK ? 10 : 20));
 const ROUNDS = Number(env.BENCH_ROUNDS ?? (CHECK ? 3 : 1));
 /** BATCH_CONCURRENCY_PER_PROVIDER of the app the batch probe runs on (the load scenarios keep the default). */
 const BATCH_CONCURRENCY = Number(env.BENCH_BATCH_CONCURRENCY ?? 16);
+/**
+ * The gate: upstream calls (quota units) per 100 batch items at most this. Packed, 50 short items take 2 calls to
+ * provider_a; one call per item (no packing) would be ≈ 100.
+ */
+const MAX_BATCH_CALLS_PER_100_ITEMS = 6;
 /** The gate: app/floor-node-http throughput on translate-0ms (distinct texts) at least this. */
 const MIN_NODE_HTTP_FLOOR_RATIO = 0.9;
 /** The gate: the server's VmHWM from spawn through the load at most this, per database. */
@@ -325,6 +335,8 @@ const SCENARIOS: Scenario[] = [
   .map((s) => (CHECK ? { ...s, targets: ["app", "floor-node-http"] } : s)) as Scenario[];
 /** The scenarios that are not a load run: each its own step. */
 const CATALOG = !CHECK && selected("catalog-200");
+/** The batch probe (quota spent per item and round trips): in the full run and in --check (`batch-probe` alone runs only it). */
+const BATCH = selected("batch-probe");
 const OPERATIONS = !CHECK && selected("operations");
 
 /** The one translation an app serves before its idle RSS is read. */
@@ -342,7 +354,7 @@ const IDLE_PROBE: Scenario = {
 const COLD_STARTS = Number(env.BENCH_COLD_STARTS ?? (CHECK ? 0 : 3));
 
 /** The 50-item batch at 200 ms upstream latency, sent one at a time: how many upstream round trips it takes. */
-const BATCH_PROBE = { items: 50, latencyMs: 200, requests: Number(env.BENCH_BATCH_REQUESTS ?? 5) };
+const BATCH_PROBE = { items: 50, latencyMs: 200, requests: Number(env.BENCH_BATCH_REQUESTS ?? (CHECK ? 2 : 5)) };
 /** The catalog-200 scenario: entries per catalog, upstream latency, catalogs measured. */
 const CATALOG_PROBE = { entries: 200, latencyMs: 100, requests: Number(env.BENCH_CATALOG_REQUESTS ?? 5) };
 
@@ -583,12 +595,14 @@ async function emulatorStats(upstreams: Record<string, string>, op: "read" | "re
 }
 
 /**
- * The 50-item batch at 200 ms upstream latency, one request at a time (after one unmeasured), on the cache-off app with
- * BATCH_CONCURRENCY_PER_PROVIDER = BENCH_BATCH_CONCURRENCY: its wall time in upstream round trips.
+ * The 50-item batch of distinct short UI strings at 200 ms upstream latency, one request at a time (after one
+ * unmeasured), on the cache-off app with BATCH_CONCURRENCY_PER_PROVIDER = BENCH_BATCH_CONCURRENCY: its wall time in
+ * upstream round trips, and the upstream calls (quota units) per 100 items.
  */
 async function batchProbe(database: Db, url: string, key: string, upstreams: Record<string, string>): Promise<BatchProbeResult> {
   await setLatency(upstreams, BATCH_PROBE.latencyMs);
-  const nextBody = distinctBatchBodies(BATCH_PROBE.items);
+  // Short UI strings, the kind the gate's figure is about; the batch load scenario sends sentences.
+  const nextBody = distinctBatchBodies(BATCH_PROBE.items, "lug", distinctUiTexts());
   const send = async () => {
     const body = nextBody();
     const started = performance.now();
@@ -597,14 +611,19 @@ async function batchProbe(database: Db, url: string, key: string, upstreams: Rec
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body,
     });
-    const out = (await res.json()) as { failed?: number };
+    const out = (await res.json()) as { failed?: number; upstream_calls: number };
     if (res.status !== 200 || out.failed !== 0) throw new Error(`batch probe: ${res.status} ${JSON.stringify(out).slice(0, 300)}`);
-    return performance.now() - started;
+    return { ms: performance.now() - started, calls: out.upstream_calls };
   };
   await send();
   await emulatorStats(upstreams, "reset");
   const elapsed: number[] = [];
-  for (let i = 0; i < BATCH_PROBE.requests; i++) elapsed.push(Math.round(await send()));
+  const reported: number[] = [];
+  for (let i = 0; i < BATCH_PROBE.requests; i++) {
+    const { ms, calls } = await send();
+    elapsed.push(Math.round(ms));
+    reported.push(calls);
+  }
   const stats = await emulatorStats(upstreams);
   const med = median(elapsed);
   const m: BatchProbeResult = {
@@ -618,10 +637,12 @@ async function batchProbe(database: Db, url: string, key: string, upstreams: Rec
     round_trips: Math.ceil(stats.calls / BATCH_PROBE.requests / Math.max(1, stats.maxInFlight)),
     elapsed_over_latency: round1(med / BATCH_PROBE.latencyMs),
     upstream_calls_per_request: round1(stats.calls / BATCH_PROBE.requests),
+    upstream_calls_per_100_items: round1((stats.calls / (BATCH_PROBE.requests * BATCH_PROBE.items)) * 100),
+    reported_upstream_calls: reported,
     max_in_flight: stats.maxInFlight,
   };
   log(
-    `${database} batch of ${m.items} at ${m.upstream_latency_ms} ms: ${elapsed.join(", ")} ms → ${m.round_trips} round trips (max in flight ${m.max_in_flight}, median ${m.elapsed_over_latency}× the latency)`,
+    `${database} batch of ${m.items} at ${m.upstream_latency_ms} ms: ${elapsed.join(", ")} ms → ${m.round_trips} round trips (max in flight ${m.max_in_flight}, median ${m.elapsed_over_latency}× the latency), ${m.upstream_calls_per_100_items} upstream calls per 100 items (reported ${reported.join(", ")} per batch)`,
   );
   return m;
 }
@@ -975,7 +996,7 @@ function markdown(r: Results, meta: Record<string, unknown>): string {
       `| ${m.database} | ${SCENARIOS.find((s) => s.name === m.scenario)?.title ?? m.scenario} | ${m.target} | ${m.cache ?? ""} | ${m.requests_per_second} | ${m.latency_ms.p50} | ${m.latency_ms.p95} | ${m.latency_ms.p99} | ${m.errors.total} | ${m.peak_rss_mb !== undefined ? `${m.peak_rss_mb} MB (${m.start_rss_mb})` : "–"} | ${m.cpu_ms_per_request ?? "–"} | ${(m.upstream_calls_per_1000 / 1000).toFixed(2)} | ${nodeHttp ? `**${nodeHttp}**` : ""} | ${ratio(m, other("floor-fetch"))} | ${ratio(m, other("baseline"))} |`,
     );
   }
-  const within = (value: number, budget: number) => `${value} MB (${value <= budget ? "within" : "**over**"} ${budget})`;
+  const within = (value: number, budget: number, unit = " MB") => `${value}${unit} (${value <= budget ? "within" : "**over**"} ${budget})`;
   const apps = [
     "| database | app process | start | ready after | idle RSS | peak RSS from spawn | peak RSS under load | VmHWM | cold start to first translation (median of tries) |",
     "|---|---|---|---:|---:|---:|---:|---:|---:|",
@@ -987,11 +1008,11 @@ function markdown(r: Results, meta: Record<string, unknown>): string {
     }),
   ];
   const batch = [
-    "| database | batch | upstream latency | concurrency per provider | wall time, median (each) | upstream calls /req | max in flight | round trips |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| database | batch | upstream latency | concurrency per provider | wall time, median (each) | upstream calls /req | upstream calls /100 items | max in flight | round trips |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...r.batches.map(
       (b) =>
-        `| ${b.database} | ${b.items} items | ${b.upstream_latency_ms} ms | ${b.concurrency_per_provider} | ${b.median_ms} ms (${b.elapsed_ms.join(", ")}) | ${b.upstream_calls_per_request} | ${b.max_in_flight} | **${b.round_trips}** (${b.elapsed_over_latency}× latency) |`,
+        `| ${b.database} | ${b.items} items | ${b.upstream_latency_ms} ms | ${b.concurrency_per_provider} | ${b.median_ms} ms (${b.elapsed_ms.join(", ")}) | ${b.upstream_calls_per_request} | ${within(b.upstream_calls_per_100_items, MAX_BATCH_CALLS_PER_100_ITEMS, "")} | ${b.max_in_flight} | **${b.round_trips}** (${b.elapsed_over_latency}× latency) |`,
     ),
   ];
   const catalog = [
@@ -1046,7 +1067,7 @@ function markdown(r: Results, meta: Record<string, unknown>): string {
       : []),
     ...(r.batches.length
       ? [
-          "A 50-item batch (distinct items), one request at a time (after one unmeasured), on a cache-off app with the batch concurrency above (round trips = upstream calls per request / most calls in flight at once):",
+          `A 50-item batch (distinct short UI strings), one request at a time (after one unmeasured), on a cache-off app with the batch concurrency above (round trips = upstream calls per request / most calls in flight at once; upstream calls per 100 items = the quota units 100 texts cost, counted at the emulators, gated at ${MAX_BATCH_CALLS_PER_100_ITEMS}):`,
           "",
           ...batch,
           "",
@@ -1145,7 +1166,7 @@ async function main() {
     let firstProcess = true;
     for (const cache of ["off", "on"] as const) {
       const scenarios = SCENARIOS.filter((sc) => sc.cache === cache);
-      if (!scenarios.length && !(cache === "off" && CATALOG)) continue;
+      if (!scenarios.length && !(cache === "off" && (CATALOG || BATCH))) continue;
       const start = firstProcess ? "fresh" : "restart";
       firstProcess = false;
       log(`starting the app on ${db} (${start}), TRANSLATION_CACHE=${cache}`);
@@ -1237,7 +1258,7 @@ async function main() {
         .filter((l) => /error|unhandled|warn/i.test(l));
       if (errors.length) log(`app log lines mentioning errors (${errors.length}):\n  ${errors.slice(0, 10).join("\n  ")}`);
       await stopChild(app.child);
-      if (cache === "off" && !CHECK) {
+      if (cache === "off" && BATCH) {
         // Its own process: the load scenarios keep the default concurrency, so a 50-connection batch storm does not
         // open 16 calls per batch at once.
         const prober = await startApp(appDir, databaseUrl, upstreams, {
@@ -1303,16 +1324,24 @@ async function main() {
   await pg?.stop();
 
   if (CHECK) {
-    const failures = gateFailures(r.all, r.processes);
-    const gate = { min_node_http_floor_ratio: MIN_NODE_HTTP_FLOOR_RATIO, vm_hwm_budget_mb: VM_HWM_BUDGET_MB, idle_budget_mb: IDLE_BUDGET_MB };
-    writeFileSync(path.join(OUT, "check.json"), `${JSON.stringify({ meta, gate, results: r.all, processes: r.processes, failures }, null, 2)}\n`);
+    const failures = gateFailures(r.all, r.processes, r.batches);
+    const gate = {
+      min_node_http_floor_ratio: MIN_NODE_HTTP_FLOOR_RATIO,
+      vm_hwm_budget_mb: VM_HWM_BUDGET_MB,
+      idle_budget_mb: IDLE_BUDGET_MB,
+      max_batch_calls_per_100_items: MAX_BATCH_CALLS_PER_100_ITEMS,
+    };
+    writeFileSync(
+      path.join(OUT, "check.json"),
+      `${JSON.stringify({ meta, gate, results: r.all, processes: r.processes, batch: r.batches, failures }, null, 2)}\n`,
+    );
     process.stdout.write(`\n${markdown(r, meta)}\n`);
     if (failures.length) {
       process.stderr.write(`bench --check FAILED:\n  ${failures.join("\n  ")}\n`);
       process.exitCode = 1;
     } else
       log(
-        `bench --check passed (app/floor-node-http ≥ ${MIN_NODE_HTTP_FLOOR_RATIO}, no errors, VmHWM ≤ ${VM_HWM_BUDGET_MB.pglite} MB, idle ≤ ${IDLE_BUDGET_MB.pglite} MB)`,
+        `bench --check passed (app/floor-node-http ≥ ${MIN_NODE_HTTP_FLOOR_RATIO}, no errors, VmHWM ≤ ${VM_HWM_BUDGET_MB.pglite} MB, idle ≤ ${IDLE_BUDGET_MB.pglite} MB, batch ≤ ${MAX_BATCH_CALLS_PER_100_ITEMS} upstream calls per 100 items)`,
       );
     return;
   }
@@ -1343,10 +1372,14 @@ async function main() {
 
 /**
  * What makes `--check` fail: the app below MIN_NODE_HTTP_FLOOR_RATIO of the node:http floor, any error answered by the
- * app, an app process whose VmHWM from spawn is over its database's budget, or whose idle RSS is over the idle budget.
+ * app, an app process whose VmHWM from spawn is over its database's budget, or whose idle RSS is over the idle budget,
+ * or a batch costing more than MAX_BATCH_CALLS_PER_100_ITEMS upstream calls per 100 items.
  */
-function gateFailures(all: Measurement[], processes: AppProcessResult[]): string[] {
+function gateFailures(all: Measurement[], processes: AppProcessResult[], batches: BatchProbeResult[]): string[] {
   const failures: string[] = [];
+  for (const b of batches)
+    if (!(b.upstream_calls_per_100_items <= MAX_BATCH_CALLS_PER_100_ITEMS))
+      failures.push(`${b.database} batch: ${b.upstream_calls_per_100_items} upstream calls per 100 items > ${MAX_BATCH_CALLS_PER_100_ITEMS}`);
   for (const app of all.filter((m) => m.target === "app")) {
     if (app.errors.total > 0) failures.push(`${app.database} ${app.scenario}: ${app.errors.total} errors`);
     const floor = find(all, app.database, app.scenario, "floor-node-http");

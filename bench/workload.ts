@@ -101,9 +101,18 @@ export function distinctBodies(target = "lug"): () => string {
   return () => JSON.stringify({ text: next(), source_lang: "en", target_lang: target });
 }
 
-/** A body per request for POST /translate/batch: `items` items, every text distinct within and across requests. */
-export function distinctBatchBodies(items: number, target = "lug"): () => string {
-  const next = distinctTexts();
+/** Short UI strings, as an app's batch of interface texts has them. */
+const UI_TEXTS = ["Save changes", "Open settings", "Sign in", "Try again", "Delete this file?", "Your profile", "Next page", "Send the invoice"];
+
+/** Distinct short UI strings ("Sign in (3.12)"), distinct as distinctTexts' sentences are. */
+export function distinctUiTexts(): () => string {
+  const sequence = ++sequences;
+  let n = 0;
+  return () => `${UI_TEXTS[n % UI_TEXTS.length]} (${sequence}.${++n})`;
+}
+
+/** A body per request for POST /translate/batch: `items` items, every text distinct within and across requests (default distinctTexts' sentences). */
+export function distinctBatchBodies(items: number, target = "lug", next = distinctTexts()): () => string {
   return () =>
     JSON.stringify({ items: Array.from({ length: items }, (_, i) => ({ id: `item-${i}`, text: next(), source_lang: "en", target_lang: target })) });
 }

@@ -139,6 +139,9 @@ export function RequestLog({ log, filters, endpoints }: { log: RequestLogRespons
                 <th scope="col" className="w-16 px-2 py-1.5">
                   Cache
                 </th>
+                <th scope="col" className="w-14 px-2 py-1.5 text-right">
+                  <abbr title="Upstream calls: what the request cost at the providers">Calls</abbr>
+                </th>
                 <th scope="col" className="px-2 py-1.5">
                   Request id
                 </th>
@@ -153,6 +156,7 @@ export function RequestLog({ log, filters, endpoints }: { log: RequestLogRespons
                   <td className="px-2 py-1.5 text-right tabular-nums">{r.latency_ms.toLocaleString("en-US")} ms</td>
                   <td className="px-2 py-1.5 break-words">{served(r)}</td>
                   <td className="px-2 py-1.5">{r.cache ?? "—"}</td>
+                  <td className="px-2 py-1.5 text-right tabular-nums">{r.upstream_calls}</td>
                   <td className="px-2 py-1.5 break-all font-mono text-xs">{r.request_id}</td>
                 </tr>
               ))}
@@ -174,6 +178,8 @@ export function RequestLog({ log, filters, endpoints }: { log: RequestLogRespons
                   <dd className="break-words">{served(r)}</dd>
                   <dt className="text-slate-700">Cache</dt>
                   <dd>{r.cache ?? "—"}</dd>
+                  <dt className="text-slate-700">Upstream calls</dt>
+                  <dd className="tabular-nums">{r.upstream_calls}</dd>
                   <dt className="text-slate-700">Request id</dt>
                   <dd className="break-all font-mono text-xs">{r.request_id}</dd>
                 </dl>

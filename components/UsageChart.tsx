@@ -14,11 +14,12 @@ import { OUTCOMES, type Outcome, type SeriesDay } from "@/lib/usage/series";
  */
 
 export const RANGES = [7, 30, 90] as const;
-type View = "endpoint" | "outcome" | "characters" | "cacheHits";
+type View = "endpoint" | "outcome" | "upstreamCalls" | "characters" | "cacheHits";
 
 const VIEWS: { id: View; label: string }[] = [
   { id: "endpoint", label: "Requests by endpoint" },
   { id: "outcome", label: "Requests by outcome" },
+  { id: "upstreamCalls", label: "Upstream calls" },
   { id: "characters", label: "Characters translated" },
   { id: "cacheHits", label: "Cache hits" },
 ];
@@ -84,6 +85,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels, csvHref }
 
   const segments = (d: SeriesDay): Segment[] => {
     if (view === "outcome") return OUTCOMES.map((o) => ({ label: OUTCOME_LABELS[o], color: OUTCOME_COLORS[o], value: d.byOutcome[o] }));
+    if (view === "upstreamCalls") return [{ label: "Upstream calls", color: "#b45309", value: d.upstreamCalls }];
     if (view === "characters") return [{ label: "Characters translated", color: "#6d28d9", value: d.characters }];
     if (view === "cacheHits") return [{ label: "Cache hits", color: "#0f766e", value: d.cacheHits }];
     const out = shown.map((e, i) => ({ label: label(e), color: ENDPOINT_COLORS[i], value: d.byEndpoint[e] ?? 0 }));
@@ -91,7 +93,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels, csvHref }
     if (endpoints.length > MAX_ENDPOINT_SERIES) out.push({ label: OTHER, color: ENDPOINT_COLORS[MAX_ENDPOINT_SERIES], value: other });
     return out;
   };
-  const unit = view === "characters" ? "characters" : view === "cacheHits" ? "cache hits" : "requests";
+  const unit = view === "characters" ? "characters" : view === "cacheHits" ? "cache hits" : view === "upstreamCalls" ? "upstream calls" : "requests";
   const totalOf = (d: SeriesDay) => segments(d).reduce((s, x) => s + x.value, 0);
   const totals = days.map(totalOf);
   const max = niceMax(Math.max(0, ...totals));
@@ -152,9 +154,10 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels, csvHref }
         </label>
       </div>
 
-      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="usage-totals">
+      <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="usage-totals">
         {[
           ["Requests", sum((d) => d.requests)],
+          ["Upstream calls", sum((d) => d.upstreamCalls)],
           ["Errors (4xx/5xx)", sum((d) => d.errors)],
           ["Characters sent to providers", sum((d) => d.characters)],
           ["Cache hits", sum((d) => d.cacheHits)],
@@ -166,6 +169,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels, csvHref }
         ))}
       </dl>
       <p className="mt-2 text-sm text-slate-700" data-testid="usage-cache-note">
+        Upstream calls are what the requests cost at the providers (their quota is counted in calls); a batch packs its texts into few calls.
         Characters sent to providers leave out translations answered from the translation cache, which send nothing upstream
         {sum((d) => d.cacheHits) > 0 ? ` (${number(sum((d) => d.cacheHits))} in this range: see Cache hits)` : ""}.
       </p>
@@ -300,10 +304,12 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels, csvHref }
         <summary className="cursor-pointer font-medium text-brand-800 underline underline-offset-2">Show the numbers as a table</summary>
         <ScrollRegion label="Usage per day" className="relative mt-2 max-h-72 overflow-auto rounded-md border border-slate-200">
           <table className="min-w-full text-left">
-            <caption className="sr-only">Requests, errors, characters translated upstream and cache hits per UTC day, last {range} days</caption>
+            <caption className="sr-only">
+              Requests, upstream calls, errors, characters translated upstream and cache hits per UTC day, last {range} days
+            </caption>
             <thead className="sticky top-0 bg-slate-100">
               <tr>
-                {["Day (UTC)", "Requests", "Errors", "Characters translated", "Cache hits"].map((h, i) => (
+                {["Day (UTC)", "Requests", "Upstream calls", "Errors", "Characters translated", "Cache hits"].map((h, i) => (
                   <th key={h} scope="col" className={`px-3 py-1.5 ${i > 0 ? "text-right" : ""}`}>
                     {h}
                   </th>
@@ -317,6 +323,7 @@ export function UsageChart({ days: allDays, endpoints, endpointLabels, csvHref }
                     {d.day}
                   </th>
                   <td className="px-3 py-1 text-right tabular-nums">{number(d.requests)}</td>
+                  <td className="px-3 py-1 text-right tabular-nums">{number(d.upstreamCalls)}</td>
                   <td className="px-3 py-1 text-right tabular-nums">{number(d.errors)}</td>
                   <td className="px-3 py-1 text-right tabular-nums">{number(d.characters)}</td>
                   <td className="px-3 py-1 text-right tabular-nums">{number(d.cacheHits)}</td>

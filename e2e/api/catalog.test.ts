@@ -150,7 +150,18 @@ describe("POST /api/v1/translate/catalog", () => {
     const characters = json.body.characters_translated + Number(file.headers.get("x-lugha-characters-translated"));
     expect(characters).toBeGreaterThan(0);
     const byEndpoint = await call(app.url, "GET", "/api/v1/usage?group_by=endpoint", { key: own });
-    expect(byEndpoint.body.rows).toContainEqual({ endpoint: "POST /api/v1/translate/catalog", requests: 2, characters, cache_hits: 0, errors: 0 });
+    // What each answer said it cost (the file's in its header) is what usage counts, under the provider called.
+    const calls = json.body.upstream_calls + Number(file.headers.get("x-lugha-upstream-calls"));
+    expect(calls).toBeGreaterThan(0);
+    expect(byEndpoint.body.rows).toContainEqual({
+      endpoint: "POST /api/v1/translate/catalog",
+      requests: 2,
+      characters,
+      cache_hits: 0,
+      errors: 0,
+      upstream_calls: calls,
+      upstream_calls_by_provider: { [json.body.provider]: calls },
+    });
     const byPair = await call(app.url, "GET", "/api/v1/usage?group_by=language_pair", { key: own });
     expect(byPair.body.rows).toContainEqual(expect.objectContaining({ language_pair: "en-lug", requests: 2, characters }));
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, expectEnvelope, mintKey } from "../support/api";
+import { call, expectEnvelope, mintKey, portalSignIn } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /**
@@ -17,21 +17,7 @@ beforeAll(async () => {
   app = await startApp();
 });
 
-/** Signs in through next-auth's credentials endpoint, as the /signin form does; returns the cookies. */
-async function signIn(key: string): Promise<string> {
-  const csrf = await fetch(`${app.url}/api/auth/csrf`);
-  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${app.url}/api/auth/callback/api-key`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
-    body: new URLSearchParams({ csrfToken, api_key: key, json: "true" }),
-  });
-  const session = res.headers.getSetCookie().map((c) => c.split(";")[0]);
-  expect(session.some((c) => c.startsWith("next-auth.session-token="))).toBe(true);
-  return [...cookies, ...session].join("; ");
-}
+const signIn = (key: string) => portalSignIn(app.url, key);
 
 /** The id Next.js gave the revoke action in this build. */
 function revokeActionId(): string {

@@ -64,10 +64,10 @@ describe("GET /api/v1/usage/requests", () => {
     const rows = (await list(key)).body.requests as Record<string, unknown>[];
     const byId = new Map(rows.map((r) => [r.request_id, r]));
     const [miss, hit, refused, batch, detect, tts] = made.map((m) => byId.get(m.id)!);
-    expect(miss).toMatchObject({ cache: "miss", provider: "provider_a" });
+    expect(miss).toMatchObject({ cache: "miss", provider: "provider_a", upstream_calls: 1 });
     expect(miss.model_used).toMatch(/^provider_a\//);
-    expect(hit).toMatchObject({ cache: "hit", provider: "provider_a", model_used: miss.model_used });
-    expect(refused).toMatchObject({ provider: null, model_used: null, cache: null });
+    expect(hit).toMatchObject({ cache: "hit", provider: "provider_a", model_used: miss.model_used, upstream_calls: 0 });
+    expect(refused).toMatchObject({ provider: null, model_used: null, cache: null, upstream_calls: 0 });
     expect(batch).toMatchObject({ cache: "hit", provider: "provider_a" });
     expect(detect).toMatchObject({ cache: null });
     expect(tts.provider).toEqual(expect.any(String));

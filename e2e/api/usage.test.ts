@@ -46,41 +46,95 @@ describe("GET /api/v1/usage", () => {
     expect(res.status).toBe(200);
     const from = new Date(Date.parse(`${today()}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
     expect(res.body).toMatchObject({ from, to: today(), group_by: "day" });
-    expect(res.body.totals).toEqual({ requests: 6, characters: 12, cache_hits: 1, errors: 2 });
+    expect(res.body.totals).toEqual({
+      requests: 6,
+      characters: 12,
+      cache_hits: 1,
+      errors: 2,
+      upstream_calls: 2,
+      upstream_calls_by_provider: { provider_a: 2 },
+    });
     expect(res.body.rows).toHaveLength(30);
     expect(res.body.rows[0].day).toBe(from);
-    expect(res.body.rows.at(-1)).toEqual({ day: today(), requests: 6, characters: 12, cache_hits: 1, errors: 2 });
+    expect(res.body.rows.at(-1)).toEqual({
+      day: today(),
+      requests: 6,
+      characters: 12,
+      cache_hits: 1,
+      errors: 2,
+      upstream_calls: 2,
+      upstream_calls_by_provider: { provider_a: 2 },
+    });
     expect(res.body.rows.slice(0, -1).every((r: { requests: number }) => r.requests === 0)).toBe(true);
   });
 
   it("group_by endpoint, status, language_pair and provider: exact counts (earlier usage reads included)", async () => {
     const endpoint = await usage(key, "?group_by=endpoint"); // the read above is in now: 1 usage request before
     expect(endpoint.body.rows).toEqual([
-      { endpoint: "POST /api/v1/translate", requests: 3, characters: 12, cache_hits: 1, errors: 1 },
-      { endpoint: "POST /api/v1/speech/tts", requests: 2, characters: 0, cache_hits: 0, errors: 1 },
-      { endpoint: "GET /api/v1/languages", requests: 1, characters: 0, cache_hits: 0, errors: 0 },
-      { endpoint: "GET /api/v1/usage", requests: 1, characters: 0, cache_hits: 0, errors: 0 },
+      {
+        endpoint: "POST /api/v1/translate",
+        requests: 3,
+        characters: 12,
+        cache_hits: 1,
+        errors: 1,
+        upstream_calls: 1,
+        upstream_calls_by_provider: { provider_a: 1 },
+      },
+      {
+        endpoint: "POST /api/v1/speech/tts",
+        requests: 2,
+        characters: 0,
+        cache_hits: 0,
+        errors: 1,
+        upstream_calls: 1,
+        upstream_calls_by_provider: { provider_a: 1 },
+      },
+      { endpoint: "GET /api/v1/languages", requests: 1, characters: 0, cache_hits: 0, errors: 0, upstream_calls: 0, upstream_calls_by_provider: {} },
+      { endpoint: "GET /api/v1/usage", requests: 1, characters: 0, cache_hits: 0, errors: 0, upstream_calls: 0, upstream_calls_by_provider: {} },
     ]);
-    expect(endpoint.body.totals).toEqual({ requests: 7, characters: 12, cache_hits: 1, errors: 2 });
+    expect(endpoint.body.totals).toEqual({
+      requests: 7,
+      characters: 12,
+      cache_hits: 1,
+      errors: 2,
+      upstream_calls: 2,
+      upstream_calls_by_provider: { provider_a: 2 },
+    });
 
     const status = await usage(key, `?group_by=status&from=${today()}&to=${today()}`); // 2 usage reads before
     expect(status.body.rows).toEqual([
-      { status: 200, requests: 6, characters: 12, cache_hits: 1, errors: 0 },
-      { status: 422, requests: 1, characters: 0, cache_hits: 0, errors: 1 },
-      { status: 429, requests: 1, characters: 0, cache_hits: 0, errors: 1 },
+      { status: 200, requests: 6, characters: 12, cache_hits: 1, errors: 0, upstream_calls: 2, upstream_calls_by_provider: { provider_a: 2 } },
+      { status: 422, requests: 1, characters: 0, cache_hits: 0, errors: 1, upstream_calls: 0, upstream_calls_by_provider: {} },
+      { status: 429, requests: 1, characters: 0, cache_hits: 0, errors: 1, upstream_calls: 0, upstream_calls_by_provider: {} },
     ]);
 
     const pairs = await usage(key, "?group_by=language_pair"); // 3 usage reads before
     expect(pairs.body.rows).toEqual([
-      { language_pair: null, requests: 7, characters: 0, cache_hits: 0, errors: 2 },
-      { language_pair: "en-lug", requests: 2, characters: 12, cache_hits: 1, errors: 0 },
+      { language_pair: null, requests: 7, characters: 0, cache_hits: 0, errors: 2, upstream_calls: 1, upstream_calls_by_provider: { provider_a: 1 } },
+      {
+        language_pair: "en-lug",
+        requests: 2,
+        characters: 12,
+        cache_hits: 1,
+        errors: 0,
+        upstream_calls: 1,
+        upstream_calls_by_provider: { provider_a: 1 },
+      },
     ]);
 
     const providers = await usage(key, "?group_by=provider"); // 4 usage reads before
     expect(ttsProvider).toBe("provider_a"); // Luganda speech: Sunbird
     expect(providers.body.rows).toEqual([
-      { provider: null, requests: 7, characters: 0, cache_hits: 0, errors: 2 },
-      { provider: "provider_a", requests: 3, characters: 12, cache_hits: 1, errors: 0 },
+      { provider: null, requests: 7, characters: 0, cache_hits: 0, errors: 2, upstream_calls: 0, upstream_calls_by_provider: {} },
+      {
+        provider: "provider_a",
+        requests: 3,
+        characters: 12,
+        cache_hits: 1,
+        errors: 0,
+        upstream_calls: 2,
+        upstream_calls_by_provider: { provider_a: 2 },
+      },
     ]);
   });
 
@@ -127,7 +181,9 @@ describeOn("postgres", "how usage is written", () => {
         );
       expect(await rows()).toEqual([]);
       const res = await call(slow.url, "GET", "/api/v1/usage?group_by=endpoint", { key });
-      expect(res.body.rows).toEqual([{ endpoint: "POST /api/v1/detect", requests: 5, characters: 0, cache_hits: 0, errors: 0 }]);
+      expect(res.body.rows).toEqual([
+        { endpoint: "POST /api/v1/detect", requests: 5, characters: 0, cache_hits: 0, errors: 0, upstream_calls: 0, upstream_calls_by_provider: {} },
+      ]);
       expect(await rows()).toEqual([{ endpoint: "POST /api/v1/detect", status: 200, requests: 5 }]); // one row, one write
     } finally {
       await slow.stop();

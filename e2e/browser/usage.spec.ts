@@ -77,6 +77,11 @@ test.describe("usage chart", () => {
     await chart.getByLabel("Show").selectOption("cacheHits");
     await chart.getByTestId("usage-bar").last().click();
     await expect(tooltip).toContainText("1 cache hits");
+    // Upstream calls beside requests: the two translations that were not cache hits, one call each.
+    await chart.getByLabel("Show").selectOption("upstreamCalls");
+    await chart.getByTestId("usage-bar").last().click();
+    await expect(tooltip).toContainText("2 upstream calls");
+    await expect(chart.getByTestId("usage-totals")).toContainText("Upstream calls2");
 
     // Ranges: 7 and 90 days, the table following.
     await chart.getByText("Show the numbers as a table").click();
@@ -88,6 +93,6 @@ test.describe("usage chart", () => {
     }
     const today = new Date().toISOString().slice(0, 10);
     const row = chart.getByRole("row", { name: new RegExp(today) });
-    await expect(row.getByRole("cell")).toHaveText(["5", "1", "21", "1"]);
+    await expect(row.getByRole("cell")).toHaveText(["5", "2", "1", "21", "1"]);
   });
 });

@@ -86,3 +86,19 @@ export function expectEnvelope(res: JsonResponse, status: number, code: string) 
   if (problems.length) throw new Error(`${problems.join("; ")}\nbody: ${res.text.slice(0, 500)}`);
   return d as { code: string; message: string; request_id: string; errors?: { loc: (string | number)[]; msg: string; type: string }[] };
 }
+
+/** Signs in to the portal through next-auth's credentials endpoint, as the /signin form does; returns the cookies. */
+export async function portalSignIn(baseUrl: string, key: string): Promise<string> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${baseUrl}/api/auth/callback/api-key`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, api_key: key, json: "true" }),
+  });
+  const session = res.headers.getSetCookie().map((c) => c.split(";")[0]);
+  if (!session.some((c) => c.startsWith("next-auth.session-token="))) throw new Error(`portal sign-in failed: ${res.status}`);
+  return [...cookies, ...session].join("; ");
+}

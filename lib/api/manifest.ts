@@ -8,6 +8,7 @@ import type { ErrorCode } from "@/lib/kit/errors";
 import { matchTemplate } from "@/lib/kit/path-template";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
+import { UPSTREAM_CALLS_RESPONSE_HEADER } from "@/lib/routing/fields";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
 import { CATALOG_FILE_HEADERS, CATALOG_MAX_BODY_BYTES, CATALOG_MEDIA_TYPES, CatalogRequest } from "@/lib/translate/catalog-schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
@@ -120,7 +121,7 @@ export const ROUTES = {
       maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
       deadline: "TRANSLATE_DEADLINE_MS",
       errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "PROVIDER_UNSUPPORTED_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "PROVIDER_ERROR"],
-      ok: { description: "The translation", schema: "TranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      ok: { description: "The translation", schema: "TranslateResponse", headers: { ...CACHE_RESPONSE_HEADERS, ...UPSTREAM_CALLS_RESPONSE_HEADER } },
       headerParameters: [CACHE_CONTROL_PARAMETER],
       sandbox: true,
       recordsTranslationUsage: true,
@@ -141,7 +142,11 @@ export const ROUTES = {
       maxBodyBytes: 4 * 1024 * 1024,
       deadline: "BATCH_DEADLINE_MS",
       errors: ["BATCH_TOO_LARGE"],
-      ok: { description: "Batch summary with one result per item", schema: "BatchTranslateResponse", headers: CACHE_RESPONSE_HEADERS },
+      ok: {
+        description: "Batch summary with one result per item",
+        schema: "BatchTranslateResponse",
+        headers: { ...CACHE_RESPONSE_HEADERS, ...UPSTREAM_CALLS_RESPONSE_HEADER },
+      },
       headerParameters: [CACHE_CONTROL_PARAMETER],
       sandbox: true,
       recordsTranslationUsage: true,
@@ -214,7 +219,7 @@ export const ROUTES = {
       maxBodyBytes: (config) => config.SPEECH_MAX_UPLOAD_BYTES,
       deadline: "SPEECH_DEADLINE_MS",
       errors: ["UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "PROVIDER_ERROR"],
-      ok: { description: "The transcript", schema: "SttResponse" },
+      ok: { description: "The transcript", schema: "SttResponse", headers: UPSTREAM_CALLS_RESPONSE_HEADER },
       sandbox: true,
     }),
   },
@@ -234,7 +239,10 @@ export const ROUTES = {
       ok: {
         description: "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
         schema: "TtsResponse",
-        headers: Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type" && name !== "X-Lugha-Sandbox")),
+        headers: {
+          ...Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type" && name !== "X-Lugha-Sandbox")),
+          ...UPSTREAM_CALLS_RESPONSE_HEADER,
+        },
         content: { "audio/wav": { schema: { type: "string", format: "binary" } } },
       },
       sandbox: true,

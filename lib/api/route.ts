@@ -6,10 +6,10 @@ import type { AuthenticatedKey } from "@/lib/keys/store";
 import { parseJsonBody } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
 import { ApiError, type ErrorCode, errorBody } from "@/lib/kit/errors";
-import { PEER_ADDRESS_HEADER, SANDBOX_HEADER } from "@/lib/kit/headers";
+import { PEER_ADDRESS_HEADER, SANDBOX_HEADER, UPSTREAM_CALLS_HEADER } from "@/lib/kit/headers";
 import { errorFields, type Logger, processLog } from "@/lib/kit/log";
 import { requestIdFor } from "@/lib/kit/request-id";
-import { inSpan, instruments, type RequestFacts, withRequestFacts } from "@/lib/kit/telemetry";
+import { inSpan, instruments, type RequestFacts, requestFacts, totalUpstreamCalls, withRequestFacts } from "@/lib/kit/telemetry";
 import { type RateLimitBucket, type RateLimitDecision, rateLimitExceeded, rateLimitHeaders, throttleFailedAuth } from "@/lib/ratelimit";
 import { type Services, services } from "@/lib/server";
 import { isOperator } from "@/lib/server/health";
@@ -107,7 +107,7 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     const startedAt = performance.now();
     const requestId = requestIdFor(req.headers.get("x-request-id"));
     const s = services();
-    const facts: RequestFacts = { upstreamAttempts: 0, upstreamBytes: 0 };
+    const facts: RequestFacts = { upstreamAttempts: 0, upstreamBytes: 0, upstreamCalls: {} };
     const outcome: { keyId?: string; result?: unknown } = {};
     const response = await withRequestFacts(facts, () =>
       inSpan(route || "api request", { "http.request.method": method, "http.route": template, "lugha.request_id": requestId }, async (span) => {
@@ -148,11 +148,13 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       const result = await options.handler(ctx as never);
       outcome.result = result instanceof RawReply ? { provider: result.provider } : result;
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
+      if (options.sandbox) setUpstreamCalls(headers);
       const response = toResponse(result, options.ok?.status ?? 200, headers);
       if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status }, result);
       return response;
     } catch (err) {
       outcome.keyId = key?.id;
+      if (options.sandbox) setUpstreamCalls(headers);
       const response = errorResponse(err, requestId, headers, s.log);
       if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status });
       return response;
@@ -207,6 +209,7 @@ function observe(s: Services, o: Observed) {
       fallback: served.fallback,
       cache,
       upstream_attempts: o.facts.upstreamAttempts,
+      upstream_calls: totalUpstreamCalls(o.facts.upstreamCalls),
       upstream_bytes: o.facts.upstreamBytes,
     },
     "request",
@@ -291,6 +294,11 @@ async function pathParams(context: NextRouteContext | undefined): Promise<Record
   return Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : value]));
 }
 
+/** X-Lugha-Upstream-Calls: what the request has cost at the providers (an operation that calls them; errors too). */
+function setUpstreamCalls(headers: Headers) {
+  headers.set(UPSTREAM_CALLS_HEADER, String(totalUpstreamCalls(requestFacts()?.upstreamCalls ?? {})));
+}
+
 function isSandboxed(result: HandlerResult): boolean {
   if (result instanceof RawReply) return result.sandbox;
   return !(result instanceof Response) && (result as { sandbox?: unknown }).sandbox === true;
@@ -310,14 +318,23 @@ function recordOutcome(
   if (!options.endpoint) return;
   const { status, requestId } = request;
   const raw = result instanceof RawReply;
+  const upstreamCalls = requestFacts()?.upstreamCalls ?? {};
   const outcome = requestOutcome(
     options.endpoint,
     status,
     raw ? (result.usage ?? { provider: result.provider }) : result,
     options.recordsTranslationUsage,
+    upstreamCalls,
   );
   const line = requestLogEntry(
-    { requestId, endpoint: options.endpoint, status, latencyMs: performance.now() - request.startedAt, at: Date.now() },
+    {
+      requestId,
+      endpoint: options.endpoint,
+      status,
+      latencyMs: performance.now() - request.startedAt,
+      at: Date.now(),
+      upstreamCalls: totalUpstreamCalls(upstreamCalls),
+    },
     raw ? undefined : result,
     raw ? { provider: result.provider, model: result.model } : undefined,
   );

@@ -250,6 +250,7 @@ export const ConfigSchema = z.object({
   TRANSLATE_DEADLINE_MS: int(20_000, 100),
   BATCH_DEADLINE_MS: int(30_000, 100),
   BATCH_CONCURRENCY_PER_PROVIDER: int(8, 1, 256),
+  BATCH_PACKING: bool(true),
   /** A file path or inline JSON overriding the built-in Hugging Face model map (lib/languages/hf-models.json). */
   HF_MODEL_MAP: text(),
   HF_HUB_URL: url(HTTP, { fallback: "https://huggingface.co", credentials: false }),

@@ -203,21 +203,40 @@ describe("UsageBuffer", () => {
   it("tallies request outcomes by day, endpoint, status, pair and provider in the same write as the counts", async () => {
     const w = fakeWriter();
     const buf = new UsageBuffer(w.writer, 0, () => Date.UTC(2026, 10, 24, 12));
-    const ok = { endpoint: "POST /api/v1/translate", status: 200, languagePair: "en-lug", provider: "provider_a", characters: 12, cacheHits: 0 };
+    const ok = {
+      endpoint: "POST /api/v1/translate",
+      status: 200,
+      languagePair: "en-lug",
+      provider: "provider_a",
+      characters: 12,
+      cacheHits: 0,
+      upstreamCalls: { provider_a: 1 },
+    };
     for (let i = 0; i < 3; i++) {
       buf.record("a", 1);
-      buf.recordOutcome("a", i === 2 ? { ...ok, characters: 0, cacheHits: 1 } : ok);
+      buf.recordOutcome("a", i === 2 ? { ...ok, characters: 0, cacheHits: 1, upstreamCalls: {} } : ok);
     }
+    // Served by provider_c after provider_a failed: provider_a's call is counted under provider_a, without a request.
     buf.record("a", 1);
-    buf.recordOutcome("a", { endpoint: "POST /api/v1/translate", status: 429, languagePair: "", provider: "", characters: 0, cacheHits: 0 });
+    buf.recordOutcome("a", { ...ok, provider: "provider_c", upstreamCalls: { provider_a: 1, provider_c: 1 } });
+    buf.record("a", 1);
+    buf.recordOutcome("a", {
+      endpoint: "POST /api/v1/translate",
+      status: 429,
+      languagePair: "",
+      provider: "",
+      characters: 0,
+      cacheHits: 0,
+      upstreamCalls: {},
+    });
     expect(w.calls).toHaveLength(0); // no I/O per request
     w.setMode("fail");
     expect(await buf.flush(true)).toBe(false);
     w.setMode("ok");
     expect(await buf.flush(true)).toBe(true);
     const written = w.calls.at(-1)!.get("a")!;
-    expect(written.requests).toBe(4);
-    expect([...written.days.values()]).toEqual([{ requests: 4, characters: 24, cacheHits: 1 }]);
+    expect(written.requests).toBe(5);
+    expect([...written.days.values()]).toEqual([{ requests: 5, characters: 36, cacheHits: 1 }]);
     const outcomes = [...written.outcomes.values()].map(({ dayNo, ...o }) => ({
       day: new Date(dayNo * 86_400_000).toISOString().slice(0, 10),
       ...o,
@@ -232,6 +251,18 @@ describe("UsageBuffer", () => {
         requests: 3,
         characters: 24,
         cacheHits: 1,
+        upstreamCalls: 3,
+      },
+      {
+        day: "2026-11-24",
+        endpoint: "POST /api/v1/translate",
+        status: 200,
+        languagePair: "en-lug",
+        provider: "provider_c",
+        requests: 1,
+        characters: 12,
+        cacheHits: 0,
+        upstreamCalls: 1,
       },
       {
         day: "2026-11-24",
@@ -242,6 +273,7 @@ describe("UsageBuffer", () => {
         requests: 1,
         characters: 0,
         cacheHits: 0,
+        upstreamCalls: 0,
       },
     ]);
   });
@@ -249,8 +281,8 @@ describe("UsageBuffer", () => {
   it("carries request log lines in the same write as the counts, in order, and keeps them through a failed write", async () => {
     const w = fakeWriter();
     const buf = new UsageBuffer(w.writer);
-    const outcome = { endpoint: "POST /api/v1/detect", status: 200, languagePair: "", provider: "", characters: 0, cacheHits: 0 };
-    const line = (n: number) => ({ ...outcome, at: n, requestId: `req_${n}`, latencyMs: 5, model: "", cache: "" });
+    const outcome = { endpoint: "POST /api/v1/detect", status: 200, languagePair: "", provider: "", characters: 0, cacheHits: 0, upstreamCalls: {} };
+    const line = (n: number) => ({ ...outcome, at: n, requestId: `req_${n}`, latencyMs: 5, model: "", cache: "", upstreamCalls: 0 });
     buf.recordOutcome("a", outcome, line(1));
     buf.recordOutcome("a", outcome, line(2));
     expect(w.calls).toHaveLength(0); // no I/O per request

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type DatabaseSource, runPrepared } from "@/lib/db";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { errorFields, processLog } from "@/lib/kit/log";
+import type { UpstreamCalls } from "@/lib/kit/telemetry";
 
 /**
  * Usage counters (requests_total, last_used_at, the per-day usage rows) written off the response path, in batches,
@@ -44,6 +45,8 @@ export interface RequestOutcome {
   /** Characters sent upstream (a cache hit sends none). */
   characters: number;
   cacheHits: number;
+  /** Upstream calls (quota units) the request cost, by the provider called (not only the one that served). */
+  upstreamCalls: UpstreamCalls;
 }
 
 /**
@@ -61,13 +64,16 @@ export interface RequestLogEntry {
   model: string;
   /** "hit", "miss", "partial" (a batch), or "" where the translation cache does not apply. */
   cache: string;
+  /** Upstream calls (quota units) the request cost, all providers together. */
+  upstreamCalls: number;
 }
 
 /** How long the request log keeps a request. */
 export const REQUEST_LOG_DAYS = 7;
 
-interface OutcomeTally extends Omit<RequestOutcome, "characters" | "cacheHits">, DayTally {
+interface OutcomeTally extends Omit<RequestOutcome, "characters" | "cacheHits" | "upstreamCalls">, DayTally {
   dayNo: number;
+  upstreamCalls: number;
 }
 
 export interface KeyTally {
@@ -149,15 +155,23 @@ export class UsageBuffer {
   recordOutcome(keyId: string, outcome: RequestOutcome, log?: RequestLogEntry): void {
     const { tally, dayNo } = this.tallyDay(keyId, 0, outcome.characters, outcome.cacheHits);
     if (log) tally.log.push(log);
-    const { characters, cacheHits, ...dimensions } = outcome;
-    const entry = { ...dimensions, dayNo };
-    const key = outcomeKey(entry);
-    const e = tally.outcomes.get(key);
-    if (e) {
-      e.requests += 1;
-      e.characters += characters;
-      e.cacheHits += cacheHits;
-    } else tally.outcomes.set(key, { ...entry, requests: 1, characters, cacheHits });
+    const { characters, cacheHits, upstreamCalls, ...dimensions } = outcome;
+    const add = (provider: string, counts: DayTally & { upstreamCalls: number }) => {
+      const entry = { ...dimensions, provider, dayNo };
+      const key = outcomeKey(entry);
+      const e = tally.outcomes.get(key);
+      if (e) {
+        e.requests += counts.requests;
+        e.characters += counts.characters;
+        e.cacheHits += counts.cacheHits;
+        e.upstreamCalls += counts.upstreamCalls;
+      } else tally.outcomes.set(key, { ...entry, ...counts });
+    };
+    add(dimensions.provider, { requests: 1, characters, cacheHits, upstreamCalls: upstreamCalls[dimensions.provider] ?? 0 });
+    // Calls to a provider that did not serve (it failed before a fallback, or several served a batch): counted under
+    // that provider, in a row of their own without a request, so that usage by provider sums each provider's calls.
+    for (const [provider, n] of Object.entries(upstreamCalls))
+      if (provider !== dimensions.provider && n > 0) add(provider, { requests: 0, characters: 0, cacheHits: 0, upstreamCalls: n });
   }
 
   private tallyDay(keyId: string, requests: number, characters: number, cacheHits: number): { tally: KeyTally; dayNo: number } {
@@ -334,6 +348,7 @@ export class UsageBuffer {
           e.requests += o.requests;
           e.characters += o.characters;
           e.cacheHits += o.cacheHits;
+          e.upstreamCalls += o.upstreamCalls;
         } else into.outcomes.set(key, { ...o });
       }
       into.log.push(...t.log);
@@ -382,9 +397,9 @@ WITH v AS (
 ), d AS (
   SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, day date, n bigint, c bigint, h bigint)
 ), b AS (
-  SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, day date, e text, s int, p text, v text, n bigint, c bigint, h bigint)
+  SELECT * FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, day date, e text, s int, p text, v text, n bigint, c bigint, h bigint, u bigint)
 ), r AS (
-  SELECT * FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, at timestamptz, q text, e text, s int, l int, p text, m text, c text)
+  SELECT * FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, at timestamptz, q text, e text, s int, l int, p text, m text, c text, u int)
 ), k AS (
   UPDATE api_keys AS a
      SET requests_total = a.requests_total + v.n,
@@ -400,15 +415,16 @@ WITH v AS (
          characters_translated = usage_daily.characters_translated + excluded.characters_translated,
          cache_hits = usage_daily.cache_hits + excluded.cache_hits
 ), ub AS (
-  INSERT INTO usage_breakdown (key_id, day, endpoint, status, language_pair, provider, requests, characters, cache_hits)
-  SELECT b.id, b.day, b.e, b.s, b.p, b.v, b.n, b.c, b.h FROM b JOIN k ON k.id = b.id
+  INSERT INTO usage_breakdown (key_id, day, endpoint, status, language_pair, provider, requests, characters, cache_hits, upstream_calls)
+  SELECT b.id, b.day, b.e, b.s, b.p, b.v, b.n, b.c, b.h, b.u FROM b JOIN k ON k.id = b.id
   ON CONFLICT (key_id, day, endpoint, status, language_pair, provider) DO UPDATE
      SET requests = usage_breakdown.requests + excluded.requests,
          characters = usage_breakdown.characters + excluded.characters,
-         cache_hits = usage_breakdown.cache_hits + excluded.cache_hits
+         cache_hits = usage_breakdown.cache_hits + excluded.cache_hits,
+         upstream_calls = usage_breakdown.upstream_calls + excluded.upstream_calls
 ), rl AS (
-  INSERT INTO request_log (key_id, at, request_id, endpoint, status, latency_ms, provider, model, cache)
-  SELECT r.id, r.at, r.q, r.e, r.s, r.l, r.p, r.m, r.c FROM r JOIN k ON k.id = r.id WHERE k.revoked_at IS NULL
+  INSERT INTO request_log (key_id, at, request_id, endpoint, status, latency_ms, provider, model, cache, upstream_calls)
+  SELECT r.id, r.at, r.q, r.e, r.s, r.l, r.p, r.m, r.c, r.u FROM r JOIN k ON k.id = r.id WHERE k.revoked_at IS NULL
 ), expired AS (
   DELETE FROM request_log WHERE key_id = ANY(ARRAY(SELECT DISTINCT id FROM r)) AND at < now() - interval '${REQUEST_LOG_DAYS} days'
 )${marker}
@@ -448,6 +464,7 @@ function payload(batch: UsageBatch): [string, string, string, string] {
         p: r.provider,
         m: r.model,
         c: r.cache,
+        u: r.upstreamCalls,
       });
     keys.push({ id, n: t.requests, last_used: t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : null });
     for (const [dayNo, d] of t.days) days.push({ id, day: isoDay(dayNo), n: d.requests, c: d.characters, h: d.cacheHits });
@@ -462,6 +479,7 @@ function payload(batch: UsageBatch): [string, string, string, string] {
         n: o.requests,
         c: o.characters,
         h: o.cacheHits,
+        u: o.upstreamCalls,
       };
       outcomes.push({ order: `${id}\n${key}`, row });
     }

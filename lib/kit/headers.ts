@@ -8,3 +8,6 @@ export const SANDBOX_HEADER = "X-Lugha-Sandbox";
  * value the client sent; lib/kit/client-ip.ts reads it when TRUST_PROXY is off.
  */
 export const PEER_ADDRESS_HEADER = "x-lugha-peer-address";
+
+/** The upstream calls (quota units) a request cost, on every answer of an operation that calls providers. */
+export const UPSTREAM_CALLS_HEADER = "X-Lugha-Upstream-Calls";

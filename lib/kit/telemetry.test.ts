@@ -26,7 +26,7 @@ describe("spans and request facts", () => {
   });
 
   it("the facts of a request are visible to everything it calls, and to nothing else", async () => {
-    const facts = { upstreamAttempts: 0, upstreamBytes: 0 };
+    const facts = { upstreamAttempts: 0, upstreamBytes: 0, upstreamCalls: {} };
     await withRequestFacts(facts, async () => {
       await Promise.resolve();
       requestFacts()!.upstreamAttempts++;

@@ -28,6 +28,8 @@ export interface RequestFacts {
   upstreamAttempts: number;
   /** Bytes sent to and received from the upstreams (request bodies and Content-Length of the answers). */
   upstreamBytes: number;
+  /** Upstream calls (quota units) by provider: what the request cost, for its answer, its usage count and its log line. */
+  upstreamCalls: UpstreamCalls;
 }
 
 const scope = new AsyncLocalStorage<RequestFacts>();
@@ -40,6 +42,42 @@ export function withRequestFacts<T>(facts: RequestFacts, fn: () => T): T {
 /** The facts of the request in flight, if any. */
 export function requestFacts(): RequestFacts | undefined {
   return scope.getStore();
+}
+
+/** Upstream calls (quota units) by provider id: every request sent to a provider's metered API, retries included. */
+export type UpstreamCalls = Record<string, number>;
+
+interface CallCount {
+  calls: UpstreamCalls;
+  /** The enclosing count (the request's, around a service's own): a call counts in each. */
+  outer?: CallCount;
+}
+
+const callScope = new AsyncLocalStorage<CallCount>();
+
+/**
+ * Runs `fn` and counts the upstream calls it makes (lib/providers notes each one as it is sent: an upstream charges it
+ * before the work, whatever the answer). Counts nest: a call made inside a batch's item counts for the item's scope,
+ * the batch's and the request's. A call another request joins (coalescing) counts for the request that sent it.
+ */
+export async function countUpstreamCalls<T>(fn: () => Promise<T>): Promise<{ value: T; calls: UpstreamCalls }> {
+  const count: CallCount = { calls: {}, outer: callScope.getStore() };
+  const value = await callScope.run(count, fn);
+  return { value, calls: count.calls };
+}
+
+/** One request sent to `provider`'s metered API, in the request's facts and every count in scope. */
+export function noteUpstreamCall(provider: string): void {
+  const facts = scope.getStore();
+  if (facts) facts.upstreamCalls[provider] = (facts.upstreamCalls[provider] ?? 0) + 1;
+  for (let c = callScope.getStore(); c; c = c.outer) c.calls[provider] = (c.calls[provider] ?? 0) + 1;
+}
+
+/** The sum of a count. */
+export function totalUpstreamCalls(calls: UpstreamCalls): number {
+  let n = 0;
+  for (const v of Object.values(calls)) n += v;
+  return n;
 }
 
 const chunkScope = new AsyncLocalStorage<number>();

@@ -1,4 +1,5 @@
 import { CONFIG_DEFAULTS } from "@/lib/config";
+import { noteUpstreamCall } from "@/lib/kit/telemetry";
 import { type UpstreamResponse, upstreamFetch } from "@/lib/kit/upstream-fetch";
 import { MAX_AUDIO_BYTES, sniffAudioType } from "./audio";
 import { activeCall, CircuitBreaker, type CircuitOptions, DEFAULT_CIRCUIT_OPTIONS } from "./circuit";
@@ -96,20 +97,26 @@ export abstract class BaseClient {
    */
   protected async guard<T>(operation: (upstream: FetchLike) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (!this.isConfigured) throw new ProviderError(this.id, "auth", "provider is not configured");
-    if (!this.budget) return this.circuit.run(() => operation(this.fetchImpl), signal);
+    if (!this.budget) return this.circuit.run(() => operation(this.counted), signal);
     // An open circuit fails fast in run(); taking a token first would spend it on a request that is never sent.
     if (this.circuit.getState() !== "open") await this.spend(this.budget);
     let prepaid = true;
     const upstream: FetchLike = async (input, init) => {
       if (prepaid) prepaid = false;
       else await this.spend(this.budget!);
-      const res = await this.fetchImpl(input, init);
+      const res = await this.counted(input, init);
       // A bare 429 (Sunbird's per-minute limit sends no Retry-After): the provider's window is spent, whoever spent it.
       if (res.status === 429 && !res.headers.get("retry-after")) await this.budget!.hold?.(this.id).catch(() => {});
       return res;
     };
     return this.circuit.run(() => operation(upstream), signal);
   }
+
+  /** Sends a request to this provider's API, counted as one upstream call (a quota unit) of the request in flight. */
+  private readonly counted: FetchLike = (input, init) => {
+    noteUpstreamCall(this.id);
+    return this.fetchImpl(input, init);
+  };
 
   private async spend(budget: UpstreamBudget): Promise<void> {
     const decision = await budget.tryAcquire(this.id);

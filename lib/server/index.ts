@@ -120,7 +120,7 @@ export function buildServices(c: Config): Services {
       availability,
       caching,
       glossaries,
-      batch: { deadlineMs: c.BATCH_DEADLINE_MS, concurrencyPerProvider: c.BATCH_CONCURRENCY_PER_PROVIDER },
+      batch: { deadlineMs: c.BATCH_DEADLINE_MS, concurrencyPerProvider: c.BATCH_CONCURRENCY_PER_PROVIDER, packing: c.BATCH_PACKING },
     },
     speech: {
       providers: providers.clients,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CONFIG_DEFAULTS, PLATFORM_BODY_LIMIT_BYTES, PLATFORM_DEFAULTS } from "@/lib/config";
 import { PROVIDER_IDS } from "@/lib/providers/types";
-import { providerChoiceError } from "@/lib/routing/fields";
+import { providerChoiceError, UpstreamCalls } from "@/lib/routing/fields";
 import { ACCEPTED_FORMATS_TEXT } from "./audio";
 import { MAX_TTS_CHARS, ttsCharsFitting } from "./limits";
 
@@ -75,6 +75,7 @@ const RoutingFields = {
   requested_provider: SpeechProviderChoice.describe("The provider parameter as applied (auto when omitted)"),
   fallback_used: z.boolean().describe("True when an earlier provider in the auto chain failed and a later one served"),
   providers_tried: z.array(ProviderName).describe("Providers called, in order; the last one served"),
+  upstream_calls: UpstreamCalls,
   sandbox: z
     .boolean()
     .describe(
@@ -123,6 +124,7 @@ export const SttResponse = z
         requested_provider: "auto",
         fallback_used: false,
         providers_tried: ["provider_a"],
+        upstream_calls: 1,
         sandbox: false,
       },
     ],
@@ -187,6 +189,7 @@ export const TtsResponse = z
         requested_provider: "auto",
         fallback_used: false,
         providers_tried: ["provider_a"],
+        upstream_calls: 1,
         sandbox: false,
       },
     ],

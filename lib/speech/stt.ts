@@ -2,6 +2,7 @@ import { ALL_AVAILABLE, type Availability, type AvailabilityView } from "@/lib/a
 import { unavailableSubject } from "@/lib/availability/subjects";
 import { parseJsonBody } from "@/lib/kit/body";
 import { ApiError } from "@/lib/kit/errors";
+import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
 import { resolveSpeechLanguage, type SttOption, speechLanguageCodes, speechLanguageName, sttOptions } from "@/lib/languages/speech";
 import type { ProviderDescriptor } from "@/lib/providers/descriptor";
 import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
@@ -126,7 +127,7 @@ export async function transcribeAudio(
       return { result, sandbox: client.mode === "sandbox" };
     },
   }));
-  const outcome = await runChain(chain, deadline);
+  const { value: outcome, calls } = await countUpstreamCalls(() => runChain(chain, deadline));
   if (!outcome.ok) {
     throw chainFailure(outcome, { what: `to transcribe ${describe(language)}`, forced: requested === "auto" ? undefined : requested });
   }
@@ -145,6 +146,7 @@ export async function transcribeAudio(
     requested_provider,
     fallback_used,
     providers_tried,
+    upstream_calls: totalUpstreamCalls(calls),
     sandbox,
   };
 }

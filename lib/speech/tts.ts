@@ -1,5 +1,6 @@
 import { formatBytes } from "@/lib/kit/body";
 import type { ApiError } from "@/lib/kit/errors";
+import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
 import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "@/lib/languages/speech";
 import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
@@ -142,31 +143,33 @@ export async function synthesizeSpeech(
     chain = [{ provider: option.provider, voice: option.defaultVoice }];
   }
 
-  const outcome = await runChain(
-    chain.map(({ provider, voice }) => ({
-      provider,
-      attempt: async (callDeadline: number) => {
-        const client = deps.providers[provider];
-        if (!client.synthesize) throw new ProviderError(provider, "rejected", "provider offers no text-to-speech");
-        const result = await client
-          .synthesize({
-            text,
-            language,
-            ...(descriptorFor(provider, catalogue).tts?.request?.(voice) ?? { voice: voice.id }),
-            deadline: callDeadline,
-          })
-          .catch((err: unknown) => noteSpeechFailure(err, deps, { provider, model: voice.model }));
-        let info: AudioInfo;
-        try {
-          info = await analyzeAudio(result.audio);
-        } catch (err) {
-          if (err instanceof AudioRejected) throw new ProviderError(provider, "malformed", "provider returned audio that could not be decoded");
-          throw err;
-        }
-        return { result, info, voice, sandbox: client.mode === "sandbox" };
-      },
-    })),
-    deadline,
+  const { value: outcome, calls } = await countUpstreamCalls(() =>
+    runChain(
+      chain.map(({ provider, voice }) => ({
+        provider,
+        attempt: async (callDeadline: number) => {
+          const client = deps.providers[provider];
+          if (!client.synthesize) throw new ProviderError(provider, "rejected", "provider offers no text-to-speech");
+          const result = await client
+            .synthesize({
+              text,
+              language,
+              ...(descriptorFor(provider, catalogue).tts?.request?.(voice) ?? { voice: voice.id }),
+              deadline: callDeadline,
+            })
+            .catch((err: unknown) => noteSpeechFailure(err, deps, { provider, model: voice.model }));
+          let info: AudioInfo;
+          try {
+            info = await analyzeAudio(result.audio);
+          } catch (err) {
+            if (err instanceof AudioRejected) throw new ProviderError(provider, "malformed", "provider returned audio that could not be decoded");
+            throw err;
+          }
+          return { result, info, voice, sandbox: client.mode === "sandbox" };
+        },
+      })),
+      deadline,
+    ),
   );
   if (!outcome.ok) {
     const forced = requested !== "auto" || input.voice !== undefined ? chain[0].provider : undefined;
@@ -188,6 +191,7 @@ export async function synthesizeSpeech(
       requested_provider,
       fallback_used,
       providers_tried,
+      upstream_calls: totalUpstreamCalls(calls),
       sandbox,
     },
   };

@@ -108,6 +108,8 @@ export async function throughCache<V extends CacheValue, F extends Fresh<V>>(
   caller: CacheCaller | undefined,
   deadline: number,
   serve: () => Promise<F>,
+  /** Called when the request waits for an identical request's run instead of serving (a packed batch's item). */
+  joining?: () => void,
 ): Promise<Looked<V, F>> {
   if (!caching?.cache.enabled || key === undefined || !caller) return { outcome: "miss", fresh: await serve() };
   const { cache } = caching;
@@ -124,6 +126,7 @@ export async function throughCache<V extends CacheValue, F extends Fresh<V>>(
   const flights = caching.flights as SingleFlight<F>;
   // Only a joiner needs its own bound: a run ends at the deadline of the request that started it.
   const wait = flights.has(key) ? AbortSignal.timeout(Math.max(0, deadline - Date.now())) : undefined;
+  if (wait) joining?.();
   try {
     const { value, shared } = await flights.run(key, serveAndStore, wait);
     return shared ? { outcome: "hit", value: value.value } : { outcome: "miss", fresh: value };

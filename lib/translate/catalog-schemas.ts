@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CATALOG_FORMATS, type CatalogFormat, MAX_CATALOG_ENTRIES } from "@/lib/catalog";
 import { DoNotTranslate, GlossaryId } from "@/lib/glossaries/schemas";
 import { PROVIDER_IDS } from "@/lib/providers/types";
+import { UPSTREAM_CALLS_RESPONSE_HEADER, UpstreamCalls } from "@/lib/routing/fields";
 
 /** Request and response of POST /api/v1/translate/catalog. */
 
@@ -94,7 +95,7 @@ export const CatalogResponse = z
           .describe("Entries that could not be translated (their translation failed verification twice, or cannot be written in the format)"),
       })
       .describe("Counts of entries; translated + kept + pending + failed = total"),
-    upstream_calls: z.number().int().describe("Requests sent to the provider for this catalog"),
+    upstream_calls: UpstreamCalls.describe("Upstream calls (quota units) this catalog cost: every request sent to the provider, retries included"),
     characters_translated: z.number().int().describe("Characters (Unicode code points) of the source entries sent upstream"),
     source_lang: z.string().describe("Canonical code of the source language"),
     target_lang: z.string().describe("Target language exactly as requested"),
@@ -120,12 +121,12 @@ const count = (what: string) => ({ description: what, schema: { type: "integer" 
 
 /** The counts of a catalog answered as the file itself (OpenAPI header objects). */
 export const CATALOG_FILE_HEADERS = {
+  ...UPSTREAM_CALLS_RESPONSE_HEADER,
   "X-Lugha-Entries-Total": count("With the file: entries of the target file"),
   "X-Lugha-Entries-Translated": count("With the file: entries translated by this request"),
   "X-Lugha-Entries-Kept": count("With the file: entries kept from `existing` or not to be translated"),
   "X-Lugha-Entries-Pending": count("With the file: entries left for a later call"),
   "X-Lugha-Entries-Failed": count("With the file: entries that could not be translated"),
-  "X-Lugha-Upstream-Calls": count("With the file: requests sent to the provider"),
   "X-Lugha-Characters-Translated": count("With the file: characters of the source entries sent upstream"),
   "X-Lugha-Retry-After": count("With the file, when entries are pending because the provider's budget is spent: seconds until it admits more"),
 };

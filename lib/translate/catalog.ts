@@ -12,21 +12,21 @@ import {
 import type { UsableGlossary } from "@/lib/glossaries/store";
 import { usableGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/kit/errors";
+import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
 import { hfModels } from "@/lib/languages/models";
 import { pairOptions } from "@/lib/languages/pairs";
 import { getLanguage } from "@/lib/languages/registry";
 import { resolveLanguageCode } from "@/lib/languages/resolve";
-import { LocaliseInputError, type Protected, packTexts, protect, separatorLength, unpackTexts } from "@/lib/localise";
-import { BUDGET_REFUSED } from "@/lib/providers/client";
-import type { TranslationRoute } from "@/lib/providers/descriptor";
+import { LocaliseInputError, type Protected, protect } from "@/lib/localise";
 import { ProviderError } from "@/lib/providers/types";
 import { concurrencyGate } from "./batch";
 import { type CacheCaller, translationCacheKey } from "./cache";
 import type { CatalogRequest, CatalogResponse } from "./catalog-schemas";
-import { chunkLimit, codePointLength } from "./limits";
+import { codePointLength } from "./limits";
 import { localisationKey, translateMasked } from "./localised";
+import { type Packable, packJobs, segmentsToSend, sendPack } from "./packing";
 import { mapWithConcurrency } from "./segment";
-import type { ProviderGate, TranslateDeps } from "./service";
+import type { TranslateDeps } from "./service";
 
 /*
  * A whole catalog file in one request (POST /api/v1/translate/catalog): parse (lib/catalog) → keep what `existing`
@@ -51,20 +51,14 @@ import type { ProviderGate, TranslateDeps } from "./service";
  *    failing provider (timeout, 5xx) leaves undone is `pending`.
  */
 
-/** Never more texts in one call than this, however short: one bad answer costs at most this many single retries. */
-export const MAX_TEXTS_PER_CALL = 40;
-
 export interface CatalogOptions {
   caller?: CacheCaller;
   /** Whole-request budget, ms (default: the batch deadline). */
   deadlineMs?: number;
 }
 
-interface Job {
+interface Job extends Packable {
   unit: CatalogEntry;
-  masked: Protected;
-  /** Indices of the masked segments to send. */
-  send: number[];
   cacheKey?: string;
 }
 
@@ -138,7 +132,6 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   const joined: { unit: CatalogEntry; key: string }[] = [];
   const flights = caching?.flights as SingleFlight<{ translated_text: string } | null> | undefined;
   const landed = new Map<string, (value: { translated_text: string } | null) => void>();
-  let calls = 0;
   let stopped: { retryAfterMs?: number } | undefined;
   const land = () => {
     for (const [id, resolve] of landed) {
@@ -146,150 +139,130 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       resolve(outcome?.kind === "done" ? { translated_text: outcome.text } : null);
     }
   };
-  try {
-    for (const unit of todo) {
-      const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
-      const dedupe = `${format}\u0000${unit.source}`;
-      const first = sentFor.get(dedupe);
-      if (first !== undefined) {
-        sameAs.set(unit.id, first);
-        continue;
-      }
-      sentFor.set(dedupe, unit.id);
-      const localisation = { format, doNotTranslate: input.do_not_translate ?? [], glossary } as const;
-      let masked: Protected;
-      try {
-        masked = await protect(unit.source, { format, doNotTranslate: localisation.doNotTranslate, glossary: glossary?.entries });
-      } catch (err) {
-        if (!(err instanceof LocaliseInputError)) throw err;
-        outcomes.set(unit.id, { kind: "failed", error: "the entry looks like an ICU message but does not parse" });
-        continue;
-      }
-      const send = masked.segments.flatMap((s, i) => (/\p{L}/u.test(s.replace(/QZ[A-W]+?X/gi, "")) ? [i] : []));
-      if (send.length === 0) {
-        outcomes.set(unit.id, { kind: "done", text: unit.source, fresh: false });
-        continue;
-      }
-      const cacheKey =
-        useCache && caching
-          ? translationCacheKey(
-              caching.cache,
-              useCache.apiKeyId,
-              { text: unit.source, source, target, requested: "catalog", routes: [route] },
-              deps.providers,
-              localisationKey(localisation),
-            )
-          : undefined;
-      if (cacheKey && !useCache?.bypass) {
-        const hit = await caching!.cache.get<{ translated_text: string }>(cacheKey);
-        if (hit && typeof hit.translated_text === "string") {
-          outcomes.set(unit.id, { kind: "done", text: hit.translated_text, fresh: false });
-          continue;
-        }
-        if (flights!.has(cacheKey)) {
-          joined.push({ unit, key: cacheKey });
-          continue;
-        }
-        // Sent by this request: a flight other requests can join (not with a bypass, which neither reads nor joins).
-        const answer = new Promise<{ translated_text: string } | null>((resolve) => landed.set(unit.id, resolve));
-        flights!.run(cacheKey, () => answer).catch(() => {});
-      }
-      jobs.push({ unit, masked, send, cacheKey });
-    }
-
-    // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time.
-    const inner = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
-    const gate: ProviderGate = async (provider, callDeadline, call) => {
-      try {
-        const r = await inner(provider, callDeadline, call);
-        calls++;
-        return r;
-      } catch (err) {
-        if (!(err instanceof ProviderError && err.upstreamCode === BUDGET_REFUSED)) calls++;
-        throw err;
-      }
-    };
-    // A call is not started when less than this is left: its answer could not come back in time.
-    const reserve = Math.min(2_000, (deadline - started) / 4);
-    const mayStart = () => !stopped && Date.now() < deadline - reserve;
-    const callDeadline = () => Math.min(deadline, Date.now() + deps.deadlineMs);
-
-    const onError = (err: unknown): Outcome => {
-      if (!(err instanceof ProviderError)) throw err;
-      // This text: its answer failed verification, or the provider refused it (a packed call is then retried entry by entry).
-      if (err.kind === "malformed" || err.kind === "rejected") return { kind: "failed", error: err.message };
-      // The provider, for now: its budget is spent, it asks to slow down, or its circuit is open. Nothing more is sent.
-      if (err.kind === "rate_limited" || err.kind === "circuit_open") stopped = { retryAfterMs: err.retryAfterMs };
-      return { kind: "pending" };
-    };
-    const single = async (job: Job): Promise<void> => {
-      if (!mayStart()) return void outcomes.set(job.unit.id, { kind: "pending" });
-      try {
-        const r = await translateMasked(route, client, job.masked, { source, target }, callDeadline(), gate);
-        outcomes.set(job.unit.id, { kind: "done", text: r.result.translatedText, fresh: true });
-      } catch (err) {
-        outcomes.set(job.unit.id, onError(err));
-      }
-    };
-    const packed = async (pack: Job[]): Promise<void> => {
-      if (pack.length === 1) return single(pack[0]);
-      if (!mayStart()) {
-        for (const job of pack) outcomes.set(job.unit.id, { kind: "pending" });
-        return;
-      }
-      const texts = pack.flatMap((job) => job.send.map((i) => job.masked.segments[i]));
-      let answer: string;
-      try {
-        const d = callDeadline();
-        answer = (
-          await gate(route.provider, d, () =>
-            client.translate({ text: packTexts(texts), source, target, deadline: d, ...(route.hf && { hf: route.hf }) }),
-          )
-        ).translatedText;
-      } catch (err) {
-        const outcome = onError(err);
-        // A packed answer that is malformed as a whole: each entry on its own.
-        if (outcome.kind === "failed") for (const job of pack) await single(job);
-        else for (const job of pack) outcomes.set(job.unit.id, outcome);
-        return;
-      }
-      const parts = unpackTexts(answer, texts.length);
-      let k = 0;
-      const retry: Job[] = [];
-      for (const job of pack) {
-        if (!parts) {
-          retry.push(job);
-          continue;
-        }
-        const out = [...job.masked.segments];
-        for (const i of job.send) out[i] = parts[k++];
-        const restored = job.masked.restore(out);
-        if (restored.ok) outcomes.set(job.unit.id, { kind: "done", text: restored.text, fresh: true });
-        else retry.push(job);
-      }
-      for (const job of retry) await single(job);
-    };
-
-    const packs = packJobs(jobs, route);
-    const joining = Promise.all(
-      joined.map(async ({ unit, key }) => {
-        try {
-          const { value } = await flights!.run(key, async () => null, AbortSignal.timeout(Math.max(0, deadline - Date.now())));
-          outcomes.set(unit.id, value ? { kind: "done", text: value.translated_text, fresh: false } : { kind: "pending" });
-        } catch {
-          outcomes.set(unit.id, { kind: "pending" });
-        }
-      }),
-    );
+  // Every request sent to the provider from here on is one upstream call (a quota unit) of this catalog.
+  const { calls: spent } = await countUpstreamCalls(async () => {
     try {
-      await mapWithConcurrency(packs, deps.batch?.concurrencyPerProvider ?? 8, (pack) => packed(pack), { deadline });
-    } catch (err) {
-      if (!(err instanceof DOMException && err.name === "TimeoutError")) throw err;
+      for (const unit of todo) {
+        const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
+        const dedupe = `${format}\u0000${unit.source}`;
+        const first = sentFor.get(dedupe);
+        if (first !== undefined) {
+          sameAs.set(unit.id, first);
+          continue;
+        }
+        sentFor.set(dedupe, unit.id);
+        const localisation = { format, doNotTranslate: input.do_not_translate ?? [], glossary } as const;
+        let masked: Protected;
+        try {
+          masked = await protect(unit.source, { format, doNotTranslate: localisation.doNotTranslate, glossary: glossary?.entries });
+        } catch (err) {
+          if (!(err instanceof LocaliseInputError)) throw err;
+          outcomes.set(unit.id, { kind: "failed", error: "the entry looks like an ICU message but does not parse" });
+          continue;
+        }
+        const send = segmentsToSend(masked);
+        if (send.length === 0) {
+          outcomes.set(unit.id, { kind: "done", text: unit.source, fresh: false });
+          continue;
+        }
+        const cacheKey =
+          useCache && caching
+            ? translationCacheKey(
+                caching.cache,
+                useCache.apiKeyId,
+                { text: unit.source, source, target, requested: "catalog", routes: [route] },
+                deps.providers,
+                localisationKey(localisation),
+              )
+            : undefined;
+        if (cacheKey && !useCache?.bypass) {
+          const hit = await caching!.cache.get<{ translated_text: string }>(cacheKey);
+          if (hit && typeof hit.translated_text === "string") {
+            outcomes.set(unit.id, { kind: "done", text: hit.translated_text, fresh: false });
+            continue;
+          }
+          if (flights!.has(cacheKey)) {
+            joined.push({ unit, key: cacheKey });
+            continue;
+          }
+          // Sent by this request: a flight other requests can join (not with a bypass, which neither reads nor joins).
+          const answer = new Promise<{ translated_text: string } | null>((resolve) => landed.set(unit.id, resolve));
+          flights!.run(cacheKey, () => answer).catch(() => {});
+        }
+        jobs.push({ unit, masked, send, cacheKey });
+      }
+
+      // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time.
+      const gate = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
+      // A call is not started when less than this is left: its answer could not come back in time.
+      const reserve = Math.min(2_000, (deadline - started) / 4);
+      const mayStart = () => !stopped && Date.now() < deadline - reserve;
+      const callDeadline = () => Math.min(deadline, Date.now() + deps.deadlineMs);
+
+      const onError = (err: unknown): Outcome => {
+        if (!(err instanceof ProviderError)) throw err;
+        // This text: its answer failed verification, or the provider refused it (a packed call is then retried entry by entry).
+        if (err.kind === "malformed" || err.kind === "rejected") return { kind: "failed", error: err.message };
+        // The provider, for now: its budget is spent, it asks to slow down, or its circuit is open. Nothing more is sent.
+        if (err.kind === "rate_limited" || err.kind === "circuit_open") stopped = { retryAfterMs: err.retryAfterMs };
+        return { kind: "pending" };
+      };
+      const single = async (job: Job): Promise<void> => {
+        if (!mayStart()) return void outcomes.set(job.unit.id, { kind: "pending" });
+        try {
+          const r = await translateMasked(route, client, job.masked, { source, target }, callDeadline(), gate);
+          outcomes.set(job.unit.id, { kind: "done", text: r.result.translatedText, fresh: true });
+        } catch (err) {
+          outcomes.set(job.unit.id, onError(err));
+        }
+      };
+      const packed = async (pack: Job[]): Promise<void> => {
+        if (pack.length === 1) return single(pack[0]);
+        if (!mayStart()) {
+          for (const job of pack) outcomes.set(job.unit.id, { kind: "pending" });
+          return;
+        }
+        let answers: Awaited<ReturnType<typeof sendPack>>;
+        try {
+          answers = await sendPack(route, client, pack, { source, target }, callDeadline(), gate);
+        } catch (err) {
+          const outcome = onError(err);
+          // A packed answer that is malformed as a whole: each entry on its own.
+          if (outcome.kind === "failed") for (const job of pack) await single(job);
+          else for (const job of pack) outcomes.set(job.unit.id, outcome);
+          return;
+        }
+        const retry: Job[] = [];
+        pack.forEach((job, i) => {
+          const answer = answers[i];
+          if (answer) outcomes.set(job.unit.id, { kind: "done", text: answer.text, fresh: true });
+          else retry.push(job);
+        });
+        for (const job of retry) await single(job);
+      };
+
+      const packs = packJobs(jobs, route);
+      const joining = Promise.all(
+        joined.map(async ({ unit, key }) => {
+          try {
+            const { value } = await flights!.run(key, async () => null, AbortSignal.timeout(Math.max(0, deadline - Date.now())));
+            outcomes.set(unit.id, value ? { kind: "done", text: value.translated_text, fresh: false } : { kind: "pending" });
+          } catch {
+            outcomes.set(unit.id, { kind: "pending" });
+          }
+        }),
+      );
+      try {
+        await mapWithConcurrency(packs, deps.batch?.concurrencyPerProvider ?? 8, (pack) => packed(pack), { deadline });
+      } catch (err) {
+        if (!(err instanceof DOMException && err.name === "TimeoutError")) throw err;
+      }
+      await joining;
+    } finally {
+      land(); // every flight this request opened ends, whatever happened
     }
-    await joining;
-  } finally {
-    land(); // every flight this request opened ends, whatever happened
-  }
+  });
+  const calls = totalUpstreamCalls(spent);
   for (const [id, first] of sameAs) {
     const outcome = outcomes.get(first) ?? { kind: "pending" };
     outcomes.set(id, outcome.kind === "done" ? { ...outcome, fresh: false } : outcome);
@@ -340,38 +313,6 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
     retry_after_seconds: pending > 0 && stopped?.retryAfterMs !== undefined ? Math.max(1, Math.ceil(stopped.retryAfterMs / 1000)) : null,
     sandbox: client.mode === "sandbox",
   };
-}
-
-/** Entries in file order, packed greedily into calls within the route's input limit (and MAX_TEXTS_PER_CALL texts). */
-export function packJobs(jobs: readonly Job[], route: TranslationRoute): Job[][] {
-  const limit = chunkLimit(route);
-  const fits = (text: string) => (typeof limit === "number" ? codePointLength(text) <= limit : limit(text));
-  const packs: Job[][] = [];
-  let current: Job[] = [];
-  let texts: string[] = [];
-  let length = 0;
-  for (const job of jobs) {
-    const own = job.send.map((i) => job.masked.segments[i]);
-    const added = own.reduce((n, t, i) => n + codePointLength(t) + separatorLength(texts.length + i), 0);
-    const candidate = [...texts, ...own];
-    const ok =
-      current.length > 0 &&
-      candidate.length <= MAX_TEXTS_PER_CALL &&
-      (typeof limit === "number" ? length + added <= limit : fits(packTexts(candidate)));
-    if (ok) {
-      current.push(job);
-      texts = candidate;
-      length += added;
-    } else {
-      if (current.length > 0) packs.push(current);
-      current = [job];
-      texts = own;
-      length = own.reduce((n, t, i) => n + codePointLength(t) + (i > 0 ? separatorLength(i - 1) : 0), 0);
-    }
-  }
-  if (current.length > 0) packs.push(current);
-  // A single entry too long to pack is sent on its own (translateMasked splits it for the route).
-  return packs;
 }
 
 /** A file that does not parse: 422 on `field`, naming the format and the line, never quoting the file. */

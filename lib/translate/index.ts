@@ -1,8 +1,9 @@
 export { SANDBOX_HEADER } from "@/lib/kit/headers";
 export { type BatchSettings, concurrencyGate, Semaphore, translateBatch } from "./batch";
 export { batchCached, bypassRequested, cacheStatus, setCacheHeader, type TranslationCaching, translationUsage } from "./cache";
-export { MAX_TEXTS_PER_CALL, packJobs, translateCatalog } from "./catalog";
+export { translateCatalog } from "./catalog";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
+export { MAX_TEXTS_PER_CALL, packJobs } from "./packing";
 export {
   batchTooLarge,
   FALLBACK_SHARE,

@@ -3,7 +3,7 @@ import { DoNotTranslate, GlossaryId, LocalisationFields, TextFormat } from "@/li
 import { DETECTION_METHODS } from "@/lib/languages/detect";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import { PROVIDER_IDS } from "@/lib/providers/types";
-import { providerChoiceError } from "@/lib/routing/fields";
+import { providerChoiceError, UpstreamCalls } from "@/lib/routing/fields";
 import { MAX_TEXT_CHARS } from "./limits";
 
 /**
@@ -108,7 +108,7 @@ const Segments = z
   .int()
   .min(1)
   .describe(
-    "Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own",
+    "Upstream calls the text took (in a packed batch a text shares its call with others and counts 1): 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own",
   );
 
 export const DetectionMethod = z
@@ -156,6 +156,7 @@ export const TranslateResponse = z
       .describe(
         "True when answered from the translation cache, or shared with an identical request in flight: no upstream call was made for this request, and provider, model_used and quality_score name what served the original call (also the header X-Lugha-Cache: hit)",
       ),
+    upstream_calls: UpstreamCalls,
   })
   .describe("Translation result")
   .meta({
@@ -178,6 +179,7 @@ export const TranslateResponse = z
         glossary_terms_applied: null,
         sandbox: false,
         cached: false,
+        upstream_calls: 1,
       },
     ],
   });
@@ -303,6 +305,9 @@ export const BatchTranslateResponse = z
     total_latency_ms: z.number().int().describe("Time for the whole request, milliseconds"),
     characters_translated: z.number().int().describe("Sum over the items that succeeded (additive)"),
     sandbox: z.boolean().describe("True when any item was served by a sandbox emulator (additive)"),
+    upstream_calls: UpstreamCalls.describe(
+      "Upstream calls (quota units) the whole batch cost: items going to the same provider, model, pair and protection settings share packed calls, so 50 short texts usually cost 2–3 calls; an item answered from the cache costs none. Also in the header X-Lugha-Upstream-Calls",
+    ),
   })
   .describe("Batch summary");
 export type BatchTranslateResponse = z.infer<typeof BatchTranslateResponse>;

@@ -479,6 +479,7 @@ describe("result fields", () => {
         "glossary_terms_applied",
         "sandbox",
         "cached",
+        "upstream_calls",
       ].sort(),
     );
     expect(Number.isInteger(r.latency_ms)).toBe(true);

@@ -2,6 +2,7 @@ import type { Availability, AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
 import { type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/kit/errors";
+import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
 import { type Detection, detectLanguage } from "@/lib/languages/detect";
 import { hfModels, type ResolvedHfModels } from "@/lib/languages/models";
 import { type PairOption, pairOptions } from "@/lib/languages/pairs";
@@ -15,6 +16,7 @@ import type { BatchSettings } from "./batch";
 import { type CacheCaller, type Fresh, type TranslationCaching, throughCache, translationCacheKey } from "./cache";
 import { checkRouteLimit, codePointLength, MAX_TEXT_CHARS } from "./limits";
 import { type Localisation, type LocalisedTranslation, localisationKey, maskRequest, translateMasked } from "./localised";
+import type { TextRequest } from "./long-text";
 import { MAX_BATCH_ITEMS, type ProviderChoice, type TranslateResponse } from "./schemas";
 
 /**
@@ -91,9 +93,30 @@ export interface TranslateOptions {
   loc?: (string | number)[];
   /** The API key asking, and whether it bypasses the cache. Without it the request is neither cached nor coalesced. */
   caller?: CacheCaller;
+  /** In a packed batch (./batch.ts): where the first route's attempt goes, and whom to tell that the item waits. */
+  pack?: PackSlot;
+}
+
+/**
+ * A batch item's place in its batch's packs: the item's first-choice route translates through `translate` (its text
+ * packed with the batch's others); `waiting` says the item waits on something else (an identical request's answer)
+ * or is done, so the packs need not wait for it.
+ */
+export interface PackSlot {
+  translate(
+    route: TranslationRoute,
+    client: ProviderClient,
+    masked: Protected,
+    group: string,
+    pair: TextPair,
+    deadline: number,
+  ): Promise<LocalisedTranslation>;
+  waiting(): void;
 }
 
 export type TranslateOutcome = TranslateResponse;
+
+type TextPair = Omit<TextRequest, "text">;
 
 /** Fields that describe this request rather than the translation: never stored, recomputed for each answer. */
 type PerRequestField =
@@ -106,7 +129,8 @@ type PerRequestField =
   | "requested_provider"
   | "fallback_used"
   | "providers_tried"
-  | "cached";
+  | "cached"
+  | "upstream_calls";
 
 /** A translation without its per-request fields: what the cache stores and identical requests in flight share. */
 export type StoredTranslation = Omit<TranslateResponse, PerRequestField>;
@@ -214,8 +238,15 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
     caching?.cache.enabled && caller
       ? translationCacheKey(caching.cache, caller.apiKeyId, plan, deps.providers, localisationKey(localisation))
       : undefined;
-  const looked = await throughCache<StoredTranslation, Answer>(caching, key, caller, deadline, () =>
-    serve(plan, masked, localisation, deps, deadline),
+  const { value: looked, calls } = await countUpstreamCalls(() =>
+    throughCache<StoredTranslation, Answer>(
+      caching,
+      key,
+      caller,
+      deadline,
+      () => serve(plan, masked, localisation, deps, deadline, options.pack),
+      options.pack?.waiting,
+    ),
   );
 
   // A hit names what served the original call, and this request tried no provider.
@@ -231,6 +262,7 @@ export async function translateText(input: TranslateInput, deps: TranslateDeps, 
     requested_provider: plan.requested,
     ...answer.routing,
     cached: looked.outcome === "hit",
+    upstream_calls: totalUpstreamCalls(calls),
   };
 }
 
@@ -241,17 +273,31 @@ async function glossaryFor(id: string, plan: Prepared, caller: CacheCaller | und
 }
 
 /** Runs the planned routes: the only path that calls a provider. */
-async function serve(plan: Prepared, masked: Protected, localisation: Localisation, deps: TranslateDeps, deadline: number): Promise<Answer> {
+async function serve(
+  plan: Prepared,
+  masked: Protected,
+  localisation: Localisation,
+  deps: TranslateDeps,
+  deadline: number,
+  pack?: PackSlot,
+): Promise<Answer> {
   const gate: ProviderGate = deps.gate ?? ((_p, _d, call) => call());
+  // In a packed batch the first-choice route's call is shared with the batch's other texts of the same group: the same
+  // pair, protection, and whether the provider is told the source or infers it (one request carries one choice).
+  const group = pack && JSON.stringify([plan.source, plan.inferSource, plan.target, localisationKey(localisation)]);
 
-  const chain = plan.routes.map((route): Route<Served> & { translation: TranslationRoute } => ({
+  const chain = plan.routes.map((route, i): Route<Served> & { translation: TranslationRoute } => ({
     provider: route.provider,
     label: route.label,
     translation: route,
     attempt: async (callDeadline) => {
       const client = deps.providers[route.provider];
       try {
-        return { ...(await translateMasked(route, client, masked, plan, callDeadline, gate)), client };
+        const translated =
+          pack && i === 0
+            ? await pack.translate(route, client, masked, group!, plan, callDeadline)
+            : await translateMasked(route, client, masked, plan, callDeadline, gate);
+        return { ...translated, client };
       } catch (err) {
         const finding = deps.availability && unavailableSubject(err, { ...route, source: plan.source, target: plan.target });
         if (finding) await deps.availability!.markUnavailable(finding.subject, finding.reason);

@@ -22,10 +22,11 @@ describe("CSV exports", () => {
       errors: 1,
       characters: 12,
       cacheHits: 1,
+      upstreamCalls: 2,
       byEndpoint: {},
       byOutcome: { "2xx": 2, "4xx": 1, "429": 0, "5xx": 0 },
     };
-    expect(usageCsv([day])).toBe("day,requests,errors,characters,cache_hits\r\n2026-11-25,3,1,12,1\r\n");
+    expect(usageCsv([day])).toBe("day,requests,upstream_calls,errors,characters,cache_hits\r\n2026-11-25,3,2,1,12,1\r\n");
   });
 
   it("the request log: the API's fields, empty where null", () => {
@@ -38,11 +39,12 @@ describe("CSV exports", () => {
       provider: "provider_a",
       model_used: "provider_a/sunflower",
       cache: "hit" as const,
+      upstream_calls: 1,
     };
-    expect(requestLogCsv([row, { ...row, status: 422, provider: null, model_used: null, cache: null }]).split("\r\n")).toEqual([
-      "time,request_id,endpoint,status,latency_ms,provider,model_used,cache",
-      "2026-11-25T10:00:00.000Z,req_1,POST /api/v1/translate,200,12,provider_a,provider_a/sunflower,hit",
-      "2026-11-25T10:00:00.000Z,req_1,POST /api/v1/translate,422,12,,,",
+    expect(requestLogCsv([row, { ...row, status: 422, provider: null, model_used: null, cache: null, upstream_calls: 0 }]).split("\r\n")).toEqual([
+      "time,request_id,endpoint,status,latency_ms,provider,model_used,cache,upstream_calls",
+      "2026-11-25T10:00:00.000Z,req_1,POST /api/v1/translate,200,12,provider_a,provider_a/sunflower,hit,1",
+      "2026-11-25T10:00:00.000Z,req_1,POST /api/v1/translate,422,12,,,,0",
       "",
     ]);
   });

@@ -20,16 +20,16 @@ export function toCsv(header: string[], rows: (string | number | null)[][]): str
 /** The usage table: one row per UTC day, oldest first. */
 export function usageCsv(days: SeriesDay[]): string {
   return toCsv(
-    ["day", "requests", "errors", "characters", "cache_hits"],
-    days.map((d) => [d.day, d.requests, d.errors, d.characters, d.cacheHits]),
+    ["day", "requests", "upstream_calls", "errors", "characters", "cache_hits"],
+    days.map((d) => [d.day, d.requests, d.upstreamCalls, d.errors, d.characters, d.cacheHits]),
   );
 }
 
 /** The request log, newest first, with the fields of GET /api/v1/usage/requests. */
 export function requestLogCsv(rows: RequestLogRow[]): string {
   return toCsv(
-    ["time", "request_id", "endpoint", "status", "latency_ms", "provider", "model_used", "cache"],
-    rows.map((r) => [r.time, r.request_id, r.endpoint, r.status, r.latency_ms, r.provider, r.model_used, r.cache]),
+    ["time", "request_id", "endpoint", "status", "latency_ms", "provider", "model_used", "cache", "upstream_calls"],
+    rows.map((r) => [r.time, r.request_id, r.endpoint, r.status, r.latency_ms, r.provider, r.model_used, r.cache, r.upstream_calls]),
   );
 }
 

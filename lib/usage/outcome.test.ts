@@ -5,13 +5,14 @@ const translation = { detected_source_lang: "en", target_lang: "lug", provider: 
 
 describe("requestOutcome", () => {
   it("a translation: its pair, provider and the characters sent upstream; a cache hit counts as a hit", () => {
-    expect(requestOutcome("POST /api/v1/translate", 200, translation, true)).toEqual({
+    expect(requestOutcome("POST /api/v1/translate", 200, translation, true, { provider_a: 1 })).toEqual({
       endpoint: "POST /api/v1/translate",
       status: 200,
       languagePair: "en-lug",
       provider: "provider_a",
       characters: 12,
       cacheHits: 0,
+      upstreamCalls: { provider_a: 1 },
     });
     expect(requestOutcome("POST /api/v1/translate", 200, { ...translation, cached: true }, true)).toMatchObject({ characters: 0, cacheHits: 1 });
   });
@@ -46,13 +47,14 @@ describe("requestOutcome", () => {
       provider: "",
       characters: 0,
       cacheHits: 0,
+      upstreamCalls: {},
     });
     expect(requestOutcome("GET /api/v1/languages", 304, new Response(null, { status: 304 }))).toMatchObject({ provider: "", languagePair: "" });
   });
 });
 
 describe("requestLogEntry", () => {
-  const request = { requestId: "req_1", endpoint: "POST /api/v1/translate", status: 200, latencyMs: 12.6, at: 1 };
+  const request = { requestId: "req_1", endpoint: "POST /api/v1/translate", status: 200, latencyMs: 12.6, at: 1, upstreamCalls: 1 };
 
   it("a translation: provider, model and whether the cache answered; the latency in whole ms", () => {
     expect(requestLogEntry(request, { provider: "provider_a", model_used: "provider_a/sunflower", cached: true, translated_text: "x" })).toEqual({

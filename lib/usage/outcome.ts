@@ -1,4 +1,5 @@
 import type { RequestLogEntry, RequestOutcome } from "@/lib/keys/usage-buffer";
+import type { UpstreamCalls } from "@/lib/kit/telemetry";
 import { translationUsage } from "@/lib/translate";
 import type { BatchTranslateResponse, TranslateResponse } from "@/lib/translate/schemas";
 
@@ -6,13 +7,20 @@ import type { BatchTranslateResponse, TranslateResponse } from "@/lib/translate/
  * How a request ended, for the usage breakdown: the route wrapper calls this once per authenticated request with the
  * operation ("POST /api/v1/translate"), the response status and what the handler returned (nothing when it threw).
  * The language pair and provider are read from the result: a translation's detected_source_lang, target_lang and
- * provider; a batch's when every item that succeeded shares them; any other result's `provider` (speech).
+ * provider; a batch's when every item that succeeded shares them; any other result's `provider` (speech). The
+ * upstream calls are the request's, by the provider called (lib/kit/telemetry.ts), whatever the status.
  */
-export function requestOutcome(endpoint: string, status: number, result?: unknown, translation = false): RequestOutcome {
+export function requestOutcome(
+  endpoint: string,
+  status: number,
+  result?: unknown,
+  translation = false,
+  upstreamCalls: UpstreamCalls = {},
+): RequestOutcome {
   const served = status < 400 ? servedBy(result) : { languagePair: "", provider: "" };
   const { characters, cacheHits } =
     translation && status < 400 && isObject(result) ? translationUsage(result as TranslateResponse | BatchTranslateResponse) : NO_TRANSLATION;
-  return { endpoint, status, ...served, characters, cacheHits };
+  return { endpoint, status, ...served, characters, cacheHits, upstreamCalls };
 }
 
 const NO_TRANSLATION = { characters: 0, cacheHits: 0 };
@@ -46,7 +54,7 @@ function shared(values: string[]): string {
  * what the handler said. Never anything of the text or the audio.
  */
 export function requestLogEntry(
-  request: { requestId: string; endpoint: string; status: number; latencyMs: number; at: number },
+  request: { requestId: string; endpoint: string; status: number; latencyMs: number; at: number; upstreamCalls: number },
   result?: unknown,
   served?: { provider?: string; model?: string },
 ): RequestLogEntry {

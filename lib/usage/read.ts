@@ -12,6 +12,8 @@ export interface UsageCounts {
   characters: number;
   cacheHits: number;
   errors: number;
+  /** Upstream calls (quota units). */
+  upstreamCalls: number;
 }
 
 export interface UsageGroupRow extends UsageCounts {
@@ -46,7 +48,7 @@ export async function readUsage(keys: KeyStore, keyId: string, range: { from: st
   const rows = await prisma.$queryRawUnsafe<Record<string, unknown>[]>(
     `SELECT ${[...select, ""].join(", ")}
             sum(requests)::bigint AS requests, sum(characters)::bigint AS characters, sum(cache_hits)::bigint AS cache_hits,
-            coalesce(sum(requests) FILTER (WHERE status >= 400), 0)::bigint AS errors
+            sum(upstream_calls)::bigint AS upstream_calls, coalesce(sum(requests) FILTER (WHERE status >= 400), 0)::bigint AS errors
        FROM usage_breakdown
       WHERE key_id = $1::uuid AND day BETWEEN $2::date AND $3::date
       ${groups.length ? `GROUP BY ${groups.map((_, i) => `g${i}`).join(", ")}` : ""}`,
@@ -60,6 +62,7 @@ export async function readUsage(keys: KeyStore, keyId: string, range: { from: st
       characters: Number(r.characters ?? 0),
       cacheHits: Number(r.cache_hits ?? 0),
       errors: Number(r.errors ?? 0),
+      upstreamCalls: Number(r.upstream_calls ?? 0),
     };
     groups.forEach((g, i) => {
       (row as unknown as Record<string, unknown>)[FIELD[g]] = g === "status" ? Number(r[`g${i}`]) : r[`g${i}`];
@@ -68,23 +71,36 @@ export async function readUsage(keys: KeyStore, keyId: string, range: { from: st
   });
 }
 
-/** GET /api/v1/usage's answer for a validated range and grouping. */
+/**
+ * GET /api/v1/usage's answer for a validated range and grouping. Each row (and the totals) also splits its upstream
+ * calls by provider: read in the same query, grouped by the provider as well, and summed here.
+ */
 export async function usageReport(keys: KeyStore, keyId: string, range: { from: string; to: string }, groupBy: UsageGroup): Promise<UsageResponse> {
-  const groups = await readUsage(keys, keyId, range, [groupBy]);
-  const totals = sumCounts(groups);
+  const byProvider = await readUsage(keys, keyId, range, groupBy === "provider" ? ["provider"] : [groupBy, "provider"]);
+  const grouped = new Map<unknown, { group: UsageGroupRow; parts: UsageGroupRow[] }>();
+  for (const row of byProvider) {
+    const value = row[FIELD[groupBy]];
+    const found = grouped.get(value);
+    if (found) found.parts.push(row);
+    else grouped.set(value, { group: { [FIELD[groupBy]]: value, ...ZERO } as UsageGroupRow, parts: [row] });
+  }
+  const groups = [...grouped.values()].map(({ group, parts }) => ({ ...group, ...sumCounts(parts), parts }));
+  const totals = { ...sumCounts(groups), parts: byProvider };
   let rows: UsageRow[];
   if (groupBy === "day") {
     const byDay = new Map(groups.map((g) => [g.day, g]));
-    rows = daysOf(range).map((day) => ({ day, ...apiCounts(byDay.get(day) ?? ZERO) }));
+    rows = daysOf(range).map((day) => ({ day, ...apiCounts(byDay.get(day) ?? { ...ZERO, parts: [] }) }));
   } else {
     rows = groups
-      .sort((a, b) => b.requests - a.requests || String(a[FIELD[groupBy]]).localeCompare(String(b[FIELD[groupBy]])))
+      .sort(
+        (a, b) => b.requests - a.requests || b.upstreamCalls - a.upstreamCalls || String(a[FIELD[groupBy]]).localeCompare(String(b[FIELD[groupBy]])),
+      )
       .map((g) => ({ [groupBy]: g[FIELD[groupBy]], ...apiCounts(g) }));
   }
   return { from: range.from, to: range.to, group_by: groupBy, totals: apiCounts(totals), rows };
 }
 
-const ZERO: UsageCounts = { requests: 0, characters: 0, cacheHits: 0, errors: 0 };
+const ZERO: UsageCounts = { requests: 0, characters: 0, cacheHits: 0, errors: 0, upstreamCalls: 0 };
 
 export function sumCounts(rows: UsageCounts[]): UsageCounts {
   return rows.reduce(
@@ -93,12 +109,25 @@ export function sumCounts(rows: UsageCounts[]): UsageCounts {
       characters: s.characters + r.characters,
       cacheHits: s.cacheHits + r.cacheHits,
       errors: s.errors + r.errors,
+      upstreamCalls: s.upstreamCalls + r.upstreamCalls,
     }),
     ZERO,
   );
 }
 
-const apiCounts = (c: UsageCounts) => ({ requests: c.requests, characters: c.characters, cache_hits: c.cacheHits, errors: c.errors });
+/** The API's counts of a group; `parts` are its rows by provider (the upstream calls' split). */
+function apiCounts(c: UsageCounts & { parts: UsageGroupRow[] }) {
+  const byProvider: Record<string, number> = {};
+  for (const p of c.parts) if (p.provider && p.upstreamCalls > 0) byProvider[p.provider] = (byProvider[p.provider] ?? 0) + p.upstreamCalls;
+  return {
+    requests: c.requests,
+    characters: c.characters,
+    cache_hits: c.cacheHits,
+    errors: c.errors,
+    upstream_calls: c.upstreamCalls,
+    upstream_calls_by_provider: byProvider,
+  };
+}
 
 /** Every UTC day of the inclusive range, oldest first. */
 export function daysOf(range: { from: string; to: string }): string[] {

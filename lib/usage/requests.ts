@@ -59,6 +59,10 @@ export const RequestLogRow = z
       .enum(["hit", "miss", "partial"])
       .nullable()
       .describe("Translations: hit (answered from the translation cache), miss, or partial (a batch with some items cached); null elsewhere"),
+    upstream_calls: z
+      .number()
+      .int()
+      .describe("Upstream calls (quota units) the request cost, all providers together: 0 for a cache hit or a request that calls no provider"),
   })
   .describe("One request of the calling key");
 export type RequestLogRow = z.infer<typeof RequestLogRow>;
@@ -111,6 +115,7 @@ interface DbRow {
   provider: string;
   model: string;
   cache: string;
+  upstream_calls: number;
 }
 
 const toRow = (r: DbRow): RequestLogRow => ({
@@ -122,6 +127,7 @@ const toRow = (r: DbRow): RequestLogRow => ({
   provider: r.provider || null,
   model_used: r.model || null,
   cache: r.cache === "hit" || r.cache === "miss" || r.cache === "partial" ? r.cache : null,
+  upstream_calls: Number(r.upstream_calls),
 });
 
 /** One page of the key's request log, newest first. This instance's pending lines are written first. */
@@ -136,7 +142,7 @@ export async function readRequestLog(
   const { sql, params } = where(keyId, filter);
   const [count] = await prisma.$queryRawUnsafe<{ n: bigint | number }[]>(`SELECT count(*)::bigint AS n FROM request_log WHERE ${sql}`, ...params);
   const rows = await prisma.$queryRawUnsafe<DbRow[]>(
-    `SELECT at, request_id, endpoint, status, latency_ms, provider, model, cache FROM request_log WHERE ${sql}
+    `SELECT at, request_id, endpoint, status, latency_ms, provider, model, cache, upstream_calls FROM request_log WHERE ${sql}
       ORDER BY at DESC, id DESC LIMIT ${paging.perPage} OFFSET ${(paging.page - 1) * paging.perPage}`,
     ...params,
   );

@@ -74,6 +74,15 @@ const Counts = {
   characters: z.number().int().describe("Characters sent to providers for translation (translations answered from the cache are not counted)"),
   cache_hits: z.number().int().describe("Translations answered from the translation cache (a batch counts each such item)"),
   errors: z.number().int().describe("Requests answered with a 4xx or 5xx status (429 included)"),
+  upstream_calls: z
+    .number()
+    .int()
+    .describe(
+      "Upstream calls (quota units) the requests cost: every request sent to a provider's metered API, failed ones and retries included (a provider charges them before the work); cache hits and packed batches keep it below requests",
+    ),
+  upstream_calls_by_provider: z
+    .record(z.string(), z.number().int())
+    .describe('upstream_calls split by the provider called, e.g. {"provider_a": 3}: also the calls to a provider that failed before another served'),
 };
 
 export const UsageRow = z
@@ -90,7 +99,9 @@ export const UsageRow = z
       .string()
       .nullable()
       .optional()
-      .describe("group_by=provider: the provider that served the request (a batch: when one served every item), else null"),
+      .describe(
+        "group_by=provider: the provider that served the request (a batch: when one served every item), else null; a provider called without serving has a row with its upstream_calls and no requests",
+      ),
     ...Counts,
   })
   .describe("One group: exactly the field group_by names, and the counts");
@@ -102,7 +113,9 @@ export const UsageResponse = z
     to: z.string().describe("Last day of the range (UTC, YYYY-MM-DD)"),
     group_by: z.enum(USAGE_GROUPS),
     totals: z.object(Counts).describe("Sums over the whole range"),
-    rows: z.array(UsageRow).describe("group_by=day: one row per day, oldest first; otherwise the groups with requests, most requests first"),
+    rows: z
+      .array(UsageRow)
+      .describe("group_by=day: one row per day, oldest first; otherwise the groups with requests or upstream calls, most requests first"),
   })
   .describe("Usage of the calling key");
 export type UsageResponse = z.infer<typeof UsageResponse>;

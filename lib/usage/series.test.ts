@@ -19,6 +19,7 @@ describe("dashboard series", () => {
       characters: 0,
       cacheHits: 0,
       errors: status >= 400 ? requests : 0,
+      upstreamCalls: 0,
       ...extra,
     });
     const { days, endpoints } = buildSeries(
@@ -40,6 +41,7 @@ describe("dashboard series", () => {
       characters: 40,
       cacheHits: 2,
       errors: 4,
+      upstreamCalls: 0,
       byEndpoint: { "POST /api/v1/translate": 7, "POST /api/v1/speech/tts": 7, "GET /api/v1/languages": 1, "POST /api/v1/detect": 1 },
       byOutcome: { "2xx": 12, "4xx": 1, "429": 2, "5xx": 1 },
     });

@@ -1,7 +1,8 @@
 import type { UsageGroupRow } from "./read";
 
 /**
- * The dashboard chart's data: per day, requests split by endpoint and by outcome, with characters and cache hits.
+ * The dashboard chart's data: per day, requests split by endpoint and by outcome, with upstream calls, characters and
+ * cache hits.
  * Built from readUsage's rows grouped by (day, endpoint, status) — the rows GET /api/v1/usage sums — so the chart and
  * the API always agree. Pure (no I/O), so the client component gets plain JSON.
  */
@@ -14,6 +15,8 @@ export interface SeriesDay {
   characters: number;
   cacheHits: number;
   errors: number;
+  /** Upstream calls (quota units) the day's requests cost. */
+  upstreamCalls: number;
   /** endpoint ("POST /api/v1/translate") → requests */
   byEndpoint: Record<string, number>;
   byOutcome: Record<Outcome, number>;
@@ -31,7 +34,16 @@ export function buildSeries(rows: UsageGroupRow[], days: string[]): { days: Seri
   const byDay = new Map<string, SeriesDay>(
     days.map((day) => [
       day,
-      { day, requests: 0, characters: 0, cacheHits: 0, errors: 0, byEndpoint: {}, byOutcome: { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 } },
+      {
+        day,
+        requests: 0,
+        characters: 0,
+        cacheHits: 0,
+        errors: 0,
+        upstreamCalls: 0,
+        byEndpoint: {},
+        byOutcome: { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 },
+      },
     ]),
   );
   const endpointTotals = new Map<string, number>();
@@ -42,6 +54,7 @@ export function buildSeries(rows: UsageGroupRow[], days: string[]): { days: Seri
     d.characters += r.characters;
     d.cacheHits += r.cacheHits;
     d.errors += r.errors;
+    d.upstreamCalls += r.upstreamCalls;
     d.byEndpoint[r.endpoint] = (d.byEndpoint[r.endpoint] ?? 0) + r.requests;
     d.byOutcome[outcomeOf(r.status)] += r.requests;
     endpointTotals.set(r.endpoint, (endpointTotals.get(r.endpoint) ?? 0) + r.requests);

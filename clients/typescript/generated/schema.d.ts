@@ -652,7 +652,8 @@ export interface components {
          *       "segments": 1,
          *       "glossary_terms_applied": null,
          *       "sandbox": false,
-         *       "cached": false
+         *       "cached": false,
+         *       "upstream_calls": 1
          *     }
          */
         TranslateResponse: {
@@ -691,7 +692,7 @@ export interface components {
             fallback_used: boolean;
             /** @description Providers called, in order; the last one served */
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
-            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own */
+            /** @description Upstream calls the text took (in a packed batch a text shares its call with others and counts 1): 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own */
             segments: number;
             /** @description The target terms of the glossary that the text contained (each once, in order of appearance) and the translation carries; [] when it contained none; null without glossary_id */
             glossary_terms_applied: string[] | null;
@@ -699,6 +700,8 @@ export interface components {
             sandbox: boolean;
             /** @description True when answered from the translation cache, or shared with an identical request in flight: no upstream call was made for this request, and provider, model_used and quality_score name what served the original call (also the header X-Lugha-Cache: hit) */
             cached: boolean;
+            /** @description Upstream calls (quota units) this request cost: every request sent to a provider's metered API, retries and failed attempts included; 0 when nothing was sent (answered from the cache, or waiting for an identical request's answer). Also in the header X-Lugha-Upstream-Calls */
+            upstream_calls: number;
         };
         /**
          * @description Batch summary
@@ -748,7 +751,8 @@ export interface components {
          *       "failed": 1,
          *       "total_latency_ms": 402,
          *       "characters_translated": 12,
-         *       "sandbox": false
+         *       "sandbox": false,
+         *       "upstream_calls": 1
          *     }
          */
         BatchTranslateResponse: {
@@ -763,6 +767,8 @@ export interface components {
             characters_translated: number;
             /** @description True when any item was served by a sandbox emulator (additive) */
             sandbox: boolean;
+            /** @description Upstream calls (quota units) the whole batch cost: items going to the same provider, model, pair and protection settings share packed calls, so 50 short texts usually cost 2–3 calls; an item answered from the cache costs none. Also in the header X-Lugha-Upstream-Calls */
+            upstream_calls: number;
         };
         /** @description Batch item result */
         BatchItemResult: {
@@ -787,7 +793,7 @@ export interface components {
             /** @description Characters of the item's text after trimming; null when the item failed */
             characters_translated: number | null;
             fallback_used: boolean | null;
-            /** @description Upstream calls the text took: 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own */
+            /** @description Upstream calls the text took (in a packed batch a text shares its call with others and counts 1): 1, or the number of chunks when it was longer than the serving provider takes in one call (split at sentence boundaries, translated by that one provider and model, and joined with the original's paragraph breaks and spacing); an ICU message's branches and HTML alt/title attributes are calls of their own */
             segments: number | null;
             /** @description As in translate; null also when the item failed */
             glossary_terms_applied: string[] | null;
@@ -828,7 +834,7 @@ export interface components {
                     error: string;
                 }[];
             };
-            /** @description Requests sent to the provider for this catalog */
+            /** @description Upstream calls (quota units) this catalog cost: every request sent to the provider, retries included */
             upstream_calls: number;
             /** @description Characters (Unicode code points) of the source entries sent upstream */
             characters_translated: number;
@@ -1255,6 +1261,7 @@ export interface components {
          *       "providers_tried": [
          *         "provider_a"
          *       ],
+         *       "upstream_calls": 1,
          *       "sandbox": false
          *     }
          */
@@ -1294,6 +1301,8 @@ export interface components {
             fallback_used: boolean;
             /** @description Providers called, in order; the last one served */
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
+            /** @description Upstream calls (quota units) this request cost: every request sent to a provider's metered API, retries and failed attempts included; 0 when nothing was sent (answered from the cache, or waiting for an identical request's answer). Also in the header X-Lugha-Upstream-Calls */
+            upstream_calls: number;
             /** @description True when served by an offline sandbox emulator: the result is NOT real speech recognition or synthesis (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
         };
@@ -1313,6 +1322,7 @@ export interface components {
          *       "providers_tried": [
          *         "provider_a"
          *       ],
+         *       "upstream_calls": 1,
          *       "sandbox": false
          *     }
          */
@@ -1345,6 +1355,8 @@ export interface components {
             fallback_used: boolean;
             /** @description Providers called, in order; the last one served */
             providers_tried: ("provider_a" | "provider_b" | "provider_c")[];
+            /** @description Upstream calls (quota units) this request cost: every request sent to a provider's metered API, retries and failed attempts included; 0 when nothing was sent (answered from the cache, or waiting for an identical request's answer). Also in the header X-Lugha-Upstream-Calls */
+            upstream_calls: number;
             /** @description True when served by an offline sandbox emulator: the result is NOT real speech recognition or synthesis (also sent as the header X-Lugha-Sandbox: true) */
             sandbox: boolean;
         };
@@ -1520,8 +1532,14 @@ export interface components {
                 cache_hits: number;
                 /** @description Requests answered with a 4xx or 5xx status (429 included) */
                 errors: number;
+                /** @description Upstream calls (quota units) the requests cost: every request sent to a provider's metered API, failed ones and retries included (a provider charges them before the work); cache hits and packed batches keep it below requests */
+                upstream_calls: number;
+                /** @description upstream_calls split by the provider called, e.g. {"provider_a": 3}: also the calls to a provider that failed before another served */
+                upstream_calls_by_provider: {
+                    [key: string]: number;
+                };
             };
-            /** @description group_by=day: one row per day, oldest first; otherwise the groups with requests, most requests first */
+            /** @description group_by=day: one row per day, oldest first; otherwise the groups with requests or upstream calls, most requests first */
             rows: components["schemas"]["UsageRow"][];
         };
         /** @description One group: exactly the field group_by names, and the counts */
@@ -1534,7 +1552,7 @@ export interface components {
             status?: number;
             /** @description group_by=language_pair: "<source>-<target>" of a translation (a batch: when all its items share one), else null */
             language_pair?: string | null;
-            /** @description group_by=provider: the provider that served the request (a batch: when one served every item), else null */
+            /** @description group_by=provider: the provider that served the request (a batch: when one served every item), else null; a provider called without serving has a row with its upstream_calls and no requests */
             provider?: string | null;
             /** @description Requests made with the key */
             requests: number;
@@ -1544,6 +1562,12 @@ export interface components {
             cache_hits: number;
             /** @description Requests answered with a 4xx or 5xx status (429 included) */
             errors: number;
+            /** @description Upstream calls (quota units) the requests cost: every request sent to a provider's metered API, failed ones and retries included (a provider charges them before the work); cache hits and packed batches keep it below requests */
+            upstream_calls: number;
+            /** @description upstream_calls split by the provider called, e.g. {"provider_a": 3}: also the calls to a provider that failed before another served */
+            upstream_calls_by_provider: {
+                [key: string]: number;
+            };
         };
         /** @description Recent requests of the calling key (the last 7 days) */
         RequestLogResponse: {
@@ -1575,6 +1599,8 @@ export interface components {
              * @enum {string|null}
              */
             cache: "hit" | "miss" | "partial" | null;
+            /** @description Upstream calls (quota units) the request cost, all providers together: 0 for a cache hit or a request that calls no provider */
+            upstream_calls: number;
         };
         /** @description Error body: {"detail": {code, message, request_id, errors?}} */
         ErrorBody: {
@@ -1646,6 +1672,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
                     "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
+                    /** @description Upstream calls (quota units) this request cost, as `upstream_calls` says; on error answers too (a request that failed at the providers still spent their quota) */
+                    "X-Lugha-Upstream-Calls"?: number;
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
@@ -1789,6 +1817,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     /** @description `hit`: answered from the translation cache (batch: every item that succeeded was), no upstream call; `miss`: sent upstream; `bypass`: the request asked not to be answered from the cache (`Cache-Control: no-cache` or `"cache": false`). Absent when the operator turned the cache off. */
                     "X-Lugha-Cache"?: "hit" | "miss" | "bypass";
+                    /** @description Upstream calls (quota units) this request cost, as `upstream_calls` says; on error answers too (a request that failed at the providers still spent their quota) */
+                    "X-Lugha-Upstream-Calls"?: number;
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
@@ -1930,6 +1960,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Upstream calls (quota units) this request cost, as `upstream_calls` says; on error answers too (a request that failed at the providers still spent their quota) */
+                    "X-Lugha-Upstream-Calls"?: number;
                     /** @description With the file: entries of the target file */
                     "X-Lugha-Entries-Total"?: number;
                     /** @description With the file: entries translated by this request */
@@ -1940,8 +1972,6 @@ export interface operations {
                     "X-Lugha-Entries-Pending"?: number;
                     /** @description With the file: entries that could not be translated */
                     "X-Lugha-Entries-Failed"?: number;
-                    /** @description With the file: requests sent to the provider */
-                    "X-Lugha-Upstream-Calls"?: number;
                     /** @description With the file: characters of the source entries sent upstream */
                     "X-Lugha-Characters-Translated"?: number;
                     /** @description With the file, when entries are pending because the provider's budget is spent: seconds until it admits more */
@@ -2230,6 +2260,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description Upstream calls (quota units) this request cost, as `upstream_calls` says; on error answers too (a request that failed at the providers still spent their quota) */
+                    "X-Lugha-Upstream-Calls"?: number;
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;
@@ -2386,6 +2418,8 @@ export interface operations {
                     "X-Lugha-Fallback-Used"?: boolean;
                     /** @description providers_tried, comma-separated */
                     "X-Lugha-Providers-Tried"?: string;
+                    /** @description Upstream calls (quota units) this request cost, as `upstream_calls` says; on error answers too (a request that failed at the providers still spent their quota) */
+                    "X-Lugha-Upstream-Calls"?: number;
                     /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
                     "X-Lugha-Sandbox"?: "true";
                     [name: string]: unknown;

@@ -346,6 +346,7 @@ function schemas(): Record<string, SchemaObject> {
     total_latency_ms: 402,
     characters_translated: 12,
     sandbox: false,
+    upstream_calls: 1,
   };
   return all;
 }

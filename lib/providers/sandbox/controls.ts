@@ -69,8 +69,14 @@ export interface EmulatorStats {
    * long-text splitting assert (upstream calls saved, no call over a provider's input limit) and the benchmark reports.
    */
   translations: { calls: number; totalChars: number; maxChars: number };
+  /**
+   * Quota units spent, as the upstream charges them: one per request to a metered endpoint, counted on arrival
+   * (before latency, faults or the work: a request that fails or times out still costs one). Language identification,
+   * token requests, signed audio downloads and model information cost nothing.
+   */
+  quotaUnits: number;
 }
 
 export function emptyStats(): EmulatorStats {
-  return { requests: 0, inFlight: 0, maxInFlight: 0, byPath: {}, recent: [], translations: { calls: 0, totalChars: 0, maxChars: 0 } };
+  return { requests: 0, inFlight: 0, maxInFlight: 0, byPath: {}, recent: [], translations: { calls: 0, totalChars: 0, maxChars: 0 }, quotaUnits: 0 };
 }

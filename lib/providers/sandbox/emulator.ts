@@ -47,6 +47,8 @@ export interface ProviderBehaviour {
   successSample(url: URL): { contentType: string; body: string };
   /** Headers on every answer (HF's x-request-id). */
   commonHeaders?(): Record<string, string>;
+  /** Whether a request costs a quota unit at this upstream (default: every request does). */
+  charged?(req: Request, url: URL): boolean;
   /** The text of a translation request (its parsed JSON body), or undefined for any other request: counted in stats. */
   translationText?(url: URL, body: unknown): string | undefined;
 }
@@ -140,6 +142,7 @@ export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, i
     const url = new URL(req.url);
     if (url.pathname === CONTROL_PATH || url.pathname.startsWith(`${CONTROL_PATH}/`)) return control(req, url);
     await record(stats, req, url, behaviour);
+    if (behaviour.charged?.(req, url) ?? true) stats.quotaUnits += 1; // charged before the work, as the upstreams do
     stats.inFlight += 1;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     try {

@@ -155,6 +155,11 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
   const handlers: Record<Task, (req: Request, model: string) => Promise<Response>> = { translation: translate, asr: transcribe, tts: synthesize };
 
   return {
+    // Inference is what the credits pay for; the Hub's model information is free.
+    charged(req, url) {
+      return req.method === "POST" && url.pathname.startsWith(MODELS_PREFIX);
+    },
+
     async route(req, url) {
       if (req.method === "GET" && url.pathname.startsWith(HUB_PREFIX)) return modelInfo(url);
       if (url.pathname.startsWith("/models/"))

@@ -9,6 +9,9 @@ import { apiError, sunbirdError, uploadTooLarge, validationError } from "./sunbi
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
 /** Emulates api.sunbird.ai as of 2026-07. */
+/** Sunbird tasks that cost no quota unit. */
+const FREE_TASKS = new Set(["/tasks/language_id", "/tasks/classify_language"]);
+
 export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
   const now = opts.now ?? Date.now;
   let jobs = 0;
@@ -72,6 +75,11 @@ export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
       if (!handle) return json(405, { detail: "Method Not Allowed" });
       if (Number(req.headers.get("content-length")) > MAX_UPLOAD_BYTES) return uploadTooLarge();
       return authFailure(req) ?? handle(req);
+    },
+
+    // The quota guard covers the API's tasks; language identification passes neither it nor the per-minute limiter.
+    charged(req, url) {
+      return req.method === "POST" && url.pathname.startsWith("/tasks/") && !FREE_TASKS.has(url.pathname);
     },
 
     errorResponse(status, variant) {

@@ -42,7 +42,6 @@ function fileReply(result: CatalogResponse, mediaType: string): RawReply {
     "X-Lugha-Entries-Kept": String(entries.kept),
     "X-Lugha-Entries-Pending": String(entries.pending),
     "X-Lugha-Entries-Failed": String(entries.failed.length),
-    "X-Lugha-Upstream-Calls": String(result.upstream_calls),
     "X-Lugha-Characters-Translated": String(result.characters_translated),
   });
   if (result.retry_after_seconds !== null) headers.set("X-Lugha-Retry-After", String(result.retry_after_seconds));
