@@ -1,9 +1,9 @@
 import type { SingleFlight } from "@/lib/cache";
 import {
   type CatalogEntry,
+  CatalogLimitError,
   CatalogParseError,
   CatalogRenderError,
-  type ParsedCatalog,
   parseCatalog,
   readExisting,
   renderCatalog,
@@ -25,7 +25,7 @@ import { type CacheCaller, translationCacheKey } from "./cache";
 import type { CatalogRequest, CatalogResponse } from "./catalog-schemas";
 import { chunkLimit, codePointLength } from "./limits";
 import { localisationKey, translateMasked } from "./localised";
-import { mapWithConcurrency } from "./segment";
+import { mapWithConcurrency, splitForLimit } from "./segment";
 import type { ProviderGate, TranslateDeps } from "./service";
 
 /*
@@ -53,6 +53,12 @@ import type { ProviderGate, TranslateDeps } from "./service";
 
 /** Never more texts in one call than this, however short: one bad answer costs at most this many single retries. */
 export const MAX_TEXTS_PER_CALL = 40;
+
+/**
+ * The most upstream calls one catalog request may need in the worst case (every packed call failing and each of its
+ * entries then sent on its own, split for the route): checked before the first call; over it, the file is refused.
+ */
+export const MAX_CATALOG_UPSTREAM_CALLS = 10_000;
 
 export interface CatalogOptions {
   caller?: CacheCaller;
@@ -83,7 +89,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       errors: [{ loc: ["body", "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
     });
   }
-  const catalog = parse(input.format, input.content, "content");
+  const catalog = or422(() => parseCatalog(input.format, input.content), "content");
   const view = deps.view ?? (await deps.availability?.view());
   const options0 = pairOptions(source, target, deps.models ?? hfModels(), deps.catalogue, view);
   if (options0.length === 0) {
@@ -98,9 +104,12 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
     const found = options.caller ? await deps.glossaries?.(options.caller.apiKeyId, input.glossary_id) : undefined;
     glossary = usableGlossary(found, source, target, ["body", "glossary_id"]);
   }
-  const existing = input.existing === undefined ? new Map() : readExistingOr422(input.format, input.existing, input.target_lang, input.source_hashes);
+  const existing =
+    input.existing === undefined
+      ? new Map()
+      : or422(() => readExisting(input.format, input.existing!, { targetLang: input.target_lang, sidecar: input.source_hashes }), "existing");
 
-  const units = targetEntries(catalog, input.target_lang);
+  const units = or422(() => targetEntries(catalog, input.target_lang), "content");
   const translations = new Map<string, string>();
   const hashes: Record<string, string> = {};
   const failed: { key: string; error: string }[] = [];
@@ -197,9 +206,18 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       jobs.push({ unit, masked, send, cacheKey });
     }
 
-    // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time.
+    // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time, and never more
+    // calls than the worst case counted here, before the first one.
+    const packs = packJobs(jobs, route);
+    const callBudget = worstCaseCalls(packs, route);
+    if (callBudget > MAX_CATALOG_UPSTREAM_CALLS) {
+      const message = `content would need up to ${callBudget} upstream calls; at most ${MAX_CATALOG_UPSTREAM_CALLS} are made for one request. Split the file.`;
+      throw new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", "content"], msg: message, type: "catalog_limit_exceeded" }] });
+    }
     const inner = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
     const gate: ProviderGate = async (provider, callDeadline, call) => {
+      // Not reached unless the count above is wrong: the bound holds whatever the answers are.
+      if (calls >= callBudget) throw new ProviderError(provider, "rate_limited", "the request's upstream calls are spent");
       try {
         const r = await inner(provider, callDeadline, call);
         calls++;
@@ -270,7 +288,6 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       for (const job of retry) await single(job);
     };
 
-    const packs = packJobs(jobs, route);
     const joining = Promise.all(
       joined.map(async ({ unit, key }) => {
         try {
@@ -374,26 +391,39 @@ export function packJobs(jobs: readonly Job[], route: TranslationRoute): Job[][]
   return packs;
 }
 
-/** A file that does not parse: 422 on `field`, naming the format and the line, never quoting the file. */
-function parse(format: CatalogRequest["format"], content: string, field: string): ParsedCatalog {
+/**
+ * The most calls `packs` can cost: one per pack, plus, should a pack's answer fail, each of its entries on its own
+ * (every text sent, split into the route's chunks).
+ */
+function worstCaseCalls(packs: readonly Job[][], route: TranslationRoute): number {
+  const limit = chunkLimit(route);
+  const chunks = (text: string) =>
+    (typeof limit === "number" ? codePointLength(text) <= limit : limit(text)) ? 1 : splitForLimit(text, limit).chunks.length;
+  let calls = packs.length;
+  for (const pack of packs) for (const job of pack) for (const i of job.send) calls += chunks(job.masked.segments[i]);
+  return calls;
+}
+
+/** Runs a step of lib/catalog on the file in `field`: a file that does not parse or is over a limit is 422 on `field`. */
+function or422<T>(run: () => T, field: string): T {
   try {
-    return parseCatalog(format, content);
+    return run();
   } catch (err) {
     if (!(err instanceof CatalogParseError)) throw err;
     throw notParsed(err, field);
   }
 }
 
-function readExistingOr422(format: CatalogRequest["format"], content: string, targetLang: string, sidecar?: Record<string, string>) {
-  try {
-    return readExisting(format, content, { targetLang, sidecar });
-  } catch (err) {
-    if (!(err instanceof CatalogParseError)) throw err;
-    throw notParsed(err, "existing");
-  }
-}
-
+/**
+ * A file that does not parse, or is over a limit: 422 on `field`, naming the format and the line (or the limit),
+ * never quoting the file.
+ */
 function notParsed(err: CatalogParseError, field: string): ApiError {
-  const message = `${field} is not a valid ${err.format} file: ${err.message.slice(err.format.length + 2)}.`;
+  const problem = err.message.slice(err.format.length + 2);
+  if (err instanceof CatalogLimitError) {
+    const message = `${field} is over a limit of ${err.format} files: ${problem}.`;
+    return new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", field], msg: message, type: "catalog_limit_exceeded" }] });
+  }
+  const message = `${field} is not a valid ${err.format} file: ${problem}.`;
   return new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", field], msg: message, type: "catalog_parse_error" }] });
 }
