@@ -44,10 +44,10 @@ const table = (columns: number, rows: number) =>
 const value = "Open the settings for the item and then press the button to continue. ".repeat(10);
 
 const CASES: [string, CatalogFormat, string, string?][] = [
-  ["markdown: 64 columns × 30 rows (1,984 cells)", "markdown", table(64, 30)],
-  ["markdown: 10 columns × 197 rows (1,990 cells)", "markdown", table(10, 197)],
-  ["markdown: one paragraph of 300 `_a**b` marks", "markdown", "_a**b ".repeat(150)],
-  ["markdown: 33 paragraphs of 300 marks (9,900)", "markdown", Array.from({ length: 33 }, () => "_a**b ".repeat(150)).join("\n\n")],
+  ["markdown: 64 columns × 29 rows (1,984 cells)", "markdown", table(64, 29)],
+  ["markdown: 10 columns × 198 rows (2,000 cells)", "markdown", table(10, 198)],
+  ["markdown: one paragraph of 200 `_a**b` marks", "markdown", "_a**b ".repeat(100)],
+  ["markdown: 25 paragraphs of 200 marks (5,000)", "markdown", Array.from({ length: 25 }, () => "_a**b ".repeat(100)).join("\n\n")],
   ["markdown: 128 KiB of prose", "markdown", `${value}\n\n`.repeat(Math.floor((128 * 1024) / (value.length + 2)))],
   [
     "json: ICU, 3 levels into Arabic (186 branches)",
@@ -55,10 +55,18 @@ const CASES: [string, CatalogFormat, string, string?][] = [
     JSON.stringify({ k: "{n,plural,one{#}other{{n,plural,one{#}other{{n,plural,one{#}other{x}}}}}}" }),
     "ar",
   ],
-  ["json: 4,900 entries of 720 characters (3.5 MB)", "json", JSON.stringify(Object.fromEntries(Array.from({ length: 4_900 }, (_, i) => [`k${i}`, value])))],
+  [
+    "json: 4,900 entries of 720 characters (3.5 MB)",
+    "json",
+    JSON.stringify(Object.fromEntries(Array.from({ length: 4_900 }, (_, i) => [`k${i}`, value]))),
+  ],
   ["yaml: 4,900 entries (3.5 MB)", "yaml", `en:\n${Array.from({ length: 4_900 }, (_, i) => `  k${i}: "${value}"`).join("\n")}`],
   ["po: 4,900 entries (3.6 MB)", "po", Array.from({ length: 4_900 }, (_, i) => `msgid "${i} ${value}"\nmsgstr ""\n`).join("\n")],
-  ["android: 4,900 entries (3.6 MB)", "android", `<resources>${Array.from({ length: 4_900 }, (_, i) => `<string name="k${i}">${value}</string>`).join("\n")}</resources>`],
+  [
+    "android: 4,900 entries (3.6 MB)",
+    "android",
+    `<resources>${Array.from({ length: 4_900 }, (_, i) => `<string name="k${i}">${value}</string>`).join("\n")}</resources>`,
+  ],
   [
     "xliff: 4,900 entries (3.7 MB)",
     "xliff",
