@@ -148,6 +148,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   const flights = caching?.flights as SingleFlight<{ translated_text: string } | null> | undefined;
   const landed = new Map<string, (value: { translated_text: string } | null) => void>();
   let calls = 0;
+  let texts = 0;
   let stopped: { retryAfterMs?: number } | undefined;
   const land = () => {
     for (const [id, resolve] of landed) {
@@ -175,6 +176,9 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
         continue;
       }
       const send = masked.segments.flatMap((s, i) => (/\p{L}/u.test(s.replace(/QZ[A-W]+?X/gi, "")) ? [i] : []));
+      // Every text sent is at least one call: past the budget already, stop masking the rest.
+      texts += send.length;
+      if (texts > MAX_CATALOG_UPSTREAM_CALLS) throw tooManyCalls(`more than ${MAX_CATALOG_UPSTREAM_CALLS}`);
       if (send.length === 0) {
         outcomes.set(unit.id, { kind: "done", text: unit.source, fresh: false });
         continue;
@@ -210,10 +214,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
     // calls than the worst case counted here, before the first one.
     const packs = packJobs(jobs, route);
     const callBudget = worstCaseCalls(packs, route);
-    if (callBudget > MAX_CATALOG_UPSTREAM_CALLS) {
-      const message = `content would need up to ${callBudget} upstream calls; at most ${MAX_CATALOG_UPSTREAM_CALLS} are made for one request. Split the file.`;
-      throw new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", "content"], msg: message, type: "catalog_limit_exceeded" }] });
-    }
+    if (callBudget > MAX_CATALOG_UPSTREAM_CALLS) throw tooManyCalls(`up to ${callBudget}`);
     const inner = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
     const gate: ProviderGate = async (provider, callDeadline, call) => {
       // Not reached unless the count above is wrong: the bound holds whatever the answers are.
@@ -389,6 +390,12 @@ export function packJobs(jobs: readonly Job[], route: TranslationRoute): Job[][]
   if (current.length > 0) packs.push(current);
   // A single entry too long to pack is sent on its own (translateMasked splits it for the route).
   return packs;
+}
+
+/** 422: the file would need `howMany` upstream calls, more than one request may make. */
+function tooManyCalls(howMany: string): ApiError {
+  const message = `content would need ${howMany} upstream calls; at most ${MAX_CATALOG_UPSTREAM_CALLS} are made for one request. Split the file.`;
+  return new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", "content"], msg: message, type: "catalog_limit_exceeded" }] });
 }
 
 /**
