@@ -79,7 +79,7 @@ export class InFlightBudget {
     };
   }
 
-  /** Bytes reserved now (for tests and /health). */
+  /** Bytes reserved now. */
   get reserved(): number {
     return this.total;
   }

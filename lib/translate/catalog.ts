@@ -60,6 +60,9 @@ export const MAX_TEXTS_PER_CALL = 40;
  */
 export const MAX_CATALOG_UPSTREAM_CALLS = 10_000;
 
+/** The longest the masking of a file's entries runs before it lets other work on the event loop. */
+const MASKING_SLICE_MS = 10;
+
 export interface CatalogOptions {
   caller?: CacheCaller;
   /** Whole-request budget, ms (default: the batch deadline). */
@@ -157,7 +160,13 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
     }
   };
   try {
+    let slice = performance.now();
     for (const unit of todo) {
+      // Masking thousands of entries is CPU work: let other requests in every few milliseconds.
+      if (performance.now() - slice > MASKING_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
       const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
       const dedupe = `${format}\u0000${unit.source}`;
       const first = sentFor.get(dedupe);
