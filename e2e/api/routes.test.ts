@@ -234,6 +234,10 @@ function echoAttempts(method: string, template: RoutePath, operation: Operation,
         true,
         [MARKER],
         { [MARKER]: MARKER },
+        // A record's keys are the caller's: the marker as a key whose value is refused, and as a key too long to be one.
+        { [MARKER]: 12345 },
+        { [MARKER]: MARKER.repeat(100) },
+        { [MARKER.repeat(200)]: "x" },
         MARKER.repeat(1200),
         [{ id: MARKER, text: MARKER, target_lang: MARKER, source: MARKER, target: MARKER }],
       ])

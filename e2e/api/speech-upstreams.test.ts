@@ -87,7 +87,7 @@ beforeAll(async () => {
       ...providerEnv(),
       PROVIDER_MAX_RETRIES: "2",
       PROVIDER_SPEECH_TIMEOUT_MS: "1500",
-      AUDIO_URL_ALLOWED_HOSTS: "127.0.0.1",
+      AUDIO_URL_ALLOWED_HOSTS: new URL(mediaUrl).host,
       AUDIO_URL_MAX_BYTES: "2MB",
     },
   });

@@ -31,3 +31,9 @@ export class CatalogRenderError extends Error {
     super(`${format}: ${problem}`);
   }
 }
+
+/**
+ * A catalog that is well-formed but over one of the budgets of ./limits.ts (entries, nesting, ICU expansion, Markdown
+ * shape): the message names the limit and its value, never the file's content.
+ */
+export class CatalogLimitError extends CatalogParseError {}

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { type CatalogFormat, CatalogParseError, MAX_CATALOG_ENTRIES, parseCatalog, readExisting } from "./index";
+import {
+  type CatalogFormat,
+  CatalogLimitError,
+  CatalogParseError,
+  MAX_CATALOG_ENTRIES,
+  MAX_ICU_BRANCHES,
+  parseCatalog,
+  readExisting,
+  renderCatalog,
+  targetEntries,
+} from "./index";
 
 /** Text that must never appear in an error message: messages name the problem, never the file's content. */
 const MARKER = "ZQXSECRETMARKER";
@@ -131,5 +141,62 @@ describe("hostile input", () => {
 
   it("rejects an unknown format name", () => {
     expect(() => parseCatalog("docx" as CatalogFormat, "")).toThrow(TypeError);
+  });
+});
+
+describe("expansion into the target's plural categories", () => {
+  const nested = (depth: number) => {
+    let message = "x";
+    for (let i = 0; i < depth; i++) message = `{n,plural,one{#}other{${message}}}`;
+    return JSON.stringify({ k: message });
+  };
+
+  it("refuses ICU plurals nested deeper than 4 levels before expanding them (six levels into Arabic would be 46,656 branches)", () => {
+    const catalog = parseCatalog("json", nested(6));
+    const started = performance.now();
+    expect(() => targetEntries(catalog, "ar")).toThrow(CatalogLimitError);
+    expect(() => targetEntries(catalog, "ar")).toThrow(/nested deeper than 4 levels/);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // Rendering expands the same way, so it is refused the same way.
+    expect(() => renderCatalog("json", catalog.doc, new Map(), { sourceLang: "en", targetLang: "ar" })).toThrow(CatalogLimitError);
+  });
+
+  it(`refuses an ICU message with more than ${MAX_ICU_BRANCHES} branches once expanded; the same message into a language with two categories passes`, () => {
+    const catalog = parseCatalog("json", nested(4));
+    expect(() => targetEntries(catalog, "ar")).toThrow(/more than 256 plural and select branches/);
+    expect(targetEntries(catalog, "lug")).toHaveLength(1);
+    // Three levels into Arabic: 186 branches, within the budget.
+    expect(targetEntries(parseCatalog("json", nested(3)), "ar")[0].source).toContain("zero");
+  });
+
+  it("counts entries after plural expansion: 5,000 source entries that would be 15,000 in Arabic are refused", () => {
+    const entries: Record<string, string> = {};
+    for (let i = 0; i < MAX_CATALOG_ENTRIES / 2; i++) {
+      entries[`item${i}_one`] = `One item ${i}`;
+      entries[`item${i}_other`] = `{{count}} items ${i}`;
+    }
+    const catalog = parseCatalog("json", JSON.stringify(entries));
+    expect(catalog.entries).toHaveLength(MAX_CATALOG_ENTRIES);
+    expect(targetEntries(catalog, "lug")).toHaveLength(MAX_CATALOG_ENTRIES);
+    expect(() => targetEntries(catalog, "ar")).toThrow(/more than 5000 entries once plural forms are expanded/);
+  });
+});
+
+describe("Markdown shapes refused before parsing", () => {
+  it.each([
+    ["a table row of 65 columns", `${"|a".repeat(65)}|\n${"|-".repeat(65)}|\n`, /more than 64 columns/],
+    ["2,001 table cells", `${"|a".repeat(10)}|\n${"|-".repeat(10)}|\n${`${"|b".repeat(10)}|\n`.repeat(199)}|c|\n`, /more than 2000 table cells/],
+    ["201 marks in one paragraph", "_a ".repeat(201), /more than 200 emphasis/],
+    ["5,001 marks in the document", Array.from({ length: 30 }, () => "_a ".repeat(180)).join("\n\n"), /more than 5000 emphasis/],
+    ["128 KiB and one character", "a".repeat(128 * 1024 + 1), /longer than 131072 characters/],
+  ])("%s", (_what, content, problem) => {
+    expect(() => parseCatalog("markdown", content)).toThrow(CatalogLimitError);
+    expect(() => parseCatalog("markdown", content)).toThrow(problem);
+  });
+
+  it("counts marks afresh after a blank line, and a run of one character once; a 64-column table passes", () => {
+    const paragraph = "**bold** and _emphasis_ and `code` ".repeat(30); // 180 runs
+    expect(parseCatalog("markdown", `${paragraph}\n\n${paragraph}\n`).entries).toHaveLength(2);
+    expect(parseCatalog("markdown", `${"| h ".repeat(64)}|\n${"|---".repeat(64)}|\n${"| c ".repeat(64)}|\n`).entries).toHaveLength(128);
   });
 });

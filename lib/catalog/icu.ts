@@ -1,4 +1,5 @@
 import { type MessageFormatElement, type PluralElement, parse as parseIcu, type SelectElement, TYPE } from "@formatjs/icu-messageformat-parser";
+import { LimitExceeded, MAX_ICU_BRANCHES, MAX_ICU_DEPTH, MAX_ICU_EXPANDED_CHARS } from "./limits";
 import type { PluralCategory } from "./types";
 
 /**
@@ -13,6 +14,10 @@ import type { PluralCategory } from "./types";
  *
  * `masked`, when given, is the same message with markup replaced by filler of equal length (XLIFF inline elements
  * whose attributes hold braces): it is what gets parsed, offsets then apply to `message`.
+ *
+ * Before anything is built, the expansion is measured on the parsed message (see checkExpansion): nesting deeper than
+ * MAX_ICU_DEPTH, more than MAX_ICU_BRANCHES branches or more than MAX_ICU_EXPANDED_CHARS characters after expansion
+ * throw LimitExceeded, so a short message cannot grow exponentially.
  */
 export function adaptIcuPlurals(
   message: string,
@@ -25,6 +30,7 @@ export function adaptIcuPlurals(
   } catch {
     return message;
   }
+  checkExpansion(ast, target, message.length);
   const text = message;
   const startOf = (el: { location?: { start: { offset: number } } }) => el.location!.start.offset;
   const endOf = (el: { location?: { end: { offset: number } } }) => el.location!.end.offset;
@@ -75,4 +81,42 @@ export function adaptIcuPlurals(
   };
 
   return renderRange(0, text.length, ast);
+}
+
+type Located = { location?: { start: { offset: number }; end: { offset: number } } };
+const span = (el: Located) => el.location!.end.offset - el.location!.start.offset;
+
+/**
+ * What adaptIcuPlurals() would make of `ast`, measured without building it: throws LimitExceeded as soon as the
+ * nesting, the number of branches or the length (counted generously: each copied branch adds its key and braces)
+ * passes its budget. Every branch counted is work within the budget, so the measuring is bounded too.
+ */
+function checkExpansion(
+  ast: MessageFormatElement[],
+  target: { categories: readonly PluralCategory[]; ordinal: readonly PluralCategory[] },
+  length: number,
+): void {
+  let branches = 0;
+  let chars = length;
+  const visit = (elements: MessageFormatElement[], depth: number) => {
+    for (const el of elements) {
+      if (el.type !== TYPE.plural && el.type !== TYPE.select) continue;
+      if (depth >= MAX_ICU_DEPTH) throw new LimitExceeded(`ICU plural and select arguments nested deeper than ${MAX_ICU_DEPTH} levels`);
+      const entries = Object.entries(el.options);
+      const wanted = el.type === TYPE.plural ? (el.pluralType === "ordinal" ? target.ordinal : target.categories) : undefined;
+      const keywords = entries.filter(([k]) => !k.startsWith("=")).map(([k]) => k);
+      // A category the target has and the source lacks gets a copy of `other`.
+      const copies = !wanted || !el.options.other ? [] : wanted.filter((c) => !keywords.includes(c)).map((c) => [c, el.options.other, true] as const);
+      for (const [key, option, copied] of [...entries.map(([k, o]) => [k, o, false] as const), ...copies]) {
+        branches++;
+        if (branches > MAX_ICU_BRANCHES)
+          throw new LimitExceeded(`an ICU message with more than ${MAX_ICU_BRANCHES} plural and select branches for the target language`);
+        if (copied) chars += key.length + span(option) + 2;
+        if (chars > MAX_ICU_EXPANDED_CHARS)
+          throw new LimitExceeded(`an ICU message longer than ${MAX_ICU_EXPANDED_CHARS} characters once expanded for the target language`);
+        visit(option.value, depth + 1);
+      }
+    }
+  };
+  visit(ast, 0);
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { CatalogParseError } from "./errors";
+import { CatalogLimitError, CatalogParseError } from "./errors";
 import { android } from "./formats/android";
 import { arb, json } from "./formats/json";
 import { markdown } from "./formats/markdown";
@@ -11,7 +11,7 @@ import { xliff } from "./formats/xliff";
 import { yaml } from "./formats/yaml";
 import type { DraftEntry, FormatHandler, GroupForm, PluralGroup, RenderContext } from "./handler";
 import { adaptIcuPlurals } from "./icu";
-import { MAX_CATALOG_ENTRIES } from "./limits";
+import { LimitExceeded, MAX_CATALOG_ENTRIES, MAX_TARGET_CHARS } from "./limits";
 import { localeTag, type PluralInfo, pluralInfo, sameLanguage } from "./plurals";
 import {
   CATALOG_FORMATS,
@@ -63,15 +63,18 @@ import {
  * Pointer below the locale root key (`/date/formats/default`); srt — the cue number as written; vtt — the cue
  * identifier, or `#n` (nth cue) when it has none; markdown — `#n`, the nth block of prose.
  *
- * Limits: at most MAX_CATALOG_ENTRIES entries; nesting deeper than 64 levels is refused; an XML DOCTYPE is refused
- * (no entity is ever expanded); YAML aliases are never expanded (a document whose aliases would expand past 100
- * nodes is refused); Markdown shapes on which the parser is quadratic are refused (formats/markdown.ts). Any failure
- * of a parser becomes a CatalogParseError whose message names the problem and never quotes the input. The caller
- * bounds the input's size.
+ * Limits (./limits.ts; exceeding one is a CatalogLimitError, a CatalogParseError that names the limit): at most
+ * MAX_CATALOG_ENTRIES entries, in the file and again after expansion into the target's plural categories (with at
+ * most MAX_TARGET_CHARS characters of text); ICU messages nested at most MAX_ICU_DEPTH deep, with at most
+ * MAX_ICU_BRANCHES branches and MAX_ICU_EXPANDED_CHARS characters once expanded; nesting deeper than 64 levels is
+ * refused; an XML DOCTYPE is refused (no entity is ever expanded); YAML aliases are never expanded (a document whose
+ * aliases would expand past 100 nodes is refused); Markdown shapes on which the parser is slow are refused before it
+ * runs (formats/markdown.ts). Any failure of a parser becomes a CatalogParseError whose message names the problem and
+ * never quotes the input. The caller bounds the input's size.
  */
 
-export { CatalogParseError, CatalogRenderError } from "./errors";
-export { MAX_CATALOG_ENTRIES } from "./limits";
+export { CatalogLimitError, CatalogParseError, CatalogRenderError } from "./errors";
+export * from "./limits";
 export { localeTag, type PluralInfo, pluralInfo } from "./plurals";
 export * from "./types";
 
@@ -126,6 +129,7 @@ function guarded<T>(format: CatalogFormat, run: () => T): T {
     return run();
   } catch (e) {
     if (e instanceof CatalogParseError) throw e;
+    if (e instanceof LimitExceeded) throw new CatalogLimitError(format, e.problem, e.line);
     if (e instanceof RangeError) throw new CatalogParseError(format, "nested too deeply or too large to read");
     throw new CatalogParseError(format, "the file could not be read");
   }
@@ -135,7 +139,7 @@ export function parseCatalog(format: CatalogFormat, content: string): ParsedCata
   const handler = handlerFor(format);
   if (typeof content !== "string") throw new TypeError("content must be a string");
   const parsed = guarded(format, () => handler.parse(content));
-  if (parsed.entries.length > MAX_CATALOG_ENTRIES) throw new CatalogParseError(format, `more than ${MAX_CATALOG_ENTRIES} entries`);
+  if (parsed.entries.length > MAX_CATALOG_ENTRIES) throw new CatalogLimitError(format, `more than ${MAX_CATALOG_ENTRIES} entries`);
   const groups = new Map((parsed.groups ?? []).map((g) => [g.id, g]));
   const drafts = new Map<string, DraftEntry>();
   for (const e of parsed.entries) {
@@ -173,8 +177,13 @@ function categoriesFor(group: PluralGroup, target: PluralInfo | "source"): Plura
 /** XML tags blanked out (same length), so that an ICU parser sees only the message around them. */
 const maskTags = (s: string) => s.replace(/<(?:[^<>"']|"[^"]*"|'[^']*')*>/g, (m) => "_".repeat(m.length));
 
-function computeTargetEntries(impl: DocImpl, target: PluralInfo, sameLanguage = false): CatalogEntry[] {
-  const out: CatalogEntry[] = [];
+/**
+ * The entries for a target (see targetEntries), within the budgets: at most MAX_CATALOG_ENTRIES entries and
+ * MAX_TARGET_CHARS characters of source text once plural groups and ICU plurals are expanded (CatalogLimitError,
+ * thrown as soon as the count passes, so the expansion is never built in full).
+ */
+function computeTargetEntries(impl: DocImpl, format: CatalogFormat, target: PluralInfo, sameLanguage = false): CatalogEntry[] {
+  const out = budgeted(format);
   const done = new Set<string>();
   for (const entry of impl.entries) {
     if (entry.plural) {
@@ -196,16 +205,42 @@ function computeTargetEntries(impl: DocImpl, target: PluralInfo, sameLanguage = 
         });
       }
     } else if (entry.icu && entry.translatable && !sameLanguage) {
-      const source = adaptIcuPlurals(entry.source, target, entry.markup === "xml" ? maskTags(entry.source) : entry.source);
+      let source: string;
+      try {
+        source = adaptIcuPlurals(entry.source, target, entry.markup === "xml" ? maskTags(entry.source) : entry.source);
+      } catch (e) {
+        if (e instanceof LimitExceeded) throw new CatalogLimitError(format, e.problem);
+        throw e;
+      }
       out.push(source === entry.source ? entry : { ...entry, source });
     } else out.push(entry);
   }
-  return out;
+  return out.entries;
+}
+
+/** A list of entries that refuses to grow past MAX_CATALOG_ENTRIES entries or MAX_TARGET_CHARS characters of source. */
+function budgeted(format: CatalogFormat) {
+  const entries: CatalogEntry[] = [];
+  let chars = 0;
+  return {
+    entries,
+    push(entry: CatalogEntry) {
+      chars += entry.source.length;
+      if (entries.length >= MAX_CATALOG_ENTRIES)
+        throw new CatalogLimitError(format, `more than ${MAX_CATALOG_ENTRIES} entries once plural forms are expanded for the target language`);
+      if (chars > MAX_TARGET_CHARS)
+        throw new CatalogLimitError(
+          format,
+          `more than ${MAX_TARGET_CHARS} characters of text once plural forms are expanded for the target language`,
+        );
+      entries.push(entry);
+    },
+  };
 }
 
 /** The entries to translate for a target language (see the module comment). */
 export function targetEntries(catalog: Pick<ParsedCatalog, "doc">, targetLang: string): CatalogEntry[] {
-  return computeTargetEntries(implOf(catalog.doc), pluralInfo(targetLang));
+  return computeTargetEntries(implOf(catalog.doc), catalog.doc.format, pluralInfo(targetLang));
 }
 
 export function renderCatalog(
@@ -219,7 +254,7 @@ export function renderCatalog(
   const impl = implOf(doc);
   const target = pluralInfo(options.targetLang);
   const intoSource = sameLanguage(options.targetLang, options.sourceLang);
-  const units = computeTargetEntries(impl, target, intoSource);
+  const units = computeTargetEntries(impl, format, target, intoSource);
   const byTargetId = new Map(units.map((u) => [u.id, u]));
   const given = (u: CatalogEntry | undefined) => (u?.translatable ? translations.get(u.id) : undefined);
 
@@ -280,7 +315,7 @@ export function readExisting(
     const parsed = handler.parse(existingTargetContent);
     return new Map(parsed.entries.map((e) => [e.id, { translation: e.source } as ExistingTranslation]));
   });
-  if (found.size > MAX_CATALOG_ENTRIES) throw new CatalogParseError(format, `more than ${MAX_CATALOG_ENTRIES} entries`);
+  if (found.size > MAX_CATALOG_ENTRIES) throw new CatalogLimitError(format, `more than ${MAX_CATALOG_ENTRIES} entries`);
   const sidecar = options.sidecar instanceof Map ? options.sidecar : new Map(Object.entries(options.sidecar ?? {}));
   for (const [id, existing] of found) {
     const hash = sidecar.get(id);

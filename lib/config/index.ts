@@ -291,6 +291,10 @@ export const ConfigSchema = z.object({
   ) as unknown as z.ZodType<string[]>,
   AUDIO_URL_MAX_BYTES: bytes(() => 25 * 1024 * 1024),
   AUDIO_URL_TIMEOUT_MS: int(20_000, 100, 600_000),
+  /** Bytes all audio_url fetches in flight may hold in one process (each reserves AUDIO_URL_MAX_BYTES). */
+  AUDIO_URL_IN_FLIGHT_BYTES: bytes(() => 100 * 1024 * 1024),
+  /** The same for the fetches of one API key. */
+  AUDIO_URL_IN_FLIGHT_BYTES_PER_KEY: bytes(() => 50 * 1024 * 1024),
 
   API_KEY_HASH_SECRET: text(),
   NEXTAUTH_SECRET: text(),

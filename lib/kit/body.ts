@@ -135,13 +135,76 @@ export function validate<T>(schema: z.ZodType<T>, data: unknown, root: "body" | 
   const result = schema.safeParse(data, { reportInput: true }); // input is read for the error type only, never echoed
   if (result.success) return result.data;
   const errors: FieldError[] = result.error.issues.map((issue) => ({
-    loc: [root, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+    loc: [root, ...locOf(schema, data, issue.path)],
     msg: issue.message,
     type: issueType(issue),
   }));
   const first = errors[0];
   const where = first.loc.slice(1).join(".") || root;
   throw new ApiError("VALIDATION_ERROR", `Invalid request: ${where}: ${first.msg}`, { errors });
+}
+
+/**
+ * Where an issue is, without the caller's words: the path is followed through the schema, and only what the schema
+ * itself names (an object's field, an array's index) is kept. A record's key is the caller's, so it becomes
+ * `(key N)`, its position in the record (1-based); any step the schema cannot account for becomes `(key)`.
+ */
+export function locOf(schema: z.ZodType, data: unknown, path: readonly PropertyKey[]): (string | number)[] {
+  const loc: (string | number)[] = [];
+  let at: SchemaDef | undefined = defOf(schema);
+  let value = data;
+  for (const step of path) {
+    const def = at ? unwrap(at, step) : undefined;
+    const next = value !== null && typeof value === "object" ? (value as Record<PropertyKey, unknown>)[step] : undefined;
+    if (typeof step === "number") {
+      loc.push(step);
+      at = def?.type === "array" ? defOf(def.element) : undefined;
+    } else if (def?.type === "object" && typeof step === "string" && Object.hasOwn(def.shape ?? {}, step)) {
+      loc.push(step);
+      at = defOf(def.shape![step]);
+    } else if (def?.type === "record" && typeof step === "string" && value !== null && typeof value === "object") {
+      loc.push(`(key ${Object.keys(value).indexOf(step) + 1})`);
+      at = defOf(def.valueType);
+    } else {
+      loc.push("(key)");
+      at = undefined;
+    }
+    value = next;
+  }
+  return loc;
+}
+
+/** The parts of a zod schema's definition that locOf() reads. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  options?: z.ZodType[];
+  getter?: () => z.ZodType;
+}
+
+const defOf = (schema: unknown): SchemaDef | undefined => (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+
+/** The definition under wrappers (optional, default, pipe, lazy…); of a union, the option that has `step`. */
+function unwrap(def: SchemaDef, step: PropertyKey): SchemaDef | undefined {
+  for (let d: SchemaDef | undefined = def, i = 0; d && i < 32; i++) {
+    if (d.innerType) d = defOf(d.innerType);
+    else if (d.type === "pipe") d = defOf(defOf(d.in)?.type === "transform" ? d.out : d.in);
+    else if (d.type === "lazy" && d.getter) d = defOf(d.getter());
+    else if (d.type === "union" && d.options) {
+      const options = d.options.map((o) => defOf(o)).filter((o): o is SchemaDef => !!o);
+      return (
+        options
+          .map((o) => unwrap(o, step))
+          .find((o) => o && (typeof step === "number" ? o.type === "array" : o.type === "object" && Object.hasOwn(o.shape ?? {}, step))) ?? undefined
+      );
+    } else return d;
+  }
+  return undefined;
 }
 
 function issueType(issue: z.core.$ZodIssue): string {

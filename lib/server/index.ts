@@ -17,7 +17,7 @@ import {
   setCatalogueSettings,
 } from "@/lib/providers";
 import { createRateLimiter, FailedAuthThrottle, type GuardedRateLimitStore, type RateLimitBucket, type RateLimitRule } from "@/lib/ratelimit";
-import type { SpeechDeps } from "@/lib/speech";
+import { InFlightBudget, type SpeechDeps } from "@/lib/speech";
 import type { TranslateDeps, TranslationCaching } from "@/lib/translate";
 import { createAvailability } from "./availability";
 import { processDatabase } from "./database";
@@ -127,7 +127,12 @@ export function buildServices(c: Config): Services {
       deadlineMs: c.SPEECH_DEADLINE_MS,
       maxAudioSeconds: c.SPEECH_MAX_AUDIO_SECONDS,
       availability,
-      audioUrl: { allowedHosts: c.AUDIO_URL_ALLOWED_HOSTS, maxBytes: c.AUDIO_URL_MAX_BYTES, timeoutMs: c.AUDIO_URL_TIMEOUT_MS },
+      audioUrl: {
+        allowedHosts: c.AUDIO_URL_ALLOWED_HOSTS,
+        maxBytes: c.AUDIO_URL_MAX_BYTES,
+        timeoutMs: c.AUDIO_URL_TIMEOUT_MS,
+        inFlight: new InFlightBudget(c.AUDIO_URL_IN_FLIGHT_BYTES, c.AUDIO_URL_IN_FLIGHT_BYTES_PER_KEY),
+      },
       maxResponseBytes: platformResponseLimit(c),
     },
     trustProxy: trustsProxy(c),

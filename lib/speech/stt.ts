@@ -155,14 +155,21 @@ export async function transcribeAudio(
  * The JSON form: `{audio_url, language, provider?}`. The recording is fetched under the URL rules (./audio-url.ts)
  * within the request's deadline, then transcribed exactly like an upload; its errors name audio_url.
  */
-export async function transcribeUrl(req: Request, deps: SpeechDeps, options: { startedAt?: number } = {}): Promise<SttResponse> {
+export async function transcribeUrl(
+  req: Request,
+  deps: SpeechDeps,
+  options: { startedAt?: number /** The API key's id: its share of the audio_url budget. */; caller?: string } = {},
+): Promise<SttResponse> {
   const body = await parseJsonBody(req, SttUrlRequest, STT_JSON_BODY_BYTES);
   const deadline = Date.now() + deps.deadlineMs;
   resolveLanguage(body.language); // a bad language is refused before anything is fetched
   if (!deps.audioUrl)
     throw fieldError("VALIDATION_ERROR", "audio_url is not accepted by this deployment.", ["body", "audio_url"], "audio_url_refused");
-  const audio = await fetchAudioUrl(body.audio_url, deps.audioUrl, deadline);
-  return transcribeAudio({ audio, language: body.language, provider: body.provider, field: "audio_url" }, deps, { ...options, deadline });
+  const audio = await fetchAudioUrl(body.audio_url, deps.audioUrl, deadline, options.caller);
+  return transcribeAudio({ audio, language: body.language, provider: body.provider, field: "audio_url" }, deps, {
+    startedAt: options.startedAt,
+    deadline,
+  });
 }
 
 /** Largest JSON body of the audio_url form. */

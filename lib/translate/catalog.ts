@@ -1,9 +1,9 @@
 import type { SingleFlight } from "@/lib/cache";
 import {
   type CatalogEntry,
+  CatalogLimitError,
   CatalogParseError,
   CatalogRenderError,
-  type ParsedCatalog,
   parseCatalog,
   readExisting,
   renderCatalog,
@@ -18,15 +18,16 @@ import { pairOptions } from "@/lib/languages/pairs";
 import { getLanguage } from "@/lib/languages/registry";
 import { resolveLanguageCode } from "@/lib/languages/resolve";
 import { LocaliseInputError, type Protected, protect } from "@/lib/localise";
+import type { TranslationRoute } from "@/lib/providers/descriptor";
 import { ProviderError } from "@/lib/providers/types";
 import { concurrencyGate } from "./batch";
 import { type CacheCaller, translationCacheKey } from "./cache";
 import type { CatalogRequest, CatalogResponse } from "./catalog-schemas";
-import { codePointLength } from "./limits";
+import { chunkLimit, codePointLength } from "./limits";
 import { localisationKey, translateMasked } from "./localised";
 import { type Packable, packJobs, segmentsToSend, sendPack } from "./packing";
-import { mapWithConcurrency } from "./segment";
-import type { TranslateDeps } from "./service";
+import { mapWithConcurrency, splitForLimit } from "./segment";
+import type { ProviderGate, TranslateDeps } from "./service";
 
 /*
  * A whole catalog file in one request (POST /api/v1/translate/catalog): parse (lib/catalog) → keep what `existing`
@@ -50,6 +51,15 @@ import type { TranslateDeps } from "./service";
  *  - Failures: an entry the provider refuses (4xx) or whose answer fails verification on its own is `failed`; what a
  *    failing provider (timeout, 5xx) leaves undone is `pending`.
  */
+
+/**
+ * The most upstream calls one catalog request may need in the worst case (every packed call failing and each of its
+ * entries then sent on its own, split for the route): checked before the first call; over it, the file is refused.
+ */
+export const MAX_CATALOG_UPSTREAM_CALLS = 10_000;
+
+/** The longest the masking of a file's entries runs before it lets other work on the event loop. */
+const MASKING_SLICE_MS = 10;
 
 export interface CatalogOptions {
   caller?: CacheCaller;
@@ -77,7 +87,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       errors: [{ loc: ["body", "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
     });
   }
-  const catalog = parse(input.format, input.content, "content");
+  const catalog = or422(() => parseCatalog(input.format, input.content), "content");
   const view = deps.view ?? (await deps.availability?.view());
   const options0 = pairOptions(source, target, deps.models ?? hfModels(), deps.catalogue, view);
   if (options0.length === 0) {
@@ -92,9 +102,12 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
     const found = options.caller ? await deps.glossaries?.(options.caller.apiKeyId, input.glossary_id) : undefined;
     glossary = usableGlossary(found, source, target, ["body", "glossary_id"]);
   }
-  const existing = input.existing === undefined ? new Map() : readExistingOr422(input.format, input.existing, input.target_lang, input.source_hashes);
+  const existing =
+    input.existing === undefined
+      ? new Map()
+      : or422(() => readExisting(input.format, input.existing!, { targetLang: input.target_lang, sidecar: input.source_hashes }), "existing");
 
-  const units = targetEntries(catalog, input.target_lang);
+  const units = or422(() => targetEntries(catalog, input.target_lang), "content");
   const translations = new Map<string, string>();
   const hashes: Record<string, string> = {};
   const failed: { key: string; error: string }[] = [];
@@ -133,6 +146,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   const flights = caching?.flights as SingleFlight<{ translated_text: string } | null> | undefined;
   const landed = new Map<string, (value: { translated_text: string } | null) => void>();
   let stopped: { retryAfterMs?: number } | undefined;
+  let texts = 0;
   const land = () => {
     for (const [id, resolve] of landed) {
       const outcome = outcomes.get(id);
@@ -142,7 +156,13 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   // Every request sent to the provider from here on is one upstream call (a quota unit) of this catalog.
   const { calls: spent } = await countUpstreamCalls(async () => {
     try {
+      let slice = performance.now();
       for (const unit of todo) {
+        // Masking thousands of entries is CPU work: let other requests in every few milliseconds.
+        if (performance.now() - slice > MASKING_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
         const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
         const dedupe = `${format}\u0000${unit.source}`;
         const first = sentFor.get(dedupe);
@@ -161,6 +181,9 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
           continue;
         }
         const send = segmentsToSend(masked);
+        // Every text sent is at least one call: past the budget already, stop masking the rest.
+        texts += send.length;
+        if (texts > MAX_CATALOG_UPSTREAM_CALLS) throw tooManyCalls(`more than ${MAX_CATALOG_UPSTREAM_CALLS}`);
         if (send.length === 0) {
           outcomes.set(unit.id, { kind: "done", text: unit.source, fresh: false });
           continue;
@@ -192,8 +215,19 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
         jobs.push({ unit, masked, send, cacheKey });
       }
 
-      // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time.
-      const gate = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
+      // Sent: packed within the route's limit, at most the batch's concurrency per provider at a time, and never more
+      // calls than the worst case counted here, before the first one.
+      const packs = packJobs(jobs, route);
+      const callBudget = worstCaseCalls(packs, route);
+      if (callBudget > MAX_CATALOG_UPSTREAM_CALLS) throw tooManyCalls(`up to ${callBudget}`);
+      const inner = deps.gate ?? concurrencyGate(deps.batch?.concurrencyPerProvider ?? 8);
+      let admitted = 0;
+      const gate: ProviderGate = (provider, callDeadline, call) => {
+        // Not reached unless the count above is wrong: the bound holds whatever the answers are.
+        if (admitted >= callBudget) throw new ProviderError(provider, "rate_limited", "the request's upstream calls are spent");
+        admitted++;
+        return inner(provider, callDeadline, call);
+      };
       // A call is not started when less than this is left: its answer could not come back in time.
       const reserve = Math.min(2_000, (deadline - started) / 4);
       const mayStart = () => !stopped && Date.now() < deadline - reserve;
@@ -241,7 +275,6 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
         for (const job of retry) await single(job);
       };
 
-      const packs = packJobs(jobs, route);
       const joining = Promise.all(
         joined.map(async ({ unit, key }) => {
           try {
@@ -315,26 +348,45 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   };
 }
 
-/** A file that does not parse: 422 on `field`, naming the format and the line, never quoting the file. */
-function parse(format: CatalogRequest["format"], content: string, field: string): ParsedCatalog {
+/** 422: the file would need `howMany` upstream calls, more than one request may make. */
+function tooManyCalls(howMany: string): ApiError {
+  const message = `content would need ${howMany} upstream calls; at most ${MAX_CATALOG_UPSTREAM_CALLS} are made for one request. Split the file.`;
+  return new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", "content"], msg: message, type: "catalog_limit_exceeded" }] });
+}
+
+/**
+ * The most calls `packs` can cost: one per pack, plus, should a pack's answer fail, each of its entries on its own
+ * (every text sent, split into the route's chunks).
+ */
+function worstCaseCalls(packs: readonly Job[][], route: TranslationRoute): number {
+  const limit = chunkLimit(route);
+  const chunks = (text: string) =>
+    (typeof limit === "number" ? codePointLength(text) <= limit : limit(text)) ? 1 : splitForLimit(text, limit).chunks.length;
+  let calls = packs.length;
+  for (const pack of packs) for (const job of pack) for (const i of job.send) calls += chunks(job.masked.segments[i]);
+  return calls;
+}
+
+/** Runs a step of lib/catalog on the file in `field`: a file that does not parse or is over a limit is 422 on `field`. */
+function or422<T>(run: () => T, field: string): T {
   try {
-    return parseCatalog(format, content);
+    return run();
   } catch (err) {
     if (!(err instanceof CatalogParseError)) throw err;
     throw notParsed(err, field);
   }
 }
 
-function readExistingOr422(format: CatalogRequest["format"], content: string, targetLang: string, sidecar?: Record<string, string>) {
-  try {
-    return readExisting(format, content, { targetLang, sidecar });
-  } catch (err) {
-    if (!(err instanceof CatalogParseError)) throw err;
-    throw notParsed(err, "existing");
-  }
-}
-
+/**
+ * A file that does not parse, or is over a limit: 422 on `field`, naming the format and the line (or the limit),
+ * never quoting the file.
+ */
 function notParsed(err: CatalogParseError, field: string): ApiError {
-  const message = `${field} is not a valid ${err.format} file: ${err.message.slice(err.format.length + 2)}.`;
+  const problem = err.message.slice(err.format.length + 2);
+  if (err instanceof CatalogLimitError) {
+    const message = `${field} is over a limit of ${err.format} files: ${problem}.`;
+    return new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", field], msg: message, type: "catalog_limit_exceeded" }] });
+  }
+  const message = `${field} is not a valid ${err.format} file: ${problem}.`;
   return new ApiError("VALIDATION_ERROR", message, { errors: [{ loc: ["body", field], msg: message, type: "catalog_parse_error" }] });
 }

@@ -7,7 +7,7 @@ import { gfm } from "micromark-extension-gfm";
 import { classify } from "../classify";
 import { CatalogParseError } from "../errors";
 import type { DraftEntry, FormatHandler } from "../handler";
-import { MAX_NESTING } from "../limits";
+import { LimitExceeded, MAX_NESTING } from "../limits";
 import { applyEdits, detectEol, type Edit, lineStartAt } from "../text";
 
 /**
@@ -103,7 +103,8 @@ export const markdown: FormatHandler<MarkdownDoc> = {
       }
       const prefixes = lines.slice(1).map((l) => prefixOf(l, quotes));
       const source = [lines[0], ...lines.slice(1).map((l, i) => l.slice(prefixes[i].length))].join("\n");
-      const lead = content.slice(lineStartAt(content, start), start);
+      // Headings and table cells are written on one line: no prefix (a cell's would be as long as the row before it).
+      const lead = node.type === "paragraph" ? content.slice(lineStartAt(content, start), start) : "";
       const defaultPrefix = prefixes[prefixes.length - 1] ?? lead.replace(/[^>\t]/g, " ");
       const id = `#${doc.blocks.length + 1}`;
       doc.blocks.push({ id, start, end, prefixes, defaultPrefix, singleLine: node.type !== "paragraph" });
@@ -152,18 +153,40 @@ function prefixOf(line: string, quotes: number): string {
 }
 
 /**
- * Guards against inputs on which micromark takes time quadratic in their size (measured: 10,000 nested list markers
- * on one line, 40 s; 4,000 lines of `- - - x`, 4.5 s; a 180 kB line of unclosed links `[a](b `, 10 s), checked line by
- * line before parsing: at most MAX_NESTING container markers (`>`, list bullets and numbers) opening a line and
- * 4 × MAX_NESTING columns of indentation; at most 500 lines that open two or more lists at once; no line longer than
- * 20,000 characters. Real documents are far inside these bounds.
+ * Guards against inputs on which micromark is slow (time or memory growing faster than their size), checked in one
+ * pass before parsing. Measured before these guards (docs/security.md has the numbers): 10,000 nested list markers on
+ * one line, 40 s; 4,000 lines of `- - - x`, 4.5 s; a 180 kB line of unclosed links `[a](b `, 10 s; 119 kB of `_a**b `
+ * in one paragraph of six lines, 30 s or more (emphasis is matched by scanning back over every earlier delimiter of
+ * the paragraph, so the work is quadratic in their number); a table of 1,500 columns, +190 MB; and every table cell
+ * costs far more than its bytes. The guards:
+ *  - at most MAX_NESTING container markers (`>`, list bullets and numbers) opening a line and 4 × MAX_NESTING
+ *    columns of indentation; at most 500 lines that open two or more lists at once; no line longer than 20,000
+ *    characters;
+ *  - at most MAX_MARKDOWN_CHARS characters in all;
+ *  - at most MAX_INLINE_MARKS runs of inline syntax (`*`, `_`, `~`, a backtick, `[`, `]`, `<`) between two blank
+ *    lines (the most one paragraph can hold), and MAX_DOCUMENT_MARKS in the document;
+ *  - at most MAX_TABLE_COLUMNS columns in a row (pipes on a line, less one) and MAX_TABLE_CELLS in the document.
+ * Real documents are well inside these bounds (this repository's longest, 67 kB: 2,165 runs of inline syntax, 155 in
+ * one paragraph, 1,130 `|`, 16 on one line). Within them the parse is linear in the input's size, and its worst case
+ * small (docs/security.md).
  */
 const MAX_LINE = 20_000;
 const MAX_MULTI_LIST_LINES = 500;
+export const MAX_MARKDOWN_CHARS = 128 * 1024;
+export const MAX_INLINE_MARKS = 200;
+export const MAX_DOCUMENT_MARKS = 5_000;
+export const MAX_TABLE_COLUMNS = 64;
+export const MAX_TABLE_CELLS = 2_000;
+
+const INLINE_MARKS = new Set(["*", "_", "~", "`", "[", "]", "<"]);
 
 function checkShape(content: string) {
+  if (content.length > MAX_MARKDOWN_CHARS) throw new LimitExceeded(`longer than ${MAX_MARKDOWN_CHARS} characters`);
   let line = 1;
   let multiList = 0;
+  let marks = 0;
+  let allMarks = 0;
+  let cells = 0;
   for (let i = 0; i < content.length; line++) {
     let markers = 0;
     let lists = 0;
@@ -187,12 +210,26 @@ function checkShape(content: string) {
       } else break;
       j++;
     }
-    if (markers > MAX_NESTING || width > 4 * MAX_NESTING) throw new CatalogParseError("markdown", `nested deeper than ${MAX_NESTING} levels`, line);
-    if (lists >= 2 && ++multiList > MAX_MULTI_LIST_LINES)
-      throw new CatalogParseError("markdown", `more than ${MAX_MULTI_LIST_LINES} lines open nested lists`, line);
+    if (markers > MAX_NESTING || width > 4 * MAX_NESTING) throw new LimitExceeded(`nested deeper than ${MAX_NESTING} levels`, line);
+    if (lists >= 2 && ++multiList > MAX_MULTI_LIST_LINES) throw new LimitExceeded(`more than ${MAX_MULTI_LIST_LINES} lines open nested lists`, line);
     const nl = content.indexOf("\n", j);
     const end = nl === -1 ? content.length : nl;
-    if (end - i > MAX_LINE) throw new CatalogParseError("markdown", `a line longer than ${MAX_LINE} characters`, line);
+    if (end - i > MAX_LINE) throw new LimitExceeded(`a line longer than ${MAX_LINE} characters`, line);
+    // A line with nothing after its container markers ends a paragraph; the marks of the next one count afresh.
+    if (content.slice(j, end).trim() === "") marks = 0;
+    // A row of n cells has at most n + 1 pipes (with the optional ones at its edges).
+    let pipes = 0;
+    for (let k = j; k < end; k++) {
+      const ch = content[k];
+      if (ch === "|") {
+        if (++pipes > MAX_TABLE_COLUMNS + 1) throw new LimitExceeded(`a table row with more than ${MAX_TABLE_COLUMNS} columns`, line);
+        if (pipes > 1 && ++cells > MAX_TABLE_CELLS) throw new LimitExceeded(`more than ${MAX_TABLE_CELLS} table cells`, line);
+      } else if (INLINE_MARKS.has(ch) && content[k - 1] !== ch) {
+        if (++marks > MAX_INLINE_MARKS)
+          throw new LimitExceeded(`a paragraph with more than ${MAX_INLINE_MARKS} emphasis, code, link or HTML marks`, line);
+        if (++allMarks > MAX_DOCUMENT_MARKS) throw new LimitExceeded(`more than ${MAX_DOCUMENT_MARKS} emphasis, code, link or HTML marks`, line);
+      }
+    }
     i = end + 1;
   }
 }

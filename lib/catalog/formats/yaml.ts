@@ -2,7 +2,7 @@ import { isAlias, isMap, isScalar, isSeq, type Node, type Pair, parseDocument, p
 import { type Classification, classify } from "../classify";
 import { CatalogParseError } from "../errors";
 import type { DraftEntry, FormatHandler, PluralGroup } from "../handler";
-import { MAX_NESTING } from "../limits";
+import { LimitExceeded, MAX_NESTING } from "../limits";
 import { sameLanguage } from "../plurals";
 import { applyEdits, detectEol, type Edit, indentAt, lineColumn, lineStartAt } from "../text";
 import { PLURAL_CATEGORIES, type PluralCategory } from "../types";
@@ -51,6 +51,7 @@ const LOCALE_KEY = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
 export const yaml: FormatHandler<YamlDoc> = {
   parse(content) {
+    checkFlowDepth(content);
     const doc = parseDocument(content, { uniqueKeys: true, prettyErrors: false, strict: true });
     const error = doc.errors[0];
     if (error) {
@@ -242,4 +243,21 @@ function groupEdits(doc: YamlDoc, g: YamlGroup, forms: { category: PluralCategor
     }
   }
   return edits;
+}
+
+/**
+ * Flow collections (`[`, `{`) nested deeper than MAX_NESTING are refused before the parser sees them: its time grows
+ * much faster than the depth (100,000 `[` took seconds). Brackets are counted wherever they are, quoted or not, so
+ * no quote can hide them; a real file never has 64 unclosed ones.
+ */
+function checkFlowDepth(content: string) {
+  let depth = 0;
+  let line = 1;
+  for (let i = 0; i < content.length; i++) {
+    const ch = content.charCodeAt(i);
+    if (ch === 10) line++;
+    else if (ch === 91 || ch === 123) {
+      if (++depth > MAX_NESTING) throw new LimitExceeded(`nested deeper than ${MAX_NESTING} levels`, line);
+    } else if ((ch === 93 || ch === 125) && depth > 0) depth--;
+  }
 }

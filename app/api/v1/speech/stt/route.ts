@@ -14,9 +14,9 @@ export const maxDuration = 300;
  * provider transcribed it.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/speech/stt", {
-  POST: async ({ req, startedAt, maxBodyBytes }) => {
+  POST: async ({ req, key, startedAt, maxBodyBytes }) => {
     const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-    if (type === "application/json") return transcribeUrl(req, services().speech, { startedAt });
+    if (type === "application/json") return transcribeUrl(req, services().speech, { startedAt, caller: key.id });
     const upload = await readSttUpload(req, maxBodyBytes);
     return transcribeAudio(upload, services().speech, { startedAt });
   },
