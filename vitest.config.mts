@@ -72,7 +72,7 @@ export default defineConfig({
           environment: "node",
           provide: { database: "pglite" },
           testTimeout: 60_000,
-          hookTimeout: 120_000,
+          hookTimeout: 240_000,
           fileParallelism: false,
         },
       },

@@ -1,7 +1,7 @@
 import * as deepl from "deepl-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { COLD_START_MS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /**
  * The DeepL surface (/compat/deepl) driven by DeepL's own Node.js SDK from the npm registry, unmodified, with only its
@@ -14,7 +14,7 @@ let key: string;
 let translator: deepl.Translator;
 
 beforeAll(async () => {
-  app = await startApp();
+  app = await startApp({ readyTimeoutMs: COLD_START_MS });
   key = await mintKey(app.url, "deepl surface");
   translator = new deepl.Translator(key, { serverUrl: `${app.url}/compat/deepl`, maxRetries: 0 });
 });

@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSnippets } from "@/lib/portal/snippets";
 import { call, mintKey } from "../support/api";
-import { type RunningApp, startApp, stopAllApps } from "../support/app";
+import { COLD_START_MS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /**
  * What every compatibility surface shares with the API's own routes: the same rate-limit bucket as its native twin
@@ -10,7 +13,10 @@ import { type RunningApp, startApp, stopAllApps } from "../support/app";
 let app: RunningApp;
 
 beforeAll(async () => {
-  app = await startApp({ env: { RATE_LIMIT_TRANSLATE: "3/60s", RATE_LIMIT_BATCH: "2/60s", RATE_LIMIT_DEFAULT: "1000/60s" } });
+  app = await startApp({
+    env: { RATE_LIMIT_TRANSLATE: "3/60s", RATE_LIMIT_BATCH: "2/60s", RATE_LIMIT_DEFAULT: "1000/60s" },
+    readyTimeoutMs: COLD_START_MS,
+  });
 });
 afterAll(stopAllApps);
 
@@ -176,4 +182,22 @@ describe("bad input", () => {
       }
     },
   );
+});
+
+describe("the playground's View code", () => {
+  it("shows a translation through LibreTranslate and DeepL as curl commands that run as written", async () => {
+    const key = await mintKey(app.url, "view code");
+    const { tools } = buildSnippets(
+      { kind: "json", path: "/api/v1/translate", body: { text: "Good morning, friends", source_lang: "en", target_lang: "lug" } },
+      app.url,
+      key,
+    );
+    expect(tools.map((t) => t.label)).toEqual([expect.stringMatching(/^LibreTranslate/), expect.stringMatching(/^DeepL/)]);
+    const [libreOut, deeplOut] = await Promise.all(tools.map(({ code }) => promisify(execFile)("sh", ["-c", code], { timeout: 30_000 })));
+    expect(JSON.parse(libreOut.stdout).translatedText).toContain("Good morning, friends");
+    expect(JSON.parse(deeplOut.stdout).translations[0]).toEqual({
+      detected_source_language: "EN",
+      text: expect.stringContaining("Good morning, friends"),
+    });
+  });
 });
