@@ -54,6 +54,8 @@ const nextConfig = {
       // get the preflight answered (Next.js answers OPTIONS for every route handler) and may read the rate-limit and
       // request-id headers. The portal (pages, /api/auth/*, server actions) sends no CORS headers: same origin only.
       { source: "/api/v1/:path*", headers: API_CORS_HEADERS },
+      // The other protocols' surfaces (LibreTranslate, DeepL): the same terms; their key is never a cookie either.
+      { source: "/compat/:path*", headers: API_CORS_HEADERS },
       { source: "/health", headers: API_CORS_HEADERS },
       { source: "/health/:path*", headers: API_CORS_HEADERS },
       { source: "/metrics", headers: API_CORS_HEADERS },

@@ -3,7 +3,7 @@ import { config as settings } from "@/lib/config";
 import { contentSecurityPolicy } from "@/lib/portal/csp";
 
 /**
- * Pages only (not /api, /health, /metrics or static assets), every request including prefetches (a prefetched document is
+ * Pages only (not /api, /compat, /health, /metrics or static assets), every request including prefetches (a prefetched document is
  * shown later as it was fetched, so it needs its CSP too):
  *  - a fresh CSP nonce per request. Next.js reads the nonce from the request's Content-Security-Policy header and puts
  *    it on every script it renders, which is why every page is rendered dynamically (the root layout reads the
@@ -42,5 +42,5 @@ function postedBySameOrigin(request: NextRequest): boolean {
 }
 
 export const config = {
-  matcher: ["/((?!api/|api$|health|metrics$|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
+  matcher: ["/((?!api/|api$|compat/|health|metrics$|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
 };

@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 //  - unit:  pure logic and upstream-client contract tests, next to the code (lib/, scripts/, clients/)
 //  - api:   the built app over HTTP (e2e/api/**/*.test.ts), once on PGlite and once on a real PostgreSQL
 //  - vercel: the app built offline by the Vercel CLI (`vercel build`) and the functions it would deploy checked
+//  - compat: the LibreTranslate and DeepL surfaces (/compat) driven by those protocols' own clients, against the built app
 //  - clients: the published clients as a user gets them (e2e/clients/**/*.test.ts): the npm tarball installed outside
 //           the repository, its CLI, against the built app (PGlite; the database is not what they test)
 // In the repository `@lugha/client` is its source (as in tsconfig.json); only the clients project uses the built package.
@@ -60,6 +61,19 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 1_200_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The other protocols' surfaces (/compat) driven by their official clients from the npm registry (e2e/compat)
+          name: "compat",
+          include: ["e2e/compat/**/*.test.ts"],
+          environment: "node",
+          provide: { database: "pglite" },
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
         },
       },
       {

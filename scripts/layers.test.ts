@@ -13,7 +13,7 @@ const FLOORS: readonly (readonly string[])[] = [
   // 1 the parts the features stand on: upstream clients and their policy, limits and budgets, cache, availability, keys
   ["providers", "ratelimit", "budgets", "cache", "availability", "localise", "keys"],
   // 2 the features (domains), each taking its collaborators as arguments
-  ["languages", "routing", "glossaries", "translate", "speech", "detect", "usage", "portal", "catalog"],
+  ["languages", "routing", "glossaries", "translate", "speech", "detect", "usage", "portal", "catalog", "compat"],
   // 3 the composition root: every service built once from the parsed configuration
   ["server"],
   // 4 the API's composition: route manifest, wrapper, OpenAPI, portal sign-in

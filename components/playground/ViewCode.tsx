@@ -44,6 +44,14 @@ export function ViewCode({ snippet }: { snippet: SnippetRequest }) {
             Install the client first: <code className="font-mono">{snippets.install.python}</code>
           </p>
         )}
+        {snippets.tools.length > 0 && (
+          <p className="text-slate-700">
+            The same call from tools that speak LibreTranslate or DeepL (see the guide, &ldquo;Use Lugha from the tools you already have&rdquo;):
+          </p>
+        )}
+        {snippets.tools.map((tool) => (
+          <CodeBlock key={tool.label} label={tool.label} code={tool.code} />
+        ))}
       </div>
     </details>
   );

@@ -4,8 +4,9 @@ import { allowedMethods, bodyLimit, type Operation, operations, ROUTES, type Rou
 import { OPENAPI_FILE } from "@/lib/api/openapi/contract-file";
 import { openApiDocument } from "@/lib/api/openapi/document";
 import { loadConfig } from "@/lib/config";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { fillTemplate } from "@/lib/kit/path-template";
-import { call, expectEnvelope, mintKey, rawCall } from "../support/api";
+import { call, expectEnvelope, type JsonResponse, mintKey, rawCall } from "../support/api";
 import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /*
@@ -45,7 +46,14 @@ describe.each(operations().map((o) => ({ ...o, name: `${o.method.toUpperCase()} 
   const M = method.toUpperCase();
   const path = fillTemplate(template, SAMPLE_ID);
 
-  if (operation.auth === "api_key") {
+  if (operation.auth === "api_key" && operation.dialect) {
+    it("refuses a request without a key in its protocol's shape, with the caller's X-Request-Id", async () => {
+      const id = `trace.${operation.operationId}-0001`;
+      const res = await call(app.url, M, path, { headers: { "x-request-id": id } });
+      expectRefusal(res, operation, "MISSING_API_KEY");
+      expect(res.headers.get("x-request-id")).toBe(id);
+    });
+  } else if (operation.auth === "api_key") {
     it("refuses a request without a key (401 MISSING_API_KEY) and with an unknown key (401 INVALID_API_KEY), both with WWW-Authenticate", async () => {
       const missing = await call(app.url, M, path);
       expectEnvelope(missing, 401, "MISSING_API_KEY");
@@ -109,7 +117,7 @@ describe.each(operations().map((o) => ({ ...o, name: `${o.method.toUpperCase()} 
         key: operation.auth === "api_key" ? key : undefined,
         ...(operation.multipart ? { body: form } : { body: `"${"a".repeat(limit)}`, headers: { "content-type": "application/json" } }),
       });
-      expectEnvelope(res, 413, "PAYLOAD_TOO_LARGE");
+      expectRefusal(res, operation, "PAYLOAD_TOO_LARGE");
     });
   }
 });
@@ -128,7 +136,7 @@ describe.each(paths)("%s", (template) => {
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.get("allow"), `${method} ${path}`).toBe(allow.join(", "));
       expect(res.headers.get("x-request-id"), `${method} ${path}`).toBeTruthy();
-      if (method !== "HEAD") expectEnvelope(res, 405, "METHOD_NOT_ALLOWED");
+      if (method !== "HEAD") expectRefusal(res, Object.values(ROUTES[template])[0] as Operation, "METHOD_NOT_ALLOWED");
     }
   });
 
@@ -167,6 +175,20 @@ describe("outside the manifest", () => {
     expect(app.logs()).not.toMatch(/HTTP method is unsupported|TypeError/);
   });
 });
+
+/**
+ * The error envelope, or on another protocol's route (a dialect) that protocol's status for the code and its body's
+ * shape (LibreTranslate {"error"}, DeepL {"message"}); the request id is then in the header only.
+ */
+function expectRefusal(res: JsonResponse, operation: Operation, code: ErrorCode) {
+  const { dialect } = operation;
+  if (!dialect) return expectEnvelope(res, ERROR_STATUS[code], code);
+  expect(res.status, res.text).toBe(dialect.status(code, ERROR_STATUS[code]));
+  const shape = dialect.errorBody({ code, status: res.status, message: "", requestId: "" });
+  expect(Object.keys(res.body ?? {}).sort(), res.text).toEqual(Object.keys(shape).sort());
+  for (const value of Object.values(res.body)) expect(typeof value === "string" && value.length > 0, res.text).toBe(true);
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+}
 
 /** The marker; an answer must hold neither half of it, in any case (a truncated or case-folded echo is still one). */
 const MARKER = "EchoCanaryQ7x";

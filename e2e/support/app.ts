@@ -27,9 +27,14 @@ export interface StartAppOptions {
   databaseUrl?: string;
   /** Wait until /health answers 200 (default). With false, only until the server answers at all (any status). */
   waitUntilHealthy?: boolean;
+  /** How long to wait for that (default 60 s); a file that starts a single app may wait longer on a loaded machine. */
+  readyTimeoutMs?: number;
 }
 
 const running = new Set<RunningApp>();
+
+/** A generous wait for one app's first /health (database created and migrated) when the machine is busy. */
+export const COLD_START_MS = 150_000;
 
 /** HEALTH_OPERATOR_TOKEN of every test server: with it, /health shows the operator view (engine, limiter, URLs). */
 export const OPERATOR_TOKEN = "test-health-operator-token";
@@ -98,7 +103,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
       const res = await fetch(`${url}/health`);
       if (res.status !== 200 && options.waitUntilHealthy !== false) throw new Error(`health ${res.status}: ${await res.text()}`);
-    }, 60_000);
+    }, options.readyTimeoutMs ?? 60_000);
   } catch (err) {
     await app.stop("SIGKILL");
     throw err;

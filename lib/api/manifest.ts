@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { MAX_CATALOG_ENTRIES } from "@/lib/catalog";
+import { DEEPL, DeepLLanguagesQuery, DeepLTranslateRequest } from "@/lib/compat/deepl";
+import { LIBRETRANSLATE, LibreDetectRequest, LibreTranslateRequest } from "@/lib/compat/libretranslate";
 import { CONFIG_DEFAULTS, type Config } from "@/lib/config";
 import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
 import { IssueKeyRequest } from "@/lib/keys/schemas";
+import type { Dialect } from "@/lib/kit/dialect";
 import type { ErrorCode } from "@/lib/kit/errors";
 import { matchTemplate } from "@/lib/kit/path-template";
 import { LanguagesQuery } from "@/lib/languages/schemas";
@@ -80,6 +83,13 @@ export interface Operation<TBody = unknown, A extends Auth = Auth> {
    * and count in the same statement, so the figure includes this request exactly.
    */
   exactUsage?: boolean;
+  /**
+   * Another protocol's route (lib/compat): where its key comes from, how its fields are read (before authentication:
+   * the key may be one of them) and how its refusals are written. `body` then validates those fields.
+   */
+  dialect?: Dialect;
+  /** The bucket when the request's fields decide it (a LibreTranslate `q` array is a batch); `rateLimit` is the documented one. */
+  rateLimitFor?: (fields: Record<string, unknown>) => RateLimitBucket;
 }
 
 /** Keeps the body type and auth of an operation for the handler's context. */
@@ -88,6 +98,9 @@ function op<TBody = undefined, A extends Auth = "api_key">(o: Operation<TBody, A
 }
 
 const DEFAULT_JSON_BODY_BYTES = 64 * 1024;
+
+/** The tag of the other protocols' surfaces (lib/compat). */
+export const COMPAT_TAG = "Compatibility";
 
 const GLOSSARY_ID = z.object({
   id: z.string().meta({ description: "The glossary's id (also its version). Any other value is 404 NOT_FOUND.", format: "uuid" }),
@@ -404,6 +417,127 @@ export const ROUTES = {
       params: GLOSSARY_ID,
       errors: ["NOT_FOUND"],
       ok: { description: "The glossary is deleted", schema: "DeletedGlossary" },
+    }),
+  },
+  "/compat/libretranslate/translate": {
+    post: op({
+      operationId: "libreTranslate",
+      tags: [COMPAT_TAG],
+      summary: "LibreTranslate: translate",
+      description: `LibreTranslate's POST /translate, for the tools that speak it (Weblate, Mastodon, Discourse, Nextcloud, LibreChat). JSON or form body; the key is its \`api_key\` field. \`q\` is one text (POST /api/v1/translate: its rate limit and usage) or an array of up to ${MAX_BATCH_ITEMS} (a batch: the batch limit); \`source\` may be \`auto\`. Codes: ISO 639-1 where a language has one (lg, sw, yo), else ISO 639-3 (ach, nyn). Errors are \`{"error": "…"}\`: 400 bad input or no key, 403 a bad key, 429, 500.`,
+      auth: "api_key",
+      rateLimit: "translate",
+      rateLimitFor: (fields) => (Array.isArray(fields.q) ? "batch" : "translate"),
+      dialect: LIBRETRANSLATE,
+      body: { zod: LibreTranslateRequest, schema: "LibreTranslateRequest" },
+      maxBodyBytes: 4 * 1024 * 1024,
+      deadline: "BATCH_DEADLINE_MS",
+      errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "BATCH_TOO_LARGE", "PROVIDER_ERROR"],
+      ok: { description: "translatedText (an array for an array), detectedLanguage when source was auto", schema: "LibreTranslateResponse" },
+      sandbox: true,
+      recordsTranslationUsage: true,
+    }),
+  },
+  "/compat/libretranslate/detect": {
+    post: op({
+      operationId: "libreDetect",
+      tags: [COMPAT_TAG],
+      summary: "LibreTranslate: detect the language",
+      description: "LibreTranslate's POST /detect: the candidates, best first, confidence 0–100 (POST /api/v1/detect's answer).",
+      auth: "api_key",
+      rateLimit: "default",
+      dialect: LIBRETRANSLATE,
+      body: { zod: LibreDetectRequest, schema: "LibreDetectRequest" },
+      maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
+      errors: ["TEXT_TOO_LONG"],
+      ok: { description: "Candidates, best first", schema: "LibreDetectResponse" },
+    }),
+  },
+  "/compat/libretranslate/languages": {
+    get: op({
+      operationId: "libreLanguages",
+      tags: [COMPAT_TAG],
+      summary: "LibreTranslate: languages",
+      description:
+        "Every source language with the targets it is translated to: `[{code, name, targets}]`. No key needed (the tools that list languages send none).",
+      auth: "none",
+      dialect: LIBRETRANSLATE,
+      errors: [],
+      ok: { description: "The languages", schema: "LibreLanguagesResponse" },
+    }),
+  },
+  "/compat/libretranslate/frontend/settings": {
+    get: op({
+      operationId: "libreSettings",
+      tags: [COMPAT_TAG],
+      summary: "LibreTranslate: server settings",
+      description:
+        "What LibreTranslate's own page and some tools read first: the text limit, that a key is required, the default languages. No key needed.",
+      auth: "none",
+      dialect: LIBRETRANSLATE,
+      errors: [],
+      ok: { description: "The settings", schema: "LibreSettingsResponse" },
+    }),
+  },
+  "/compat/deepl/v2/translate": {
+    post: op({
+      operationId: "deeplTranslate",
+      tags: [COMPAT_TAG],
+      summary: "DeepL: translate",
+      description: `DeepL's POST /v2/translate, for DeepL's SDKs (\`serverUrl\`: this site's /compat/deepl) and the tools built on them. Form or JSON body; the key as \`Authorization: DeepL-Auth-Key svc_…\`. One \`text\` is POST /api/v1/translate (its rate limit and usage); several (up to ${MAX_BATCH_ITEMS}) are a batch. Upper-case codes (LG, SW, ACH; EN-GB and EN-US are English). \`tag_handling\` html or xml keeps tags as sent. Errors are \`{"message": "…"}\`: 400, 403 for the key, 413, 429, 503.`,
+      auth: "api_key",
+      rateLimit: "translate",
+      rateLimitFor: (fields) => (Array.isArray(fields.text) && fields.text.length > 1 ? "batch" : "translate"),
+      dialect: DEEPL,
+      body: { zod: DeepLTranslateRequest, schema: "DeepLTranslateRequest" },
+      maxBodyBytes: 4 * 1024 * 1024,
+      deadline: "BATCH_DEADLINE_MS",
+      errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_LANGUAGE_PAIR", "TEXT_TOO_LONG", "SAME_LANGUAGE", "BATCH_TOO_LARGE", "PROVIDER_ERROR"],
+      ok: { description: "One translation per text, in order", schema: "DeepLTranslateResponse" },
+      sandbox: true,
+      recordsTranslationUsage: true,
+    }),
+  },
+  "/compat/deepl/v2/languages": {
+    get: op({
+      operationId: "deeplLanguages",
+      tags: [COMPAT_TAG],
+      summary: "DeepL: languages",
+      description: "The source or target languages (`type`) of the served pairs, as DeepL lists them.",
+      auth: "api_key",
+      rateLimit: "default",
+      dialect: DEEPL,
+      query: DeepLLanguagesQuery,
+      errors: ["VALIDATION_ERROR"],
+      ok: { description: "The languages", schema: "DeepLLanguagesResponse" },
+    }),
+  },
+  "/compat/deepl/v2/usage": {
+    get: op({
+      operationId: "deeplUsage",
+      tags: [COMPAT_TAG],
+      summary: "DeepL: usage",
+      description:
+        "The characters the key sent for translation this calendar month (UTC), as GET /api/v1/usage counts them. A Lugha key has no character limit: `character_limit` is a figure no count reaches.",
+      auth: "api_key",
+      rateLimit: "default",
+      dialect: DEEPL,
+      errors: [],
+      ok: { description: "This month's characters", schema: "DeepLUsageResponse" },
+    }),
+  },
+  "/compat/deepl/v2/glossary-language-pairs": {
+    get: op({
+      operationId: "deeplGlossaryPairs",
+      tags: [COMPAT_TAG],
+      summary: "DeepL: glossary language pairs",
+      description:
+        "Empty: DeepL glossaries are not kept here (use `glossary_id` with a glossary of POST /api/v1/glossaries). Weblate asks before it would upload one.",
+      auth: "api_key",
+      rateLimit: "default",
+      dialect: DEEPL,
+      errors: [],
+      ok: { description: "No pairs", schema: "DeepLGlossaryPairsResponse" },
     }),
   },
   "/health": {

@@ -3,8 +3,9 @@ import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { invalidApiKey, missingApiKey, notBearer } from "@/lib/keys/refusals";
 import type { AuthenticatedKey } from "@/lib/keys/store";
-import { parseJsonBody } from "@/lib/kit/body";
+import { parseJsonBody, validate } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
+import { type Dialect, ProtocolReply } from "@/lib/kit/dialect";
 import { ApiError, type ErrorCode, errorBody } from "@/lib/kit/errors";
 import { PEER_ADDRESS_HEADER, SANDBOX_HEADER, UPSTREAM_CALLS_HEADER } from "@/lib/kit/headers";
 import { errorFields, type Logger, processLog } from "@/lib/kit/log";
@@ -72,7 +73,7 @@ export class RawReply {
   }
 }
 
-type HandlerResult = Response | RawReply | object;
+type HandlerResult = Response | RawReply | ProtocolReply | object;
 
 export type RouteHandler<TBody, A extends Auth> = (
   ctx: A extends "api_key" ? RouteContext<TBody> : Omit<RouteContext<TBody>, "key">,
@@ -80,7 +81,7 @@ export type RouteHandler<TBody, A extends Auth> = (
 
 type RouteOptions<TBody, A extends Auth> = Pick<
   Operation<TBody, A>,
-  "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsTranslationUsage"
+  "auth" | "rateLimit" | "maxBodyBytes" | "exactUsage" | "sandbox" | "recordsTranslationUsage" | "dialect" | "rateLimitFor"
 > &
   Partial<Pick<Operation<TBody, A>, "ok">> & {
     /** "POST /api/v1/translate", for the usage breakdown (serveRoute sets it). */
@@ -129,33 +130,39 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     outcome: { keyId?: string; result?: unknown },
   ): Promise<Response> {
     const headers = new Headers({ "X-Request-Id": requestId, "Cache-Control": "no-store" });
+    const { dialect } = options;
     let key: AuthenticatedKey | undefined;
     try {
+      const maxBodyBytes = bodyLimit(options, s.config) ?? DEFAULT_MAX_BODY_BYTES;
+      // Another protocol's fields are read first: its key may be one of them, and its bucket may depend on them.
+      const fields = dialect ? await dialect.readFields(req, maxBodyBytes) : undefined;
+      const rateLimit = fields && options.rateLimitFor ? options.rateLimitFor(fields) : options.rateLimit;
       if (options.auth === "operator") {
         requireOperator(s, req);
       } else if (options.auth === "api_key") {
-        key = await authenticate(s, req, options.exactUsage === true);
-        if (options.rateLimit) await enforceRateLimit(s, options.rateLimit, key.id, headers);
-      } else if (options.rateLimit) {
+        const credential = dialect && fields ? dialect.credential(req, fields) : bearerCredential(req);
+        key = await authenticate(s, req, credential, options.exactUsage === true);
+        if (rateLimit) await enforceRateLimit(s, rateLimit, key.id, headers);
+      } else if (rateLimit) {
         const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
-        await enforceRateLimit(s, options.rateLimit, ip, headers, false);
+        await enforceRateLimit(s, rateLimit, ip, headers, false);
       }
-      const maxBodyBytes = bodyLimit(options, s.config) ?? DEFAULT_MAX_BODY_BYTES;
-      const body = options.body ? await parseJsonBody(req, options.body, maxBodyBytes) : undefined;
+      const body = !options.body ? fields : fields ? validate(options.body, fields, "body") : await parseJsonBody(req, options.body, maxBodyBytes);
       const params = await pathParams(context);
       const ctx = { req, requestId, key: key!, body: body as TBody, startedAt, maxBodyBytes, params, headers };
       outcome.keyId = key?.id;
-      const result = await options.handler(ctx as never);
+      const answer = await options.handler(ctx as never);
+      const result = answer instanceof ProtocolReply ? answer.result : answer;
       outcome.result = result instanceof RawReply ? { provider: result.provider } : result;
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       if (options.sandbox) setUpstreamCalls(headers);
-      const response = toResponse(result, options.ok?.status ?? 200, headers);
+      const response = toResponse(answer instanceof ProtocolReply ? answer.reply : result, options.ok?.status ?? 200, headers);
       if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status }, result);
       return response;
     } catch (err) {
       outcome.keyId = key?.id;
       if (options.sandbox) setUpstreamCalls(headers);
-      const response = errorResponse(err, requestId, headers, s.log);
+      const response = errorResponse(err, requestId, headers, s.log, dialect);
       if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status });
       return response;
     } finally {
@@ -244,7 +251,8 @@ type Handlers<P extends RoutePath> = {
  */
 export function serveRoute<P extends RoutePath>(path: P, handlers: NoInfer<Handlers<P>>): Record<NextMethod, NextHandler | undefined> {
   const allow = allowedMethods(path).join(", ");
-  const notAllowed = methodNotAllowed(allow);
+  let dialect: Dialect | undefined;
+  const notAllowed = (req: Request) => methodNotAllowed(allow, dialect)(req);
   const out: Record<NextMethod, NextHandler | undefined> = {
     GET: notAllowed,
     HEAD: notAllowed,
@@ -258,14 +266,16 @@ export function serveRoute<P extends RoutePath>(path: P, handlers: NoInfer<Handl
     const handler = (handlers as Record<string, RouteHandler<unknown, Auth>>)[method.toUpperCase()];
     const endpoint = `${method.toUpperCase()} ${path}`;
     out[method.toUpperCase() as NextMethod] = apiRoute({ ...operation, endpoint, body: operation.body?.zod, handler } as RouteOptions<unknown, Auth>);
+    dialect ??= operation.dialect;
     if (method === "get") out.HEAD = undefined;
   }
   return out;
 }
 
 /** The 405 envelope, with the methods the path does answer. */
-export function methodNotAllowed(allow: string) {
-  return (req: Request) => errorResponse(methodNotAllowedError(allow), requestIdFor(req.headers.get("x-request-id")));
+export function methodNotAllowed(allow: string, dialect?: Dialect) {
+  const refusal = methodNotAllowedError(allow);
+  return (req: Request) => errorResponse(refusal, requestIdFor(req.headers.get("x-request-id")), undefined, undefined, dialect);
 }
 
 /** Any path under /api or /health without a route of its own: 404 in the error envelope, whatever the method. */
@@ -341,12 +351,13 @@ function recordOutcome(
   s.keys.recordRequestOutcome(keyId, outcome, line);
 }
 
-/** Builds the error envelope for anything thrown inside a route. */
+/** Builds the error envelope for anything thrown inside a route (or the dialect's own shape of it). */
 export function errorResponse(
   err: unknown,
   requestId: string,
   headers = new Headers({ "X-Request-Id": requestId }),
   log: Logger = processLog(),
+  dialect?: Dialect,
 ): Response {
   let code: ErrorCode = "INTERNAL_ERROR";
   let message = INTERNAL_ERROR_MESSAGE;
@@ -365,8 +376,10 @@ export function errorResponse(
   } else {
     log.error({ event: "unhandled_error", request_id: requestId, ...errorFields(err) }, "unhandled error");
   }
-  if (code === "MISSING_API_KEY" || code === "INVALID_API_KEY") headers.set("WWW-Authenticate", 'Bearer realm="lugha"');
   headers.set("Cache-Control", "no-store");
+  if (dialect)
+    return Response.json(dialect.errorBody({ code, status, message, requestId, errors }), { status: dialect.status(code, status), headers });
+  if (code === "MISSING_API_KEY" || code === "INVALID_API_KEY") headers.set("WWW-Authenticate", 'Bearer realm="lugha"');
   return Response.json(errorBody(code, message, requestId, errors), { status, headers });
 }
 
@@ -379,17 +392,24 @@ function requireOperator(s: Services, req: Request) {
 }
 
 /**
- * Authorization: Bearer <key>. No header → MISSING_API_KEY. Anything else that is not a valid, unexpired,
- * unrevoked key — another scheme (Basic …), an empty token, wrong case, a malformed or unknown key — is
- * INVALID_API_KEY: a credential was sent, and it is not acceptable.
+ * Authorization: Bearer <key>, or null without the header. Any other form — another scheme (Basic …), an empty token
+ * — is INVALID_API_KEY: a credential was sent, and it is not acceptable.
  */
-async function authenticate(s: Services, req: Request, exact: boolean): Promise<AuthenticatedKey> {
+export function bearerCredential(req: Request): string | null {
   const header = req.headers.get("authorization");
-  if (header === null) throw missingApiKey();
+  if (header === null) return null;
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (!match) throw notBearer();
+  return match[1];
+}
+
+/**
+ * The key the request's credential names. None → MISSING_API_KEY; anything that is not a valid, unexpired, unrevoked
+ * key — wrong case, malformed, unknown — is INVALID_API_KEY.
+ */
+async function authenticate(s: Services, req: Request, plainKey: string | null, exact: boolean): Promise<AuthenticatedKey> {
+  if (plainKey === null) throw missingApiKey();
   const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
-  const plainKey = match[1];
   const key = await throttleFailedAuth(
     ip,
     plainKey,

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { errorBody } from "@/lib/kit/errors";
 import { PEER_ADDRESS_HEADER } from "@/lib/kit/headers";
 import { requestIdFor } from "@/lib/kit/request-id";
-import { allowedMethods, routeFor } from "./manifest";
+import { allowedMethods, type Operation, ROUTES, type RoutePath, routeFor } from "./manifest";
 import { methodNotAllowedError } from "./refusals";
 
 /**
@@ -50,10 +50,7 @@ export function installPeerAddressHeader(): void {
 function answerMethodNotAllowed(req: http.IncomingMessage, res: http.ServerResponse): void {
   const header = req.headers["x-request-id"];
   const route = routeFor(new URL(req.url ?? "/", "http://localhost").pathname);
-  const { headers, body } = methodNotAllowed(
-    requestIdFor(Array.isArray(header) ? header[0] : header),
-    route ? allowedMethods(route) : DISPATCHED_METHODS,
-  );
+  const { headers, body } = methodNotAllowed(requestIdFor(Array.isArray(header) ? header[0] : header), route);
   res.writeHead(405, headers);
   res.end(body);
 }
@@ -68,16 +65,20 @@ function answerUnknownMethod(received: Buffer | undefined, socket: Duplex): void
   const target = /^\S+ (\S+) HTTP\//.exec(head)?.[1];
   const route = target ? routeFor(new URL(target, "http://localhost").pathname) : undefined;
   const incomingId = /\r\nx-request-id:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(head)?.[1];
-  const { headers, body } = methodNotAllowed(requestIdFor(incomingId), route ? allowedMethods(route) : DISPATCHED_METHODS);
+  const { headers, body } = methodNotAllowed(requestIdFor(incomingId), route);
   const fields = Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${fields}\r\n${body}`);
 }
 
-function methodNotAllowed(requestId: string, allowed: string[]) {
-  const allow = allowed.join(", ");
-  const body = JSON.stringify(errorBody("METHOD_NOT_ALLOWED", methodNotAllowedError(allow).message, requestId));
+/** The 405 of `route` (in its protocol's shape on another protocol's route), or of any path outside the manifest. */
+function methodNotAllowed(requestId: string, route: RoutePath | undefined) {
+  const allow = (route ? allowedMethods(route) : DISPATCHED_METHODS).join(", ");
+  const { message } = methodNotAllowedError(allow);
+  const dialect = route ? Object.values(ROUTES[route]).find((o: Operation) => o.dialect)?.dialect : undefined;
+  const refusal = { code: "METHOD_NOT_ALLOWED" as const, status: 405, message, requestId };
+  const body = JSON.stringify(dialect ? dialect.errorBody(refusal) : errorBody(refusal.code, message, requestId));
   const headers = {
     "Content-Type": "application/json",
     "Content-Length": String(Buffer.byteLength(body)),

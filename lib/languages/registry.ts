@@ -124,6 +124,7 @@ export const LANGUAGES: readonly Language[] = [
   L("ny", "Chichewa", "Chichewa", "Southern Africa", ["nya"], "nya"),
   L("fr", "French", "Français", "Global", ["fra", "fre"], "fra"),
   L("pt", "Portuguese", "Português", "Global", ["por"], "por"),
+  L("de", "German", "Deutsch", "Global", ["deu", "ger"], "deu"),
   L("ar", "Arabic", "العربية", "North Africa", ["ara", "arb"], "arb"),
   // Sunbird's Sunflower languages beyond routing rule (a)'s set: provider_a serves their pairs as the last candidate
   // (the "sunflower-extended" tier, see lib/providers/sunbird.descriptor.ts). Lusoga, Lumasaba and Rutooro are also

@@ -8,6 +8,8 @@
  *    endpoint; otherwise (and for raw audio) the standard library's urllib — no third-party package either way.
  */
 
+import { protocolCode } from "@/lib/compat/codes";
+
 export type SnippetRequest =
   /** POST a JSON body to `path`: translate, batch, detect, or any other JSON endpoint (`path`). */
   | { kind: "json"; path: string; body: Record<string, unknown> }
@@ -22,6 +24,11 @@ export interface Snippets {
   python: string;
   /** What to install first, per language (null: nothing). */
   install: { js: string | null; python: string | null };
+  /**
+   * The same call through the other protocols, for the tools that speak them (a translation: LibreTranslate and DeepL
+   * as curl, under /compat); empty for other requests.
+   */
+  tools: { label: string; code: string }[];
 }
 
 export const PYTHON_INSTALL = "pip install ./clients/python  # from a checkout of this repository";
@@ -86,6 +93,34 @@ export function buildSnippets(request: SnippetRequest, origin: string, apiKey: s
   return jsonSnippets(request.path, request.body, origin, apiKey);
 }
 
+/** A translation of one text through LibreTranslate and DeepL (guide: "Use Lugha from the tools you already have"). */
+function toolSnippets(path: string, body: Record<string, unknown>, origin: string, apiKey: string): Snippets["tools"] {
+  if (path !== "/api/v1/translate" || typeof body.text !== "string" || typeof body.target_lang !== "string") return [];
+  const source = typeof body.source_lang === "string" && body.source_lang ? protocolCode(body.source_lang) : undefined;
+  const target = protocolCode(body.target_lang);
+  const libre = { q: body.text, source: source ?? "auto", target, ...(body.format === "html" ? { format: "html" } : {}), api_key: apiKey };
+  const deepl = [
+    `-d text=${shellQuote(encodeURIComponent(body.text))}`,
+    ...(source ? [`-d source_lang=${source.toUpperCase()}`] : []),
+    `-d target_lang=${target.toUpperCase()}`,
+    ...(body.format === "html" ? ["-d tag_handling=html"] : []),
+  ];
+  return [
+    {
+      label: "LibreTranslate (Weblate, Mastodon, Discourse): curl",
+      code: `curl -sS ${origin}/compat/libretranslate/translate \
+  -H "Content-Type: application/json" \
+  -d ${shellQuote(JSON.stringify(libre))}`,
+    },
+    {
+      label: "DeepL API (DeepL's SDKs with serverUrl, Weblate): curl",
+      code: `curl -sS ${origin}/compat/deepl/v2/translate \
+  -H "Authorization: DeepL-Auth-Key ${apiKey}" \
+  ${deepl.join(" \\\n  ")}`,
+    },
+  ];
+}
+
 function jsonSnippets(path: string, body: Record<string, unknown>, origin: string, apiKey: string): Snippets {
   const curl = `curl -sS ${origin}${path} \\
   -H "Authorization: Bearer ${apiKey}" \\
@@ -119,7 +154,7 @@ request = urllib.request.Request(
 with urllib.request.urlopen(request, timeout=60) as response:
     print(json.dumps(json.load(response), indent=2, ensure_ascii=False))
     print("request id:", response.headers["X-Request-Id"])`;
-  return { curl, js: jsCode, python, install: { js: null, python: method ? PYTHON_INSTALL : null } };
+  return { curl, js: jsCode, python, install: { js: null, python: method ? PYTHON_INSTALL : null }, tools: toolSnippets(path, body, origin, apiKey) };
 }
 
 function speakSnippets(request: { body: Record<string, unknown>; raw: boolean }, origin: string, apiKey: string): Snippets {
@@ -192,7 +227,7 @@ with open("speech.wav", "wb") as out:
     out.write(result.pop("audio"))
 result.pop("audio_base64")
 print(json.dumps(result, indent=2, ensure_ascii=False))`;
-  return { curl, js: jsCode, python, install: { js: null, python: raw ? null : PYTHON_INSTALL } };
+  return { curl, js: jsCode, python, install: { js: null, python: raw ? null : PYTHON_INSTALL }, tools: [] };
 }
 
 function transcribeSnippets(request: { file: string; fields: Record<string, string> }, origin: string, apiKey: string): Snippets {
@@ -223,5 +258,5 @@ result = client.transcribe(
 ${kwargs({ language, ...rest }, "    ")}
 )
 print(json.dumps(result, indent=2, ensure_ascii=False))`;
-  return { curl, js: jsCode, python, install: { js: null, python: PYTHON_INSTALL } };
+  return { curl, js: jsCode, python, install: { js: null, python: PYTHON_INSTALL }, tools: [] };
 }

@@ -1,5 +1,22 @@
 import { z } from "zod";
-import { bodyLimit, type Operation, operations } from "@/lib/api/manifest";
+import { bodyLimit, COMPAT_TAG, type Operation, operations } from "@/lib/api/manifest";
+import {
+  DeepLError,
+  DeepLGlossaryPairsResponse,
+  DeepLLanguagesResponse,
+  DeepLTranslateRequest,
+  DeepLTranslateResponse,
+  DeepLUsageResponse,
+} from "@/lib/compat/deepl";
+import {
+  LibreDetectRequest,
+  LibreDetectResponse,
+  LibreLanguagesResponse,
+  LibreSettingsResponse,
+  LibreTranslateError,
+  LibreTranslateRequest,
+  LibreTranslateResponse,
+} from "@/lib/compat/libretranslate";
 import { CONFIG_DEFAULTS, config, type RateLimitRule } from "@/lib/config";
 import { DetectRequest, DetectResponse, DetectResult } from "@/lib/detect/schemas";
 import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
@@ -82,9 +99,10 @@ function errorResponses(operation: Operation): Record<string, unknown> {
   const limit = bodyLimit(operation, config());
   const when = (code: ErrorCode) =>
     code === "PAYLOAD_TOO_LARGE" && limit !== undefined ? `The body is larger than ${formatBytes(limit)}` : ERROR_DOCS[code].when;
+  const { dialect } = operation;
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
-    const status = ERROR_STATUS[code];
+    const status = dialect ? dialect.status(code, ERROR_STATUS[code]) : ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const out: Record<string, unknown> = {};
@@ -96,6 +114,15 @@ function errorResponses(operation: Operation): Record<string, unknown> {
     if (status === 429 || list.includes("SERVICE_UNAVAILABLE") || list.includes("PROVIDER_ERROR"))
       headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
     if (status === 401) headers["WWW-Authenticate"] = { schema: { type: "string" }, example: 'Bearer realm="lugha"' };
+    if (dialect) {
+      // Another protocol's error body has no code: the description says which of the API's refusals each status is.
+      out[String(status)] = {
+        description: list.map((c) => `${when(c)}`).join(". "),
+        headers,
+        content: { "application/json": { schema: ref(dialect.errorSchema) } },
+      };
+      continue;
+    }
     out[String(status)] = {
       description: list.map((c) => `\`${c}\`: ${when(c)}`).join(". "),
       headers,
@@ -131,7 +158,7 @@ function operationObject(operation: Operation): Record<string, unknown> {
     tags: operation.tags,
     summary: operation.summary,
     ...(description ? { description } : {}),
-    ...(authenticated ? {} : { security: operation.auth === "operator" ? [{ operatorToken: [] }] : [] }),
+    ...(authenticated && !operation.dialect ? {} : { security: operationSecurity(operation) }),
     ...(operation.params || operation.query || operation.headerParameters
       ? {
           parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query"), ...(operation.headerParameters ?? [])],
@@ -143,6 +170,8 @@ function operationObject(operation: Operation): Record<string, unknown> {
             required: true,
             content: {
               "application/json": { schema: ref(operation.body.schema), ...(operation.body.examples ? { examples: operation.body.examples } : {}) },
+              // Another protocol's fields come as JSON or as a form, as its clients send them.
+              ...(operation.dialect ? { "application/x-www-form-urlencoded": { schema: ref(operation.body.schema) } } : {}),
             },
           },
         }
@@ -176,6 +205,13 @@ function operationObject(operation: Operation): Record<string, unknown> {
       ...operation.otherResponses,
     },
   };
+}
+
+/** Who may call: the default (a Bearer key) is left implicit; another protocol names where its key goes. */
+function operationSecurity(operation: Operation): Record<string, string[]>[] {
+  if (operation.auth === "operator") return [{ operatorToken: [] }];
+  if (operation.auth === "none") return [];
+  return [{ [`${operation.dialect?.name}Key`]: [] }];
 }
 
 /** Path parameters (always required) or query parameters (all optional) of an operation. */
@@ -213,6 +249,9 @@ function schemas(): Record<string, SchemaObject> {
       SttForm,
       SttUrlRequest,
       CreateGlossaryRequest,
+      LibreTranslateRequest,
+      LibreDetectRequest,
+      DeepLTranslateRequest,
     },
     "input",
   );
@@ -244,6 +283,16 @@ function schemas(): Record<string, SchemaObject> {
       RequestLogRow,
       ErrorBody,
       FieldError,
+      LibreTranslateResponse,
+      LibreDetectResponse,
+      LibreLanguagesResponse,
+      LibreSettingsResponse,
+      LibreTranslateError,
+      DeepLTranslateResponse,
+      DeepLLanguagesResponse,
+      DeepLUsageResponse,
+      DeepLGlossaryPairsResponse,
+      DeepLError,
     },
     "output",
   );
@@ -416,6 +465,11 @@ export function openApiDocument(): Record<string, unknown> {
       { name: "API keys", description: "Issue, inspect and revoke keys" },
       { name: "Glossaries", description: "Term lists owned by a key, for one language pair" },
       { name: "Service", description: "Health and this document" },
+      {
+        name: COMPAT_TAG,
+        description:
+          "Other protocols, for the tools that already speak them: LibreTranslate under /compat/libretranslate, DeepL API v2 under /compat/deepl. The same keys, limits, usage, request log, cache and sandbox marking as the API's own routes; requests, answers and errors in each protocol's own shapes.",
+      },
     ],
     paths: paths(),
     components: {
@@ -427,6 +481,13 @@ export function openApiDocument(): Record<string, unknown> {
           description: "An API key from POST /api/v1/auth/keys",
         },
         operatorToken: { type: "http", scheme: "bearer", description: "The server's HEALTH_OPERATOR_TOKEN (GET /metrics)" },
+        libretranslateKey: {
+          type: "apiKey",
+          in: "query",
+          name: "api_key",
+          description: "An API key, as LibreTranslate's `api_key` field (JSON or form body)",
+        },
+        deeplKey: { type: "apiKey", in: "header", name: "Authorization", description: "`DeepL-Auth-Key svc_…`: an API key, as DeepL's SDKs send it" },
       },
       schemas: schemas(),
       headers: {

@@ -6,7 +6,7 @@ import { bodyLimit, operations, routeFor } from "@/lib/api/manifest";
 import { config } from "@/lib/config";
 import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
 import { formatBytes } from "@/lib/kit/body";
-import { ERROR_STATUS } from "@/lib/kit/errors";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { templateParams } from "@/lib/kit/path-template";
 import { LanguagesResponse } from "@/lib/languages/schemas";
 import { SttForm, SttResponse, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
@@ -236,7 +236,9 @@ describe("the document is assembled from the route manifest", () => {
     for (const { method, path, operation } of operations()) {
       const responses = d.paths[path][method].responses;
       const name = `${method} ${path}`;
-      expect("401" in responses, name).toBe(operation.auth !== "none");
+      // Another protocol's operation answers each refusal with that protocol's status (LibreTranslate: 403 for a bad key).
+      const statusOf = (code: ErrorCode) => String(operation.dialect?.status(code, ERROR_STATUS[code]) ?? ERROR_STATUS[code]);
+      expect(statusOf("INVALID_API_KEY") in responses, name).toBe(operation.auth !== "none");
       expect("413" in responses, name).toBe(Boolean(operation.body || operation.multipart));
       // A rate limit, or the failed-authentication throttle of every authenticated operation.
       expect("429" in responses, name).toBe(Boolean(operation.rateLimit) || operation.auth === "api_key");

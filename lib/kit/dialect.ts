@@ -1,0 +1,45 @@
+import type { ErrorCode, FieldError } from "./errors";
+
+/**
+ * A protocol the API also speaks besides its own (LibreTranslate, DeepL, ...): where the key comes from, how the body
+ * is read, how a refusal is written. The route wrapper (lib/api/route.ts) keeps doing everything else — authentication,
+ * rate limit, usage, request log, cache, sandbox header — the same for every protocol; an operation of the manifest
+ * names its dialect, and its handler maps the protocol's fields onto the services and their result back.
+ */
+export interface Dialect {
+  /** The protocol's name, for logs and tests ("libretranslate"). */
+  readonly name: string;
+  /**
+   * Reads the request's fields under `maxBytes`: the body (JSON, form or multipart, as the protocol sends it) merged
+   * over the query string. Runs before authentication, since a protocol may carry the key in the body.
+   */
+  readFields(req: Request, maxBytes: number): Promise<Record<string, unknown>>;
+  /** The key the request carries, or null when it sends none; a credential in the wrong form throws its refusal. */
+  credential(req: Request, fields: Record<string, unknown>): string | null;
+  /** The status a refusal has in the protocol (the API's own status is `status`). */
+  status(code: ErrorCode, status: number): number;
+  /** The body of a refusal in the protocol (never anything of the request). */
+  errorBody(refusal: Refusal): object;
+  /** The OpenAPI component that describes errorBody's shape. */
+  readonly errorSchema: string;
+}
+
+/** One refusal in the API's own terms, for a dialect to render. */
+export interface Refusal {
+  code: ErrorCode;
+  status: number;
+  message: string;
+  requestId: string;
+  errors?: FieldError[];
+}
+
+/**
+ * Another protocol's answer to a result of the API's own: the route wrapper reads `result` — usage, the request log,
+ * the sandbox header — as it would on the native route, and sends `reply` (JSON, or a Response the adapter built).
+ */
+export class ProtocolReply {
+  constructor(
+    readonly result: object,
+    readonly reply: object,
+  ) {}
+}
