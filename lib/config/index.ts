@@ -290,6 +290,11 @@ export const ConfigSchema = z.object({
   ) as unknown as z.ZodType<string[]>,
   AUDIO_URL_MAX_BYTES: bytes(() => 25 * 1024 * 1024),
   AUDIO_URL_TIMEOUT_MS: int(20_000, 100, 600_000),
+  /**
+   * provider_a's transcription windows, seconds: its backend gives up on a request after 120 s, so a recording goes in
+   * windows it finishes well within that (docs/configuration.md says how 120 was chosen); each window is a quota unit.
+   */
+  SUNBIRD_STT_WINDOW_SECONDS: int(120, 10, 600),
 
   API_KEY_HASH_SECRET: text(),
   NEXTAUTH_SECRET: text(),
