@@ -1,6 +1,6 @@
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { transcribeWindows, type UpstreamAudioLimits, windowsFor } from "./audio-windows";
-import { BaseClient, type ClientOptions } from "./client";
+import { BaseClient, type ClientOptions, OUT_OF_CREDIT } from "./client";
 import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
 import type { AudioFormat } from "./descriptor";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
@@ -156,7 +156,15 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
       return new ProviderError(this.id, "rejected", `${subject} is not deployed on provider`, status, undefined, code ?? "MODEL_NOT_DEPLOYED");
     if (status === 400 && /not supported by provider/i.test(message))
       return new ProviderError(this.id, "rejected", `${subject} is not available on provider`, status, undefined, code ?? "MODEL_NOT_SUPPORTED");
-    if (status === 402) return new ProviderError(this.id, "rate_limited", "provider credits exhausted", status, undefined, code);
+    if (status === 402)
+      return new ProviderError(
+        this.id,
+        "rate_limited",
+        "provider is out of credit (its monthly inference credits are spent)",
+        status,
+        undefined,
+        OUT_OF_CREDIT,
+      );
     return errorForStatus(this.id, status, retryAfterMs, code);
   }
 }
