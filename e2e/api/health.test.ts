@@ -108,5 +108,5 @@ describe("a provider out of credit (Hugging Face's 402)", () => {
     } finally {
       await hf.close();
     }
-  });
+  }, 180_000);
 });
