@@ -88,7 +88,10 @@ describe("a provider out of credit (Hugging Face's 402)", () => {
       const app = await startApp({ env: { PROVIDER_MODE: "auto", HF_API_URL: hf.url, HF_TOKEN: "hf_credit", HF_HUB_URL: hf.url } });
       const key = await mintKey(app.url, "credit");
       const translate = () =>
-        call(app.url, "POST", "/api/v1/translate", { key, json: { text: "Good morning", source: "en", target: "sw", provider: "provider_c" } });
+        call(app.url, "POST", "/api/v1/translate", {
+          key,
+          json: { text: "Good morning", source_lang: "en", target_lang: "sw", provider: "provider_c" },
+        });
       const first = expectEnvelope(await translate(), 503, "PROVIDER_ERROR");
       expect(first.message).toContain("out of credit");
       const calls = hf.stats.requests;
