@@ -34,6 +34,14 @@ const nextConfig = {
     "@opentelemetry/exporter-trace-otlp-proto",
     "@opentelemetry/exporter-metrics-otlp-http",
     "@opentelemetry/exporter-metrics-otlp-proto",
+    // The WebAssembly audio decoders (lib/providers/decode.ts, imported on first use): their web-worker shim imports a
+    // module by a name known only at run time, which a bundler cannot follow; Node.js loads them from node_modules.
+    "opus-decoder",
+    "mpg123-decoder",
+    "@wasm-audio-decoders/flac",
+    "@wasm-audio-decoders/common",
+    "@eshaz/web-worker",
+    "codec-parser",
   ],
   poweredByHeader: false,
   // `next start` would load every page and route at boot; the API's first translation waited for the whole portal.

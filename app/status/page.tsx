@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { statusReport } from "@/lib/server/status";
+import { OUT_OF_CREDIT_MESSAGE, statusReport } from "@/lib/server/status";
 
 export const metadata: Metadata = { title: "Status" };
 export const dynamic = "force-dynamic";
@@ -21,7 +21,7 @@ const millis = (ms: number | null) => (ms === null ? "no calls" : `${ms} ms`);
  */
 export default function StatusPage() {
   const report = statusReport();
-  const allUp = report.providers.every((p) => p.circuit === "closed");
+  const allUp = report.providers.every((p) => p.circuit === "closed" && !p.out_of_credit);
   return (
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-10 sm:px-6">
       <div>
@@ -53,6 +53,9 @@ export default function StatusPage() {
               <p className="text-sm text-slate-700">
                 <code className="font-mono">{p.id}</code> · {p.mode === "sandbox" ? "sandbox" : "live"}
               </p>
+              {p.out_of_credit && (
+                <p className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-950">{OUT_OF_CREDIT_MESSAGE}</p>
+              )}
               <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
                 <dt className="text-slate-700">Circuit</dt>
                 <dd className="font-mono text-slate-950">{p.circuit}</dd>

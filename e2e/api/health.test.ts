@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { call, expectEnvelope } from "../support/api";
+import { startEmulatorServer } from "@/lib/providers/sandbox";
+import { call, expectEnvelope, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, OPERATOR_TOKEN, startApp, stopAllApps } from "../support/app";
 
 afterAll(stopAllApps);
@@ -18,9 +19,9 @@ describe("GET /health", () => {
         providers: {
           status: "ok",
           sandbox: true,
-          provider_a: { mode: "sandbox", circuit: "closed" },
-          provider_b: { mode: "live", circuit: "closed" },
-          provider_c: { mode: "sandbox", circuit: "closed" },
+          provider_a: { mode: "sandbox", circuit: "closed", out_of_credit: false },
+          provider_b: { mode: "live", circuit: "closed", out_of_credit: false },
+          provider_c: { mode: "sandbox", circuit: "closed", out_of_credit: false },
         },
         cache: { status: "ok" },
       },
@@ -51,6 +52,7 @@ describe("GET /health", () => {
       circuit: "closed",
       base_url: "http://127.0.0.1:9/internal-khaya",
       configured: true,
+      out_of_credit: false,
     });
     // Operator-only (the public view above has no such check): what availability took out of routing, and why.
     expect(res.body.checks.availability).toEqual({ status: "ok", store: "memory", unavailable_count: 0, unavailable: [] });
@@ -77,4 +79,37 @@ describe("GET /health", () => {
     const mint = await call(app.url, "POST", "/api/v1/auth/keys", { json: { name: "x" } });
     expectEnvelope(mint, 503, "SERVICE_UNAVAILABLE");
   });
+});
+
+describe("a provider out of credit (Hugging Face's 402)", () => {
+  it("is reported as out of credit — not down — on /health, /status and /metrics, and is not called again meanwhile", async () => {
+    const hf = await startEmulatorServer("hf", { credential: "hf_credit", controls: { failMode: "status", status: 402 } });
+    try {
+      const app = await startApp({ env: { PROVIDER_MODE: "auto", HF_API_URL: hf.url, HF_TOKEN: "hf_credit", HF_HUB_URL: hf.url } });
+      const key = await mintKey(app.url, "credit");
+      const translate = () =>
+        call(app.url, "POST", "/api/v1/translate", {
+          key,
+          json: { text: "Good morning", source_lang: "en", target_lang: "sw", provider: "provider_c" },
+        });
+      const first = expectEnvelope(await translate(), 503, "PROVIDER_ERROR");
+      expect(first.message).toContain("out of credit");
+      const calls = hf.stats.requests;
+      expectEnvelope(await translate(), 503, "PROVIDER_ERROR");
+      expect(hf.stats.requests).toBe(calls);
+
+      const health = await call(app.url, "GET", "/health");
+      expect(health.body.status).toBe("degraded");
+      expect(health.body.checks.providers.provider_c).toMatchObject({ circuit: "closed", out_of_credit: true });
+      expect(health.body.checks.providers.provider_c.message).toMatch(/^Out of credit: the provider answers/);
+      expect(health.body.checks.providers.provider_a.out_of_credit).toBe(false);
+      const status = await fetch(`${app.url}/status`);
+      expect(await status.text()).toContain("Out of credit: the provider answers, but refuses this account");
+      const metrics = await call(app.url, "GET", "/metrics", { headers: OPERATOR_HEADERS });
+      expect(metrics.text).toMatch(/lugha_provider_out_of_credit\{[^}]*lugha_provider="provider_c"[^}]*\} 1\b/);
+      expect(metrics.text).toMatch(/lugha_provider_out_of_credit\{[^}]*lugha_provider="provider_a"[^}]*\} 0\b/);
+    } finally {
+      await hf.close();
+    }
+  }, 180_000);
 });

@@ -164,6 +164,45 @@ async function generate(): Promise<AudioFixtures> {
   };
 }
 
+const ENCODERS: Record<FixtureFormat, string[]> = {
+  wav: ["-c:a", "pcm_s16le"],
+  mp3: ["-c:a", "libmp3lame", "-b:a", "32k"],
+  ogg: ["-c:a", "libopus", "-b:a", "24k"],
+  webm: ["-c:a", "libopus", "-b:a", "24k"],
+  flac: ["-c:a", "flac"],
+  m4a: ["-c:a", "aac", "-b:a", "32k"],
+};
+
+/**
+ * A long recording: the fixtures' spoken sentence followed by 0.6 s of silence, over and over for `seconds`, in
+ * `format` (16 kHz mono; what a voice note of that length is). Generated once per format and length.
+ */
+export async function longRecording(seconds: number, format: FixtureFormat): Promise<AudioFile> {
+  const fx = await audioFixtures();
+  const out = path.join(fx.dir, `long-${seconds}.${format}`);
+  const paused = path.join(fx.dir, "paused.wav");
+  await (longMade[paused] ??= run(FFMPEG_BIN, [...FFMPEG, "-i", path.join(fx.dir, "speech.wav"), "-af", "apad=pad_len=9600", paused]).then(
+    () => undefined,
+  ));
+  await (longMade[out] ??= run(FFMPEG_BIN, [
+    ...FFMPEG,
+    "-stream_loop",
+    "-1",
+    "-i",
+    paused,
+    "-t",
+    String(seconds),
+    "-ar",
+    "16000",
+    "-ac",
+    "1",
+    ...ENCODERS[format],
+    out,
+  ]).then(() => undefined));
+  return { name: path.basename(out), bytes: new Uint8Array(readFileSync(out)), contentType: CONTENT_TYPES[format] };
+}
+const longMade: Record<string, Promise<void>> = {};
+
 /** ffmpeg writing to stdout (a pipe, so it cannot seek back), collected into a file. */
 async function pipe(input: string, args: string[], output: string) {
   const { stdout } = await run(FFMPEG_BIN, [...FFMPEG, "-i", input, ...args, "pipe:1"], { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 });

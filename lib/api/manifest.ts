@@ -221,7 +221,7 @@ export const ROUTES = {
       tags: ["Speech"],
       summary: "Speech-to-text",
       description:
-        "Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`), or send JSON with `audio_url` (an https URL the service fetches itself: for recordings larger than an upload may be) instead of the file. The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Recordings up to 10 minutes: provider_c cuts WAV into windows of at most 30 s (compressed formats: 30 s at most there). `segments` carries timing where the provider gives it.",
+        "Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`), or send JSON with `audio_url` (an https URL the service fetches itself: for recordings larger than an upload may be) instead of the file. The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Recordings up to 10 minutes, voice notes included (OGG/Opus, WebM/Opus): longer than a provider takes at once, they are decoded and sent in WAV windows cut at pauses (Whisper 30 s, Sunbird and Khaya 120 s), one upstream request each; M4A is not decoded, so it goes only whole. `segments` carries each window's offsets, or the provider's own timing.",
       auth: "api_key",
       rateLimit: "stt",
       multipart: {

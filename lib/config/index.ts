@@ -295,6 +295,11 @@ export const ConfigSchema = z.object({
   AUDIO_URL_IN_FLIGHT_BYTES: bytes(() => 100 * 1024 * 1024),
   /** The same for the fetches of one API key. */
   AUDIO_URL_IN_FLIGHT_BYTES_PER_KEY: bytes(() => 50 * 1024 * 1024),
+  /**
+   * provider_a's transcription windows, seconds: its backend gives up on a request after 120 s, so a recording goes in
+   * windows it finishes well within that (docs/configuration.md says how 120 was chosen); each window is a quota unit.
+   */
+  SUNBIRD_STT_WINDOW_SECONDS: int(120, 10, 600),
 
   API_KEY_HASH_SECRET: text(),
   NEXTAUTH_SECRET: text(),

@@ -321,7 +321,7 @@ describe("GET /languages listing", () => {
     const lug = stt.languages.find((l) => l.code === "lug")!;
     expect(lug.stt).toEqual({
       supported: true,
-      providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }],
+      providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm", "flac"] }],
     });
     for (const code of ["xog", "myx", "ttj"]) {
       const l = stt.languages.find((x) => x.code === code)!;
@@ -337,7 +337,7 @@ describe("GET /languages listing", () => {
       expect(l.stt.providers.map((p) => p.provider)).toEqual(["provider_b"]);
     }
     expect(stt.languages.find((l) => l.code === "tw")!.stt.providers).toEqual([
-      { provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] },
+      { provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg", "webm"] },
     ]);
     expect(stt.languages.some((l) => l.code === "zu")).toBe(false);
     expect(

@@ -111,7 +111,10 @@ export const LanguagesResponse = z
               targets: [{ code: "en", provider: "provider_a", model: "sunflower", quality_score: 0.92, quality_band: "excellent" }],
               sources: ["en"],
             },
-            stt: { supported: true, providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }] },
+            stt: {
+              supported: true,
+              providers: [{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm", "flac"] }],
+            },
             tts: {
               supported: true,
               providers: [

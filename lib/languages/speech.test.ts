@@ -29,8 +29,8 @@ describe("speech catalog: speech-to-text", () => {
     expect(sttOptions("ln").map((o) => o.provider)).toEqual(["provider_c"]);
     expect(sttOptions("zu")).toEqual([]);
     const [a] = sttOptions("lug");
-    expect(a).toMatchObject({ model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] });
-    expect(sttOptions("tw")[0].formats).toEqual(["wav", "mp3", "flac", "ogg"]);
+    expect(a).toMatchObject({ model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm", "flac"] });
+    expect(sttOptions("tw")[0].formats).toEqual(["wav", "mp3", "flac", "ogg", "webm"]);
     expect(sttOptions("ln")[0]).toMatchObject({ model: "openai/whisper-large-v3-turbo" });
   });
 
@@ -84,7 +84,7 @@ describe("speech catalog: text-to-speech voices", () => {
 describe("speechCapabilities (what /languages reports)", () => {
   it("lists STT models and formats, and TTS voices with the default marked, in routing order", () => {
     const lug = speechCapabilities("lug");
-    expect(lug.stt).toEqual([{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }]);
+    expect(lug.stt).toEqual([{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm", "flac"] }]);
     expect(lug.tts[0].voices[0]).toEqual({ id: "248", name: "Luganda (female)", gender: "female", model: "spark-tts", default: true });
     expect(lug.tts.flatMap((p) => p.voices.filter((v) => v.default))).toHaveLength(2); // one per provider
   });

@@ -53,6 +53,8 @@ function outcomeOf(err: unknown, signal: AbortSignal | undefined): Outcome {
   if (signal?.aborted) return "neutral";
   if (err instanceof ProviderError && err.kind === "rejected") return "healthy";
   if (err instanceof ProviderError && err.kind === "circuit_open") return "neutral";
+  // An account out of credit (Hugging Face's 402) is refused by a provider that is up: not its fault either.
+  if (err instanceof ProviderError && err.upstreamCode === "OUT_OF_CREDIT") return "neutral";
   return "failure";
 }
 

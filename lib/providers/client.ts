@@ -43,6 +43,14 @@ export interface UpstreamBudget {
   hold?(provider: ProviderId): Promise<void>;
 }
 
+/**
+ * The upstreamCode of a provider that answered that the account has no credit left (Hugging Face's 402). Not a fault:
+ * the provider is up, it will not work for this account until the credit is renewed or topped up.
+ */
+export const OUT_OF_CREDIT = "OUT_OF_CREDIT";
+/** After an out-of-credit answer, calls fail at once for this long; then one call is let through to check again. */
+export const CREDIT_RECHECK_MS = 10 * 60_000;
+
 /** The upstreamCode of a budget refusal: the request was never sent. */
 export const BUDGET_REFUSED = "UPSTREAM_BUDGET";
 
@@ -61,6 +69,8 @@ export abstract class BaseClient {
   protected readonly speechPolicy: HttpPolicy;
   readonly isConfigured: boolean;
   private readonly budget?: UpstreamBudget;
+  /** When the provider last answered that the account's credit is spent; undefined while it has credit. */
+  private outOfCreditAt?: number;
 
   protected constructor(
     readonly id: ProviderId,
@@ -81,6 +91,11 @@ export abstract class BaseClient {
     return this.circuit.getState();
   }
 
+  /** Whether the provider's last word on the account was that its credit is spent (see OUT_OF_CREDIT). */
+  get outOfCredit(): boolean {
+    return this.outOfCreditAt !== undefined;
+  }
+
   /** A request to this provider's API (base URL + path), with retries, under the circuit breaker and the budget. */
   protected call<T>({ path, speech, ...rest }: CallOptions<T>): Promise<T> {
     return this.guard((upstream) => this.sendTo(`${this.baseUrl}${path}`, speech, rest, upstream), rest.signal);
@@ -97,6 +112,21 @@ export abstract class BaseClient {
    */
   protected async guard<T>(operation: (upstream: FetchLike) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (!this.isConfigured) throw new ProviderError(this.id, "auth", "provider is not configured");
+    // Out of credit: every call would be refused (and counted), so none is sent until it is time to check again.
+    const waited = this.outOfCreditAt === undefined ? 0 : Date.now() - this.outOfCreditAt;
+    if (this.outOfCreditAt !== undefined && waited < CREDIT_RECHECK_MS)
+      throw new ProviderError(this.id, "rate_limited", "provider is out of credit", undefined, CREDIT_RECHECK_MS - waited, OUT_OF_CREDIT);
+    try {
+      const result = await this.metered(operation, signal);
+      this.outOfCreditAt = undefined;
+      return result;
+    } catch (err) {
+      if (err instanceof ProviderError && err.upstreamCode === OUT_OF_CREDIT) this.outOfCreditAt = Date.now();
+      throw err;
+    }
+  }
+
+  private async metered<T>(operation: (upstream: FetchLike) => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (!this.budget) return this.circuit.run(() => operation(this.counted), signal);
     // An open circuit fails fast in run(); taking a token first would spend it on a request that is never sent.
     if (this.circuit.getState() !== "open") await this.spend(this.budget);

@@ -1,4 +1,5 @@
 import type { BaseClient, ClientOptions } from "./client";
+import { DECODED_FORMATS } from "./decode";
 import type { EmulatorOptions, ProviderBehaviour } from "./sandbox/emulator";
 import type { HfModelRoute, ProviderClient, ProviderId, SynthesizeRequest, TranscribeRequest } from "./types";
 
@@ -130,6 +131,11 @@ export interface ProviderDescriptor {
     /** Request fields that select the voice (default: `voice` = its id). */
     request?(voice: { id: string; model: string }): Partial<Pick<SynthesizeRequest, "voice" | "hfModel">>;
   };
+}
+
+/** An upstream's own audio formats plus those decoded in-process and sent to it as WAV (./decode.ts). */
+export function withDecoded(native: readonly AudioFormat[]): AudioFormat[] {
+  return [...new Set([...native, ...DECODED_FORMATS])];
 }
 
 /** Every ordered pair of two different languages of `languages`, served by one route. */

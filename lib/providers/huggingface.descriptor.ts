@@ -1,7 +1,7 @@
 import { defaultHfTtsModel } from "./codes";
 import { catalogueSettings } from "./deployment";
-import type { ProviderDescriptor, VoiceSpec } from "./descriptor";
-import { HF_MAX_INPUT_TOKENS, HF_WHISPER_WINDOW_SECONDS, HuggingFaceClient } from "./huggingface";
+import { type ProviderDescriptor, type VoiceSpec, withDecoded } from "./descriptor";
+import { HF_ASR_NATIVE_FORMATS, HF_MAX_INPUT_TOKENS, HF_WHISPER_WINDOW_SECONDS, HuggingFaceClient } from "./huggingface";
 import { hfBehaviour } from "./sandbox/hf";
 
 /**
@@ -35,12 +35,12 @@ export const huggingFace: ProviderDescriptor = {
   },
   stt: {
     languages: WHISPER_LANGUAGES,
-    formats: ["wav", "mp3", "ogg", "webm", "flac", "m4a"],
+    formats: withDecoded(HF_ASR_NATIVE_FORMATS),
     // HF_ASR_MODEL, read when routing (lib/providers/deployment.ts).
     model: () => catalogueSettings().hfAsrModel,
     request: (model) => ({ hfModel: model }),
-    // Whisper takes 30 s of raw audio: PCM WAV is cut into windows (any length), compressed formats are sent whole.
-    maxAudioSeconds: (format) => (format === "wav" ? undefined : HF_WHISPER_WINDOW_SECONDS),
+    // Whisper takes 30 s of raw audio: longer recordings go in windows, except M4A, which cannot be decoded here to be cut.
+    maxAudioSeconds: (format) => (format === "m4a" ? HF_WHISPER_WINDOW_SECONDS : undefined),
     // One segment per window.
     timestamps: true,
   },

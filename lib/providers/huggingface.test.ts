@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ClientOptions } from "./client";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { type ClientOptions, CREDIT_RECHECK_MS } from "./client";
 import { HuggingFaceClient } from "./huggingface";
 import { type EmulatorServer, startEmulatorServer } from "./sandbox";
 import { providerError, timed, within } from "./test-support";
@@ -102,11 +102,35 @@ describe("Hugging Face translate: cold start and errors", () => {
     expect(await providerError(translate(client(), EN_SW))).toMatchObject({ kind: "rejected", upstreamCode: "error" });
   });
 
-  it("401 → auth; 402 credits exhausted → rate_limited, not retried", async () => {
+  it("401 → auth; 402 → out of credit, not retried", async () => {
     expect(await providerError(translate(client({ credential: "hf_wrong" }), EN_SW))).toMatchObject({ kind: "auth", status: 401 });
     server.setControls({ failMode: "status", status: 402 });
-    expect(await providerError(translate(client(), EN_SW))).toMatchObject({ kind: "rate_limited", status: 402 });
+    const err = await providerError(translate(client(), EN_SW));
+    expect(err).toMatchObject({ kind: "rate_limited", status: 402, upstreamCode: "OUT_OF_CREDIT" });
+    expect(err.message).toContain("out of credit");
     expect(server.stats.requests).toBe(2);
+  });
+
+  it("out of credit: the client says so, calls no more until the re-check, keeps its circuit closed, and recovers on success", async () => {
+    const c = client();
+    server.setControls({ failMode: "status", status: 402 });
+    await providerError(translate(c, EN_SW));
+    expect(c.outOfCredit).toBe(true);
+    expect(c.circuitState).toBe("closed");
+    server.setControls({});
+    const refused = await providerError(translate(c, EN_SW));
+    expect(refused).toMatchObject({ kind: "rate_limited", upstreamCode: "OUT_OF_CREDIT" });
+    expect(refused.retryAfterMs).toBeGreaterThan(0);
+    expect(server.stats.requests).toBe(1);
+    // Once the re-check time has passed, one call goes through; its success clears the state.
+    const now = Date.now();
+    vi.spyOn(Date, "now").mockReturnValue(now + CREDIT_RECHECK_MS + 1);
+    try {
+      await expect(translate(c, EN_SW)).resolves.toMatchObject({ model: EN_SW.model });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(c.outOfCredit).toBe(false);
   });
 
   it("429 without Retry-After is not retried at once (the provider is held until its window resets instead)", async () => {

@@ -1,6 +1,8 @@
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
-import { BaseClient, type ClientOptions } from "./client";
+import { transcribeWindows, type UpstreamAudioLimits, windowsFor } from "./audio-windows";
+import { BaseClient, type ClientOptions, OUT_OF_CREDIT } from "./client";
 import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
+import type { AudioFormat } from "./descriptor";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
 import {
   type HfModelRoute,
@@ -13,34 +15,15 @@ import {
   type TranslateRequest,
   type TranslateResult,
 } from "./types";
-import { isSplittableWav, splitWav } from "./wav-windows";
 
 /** The longest raw audio Whisper on hf-inference transcribes in one request. */
 export const HF_WHISPER_WINDOW_SECONDS = 30;
 /** Windows of one recording sent at the same time. */
 export const HF_WINDOW_CONCURRENCY = 4;
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-
-/** `fn` over `items`, at most `limit` at a time; results in order; the first failure fails the whole (the rest stop starting). */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        results[i] = await fn(items[i]);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
+/** Whisper on hf-inference decodes every format the gateway accepts (ffmpeg behind it). */
+export const HF_ASR_NATIVE_FORMATS: readonly AudioFormat[] = ["wav", "mp3", "ogg", "webm", "flac", "m4a"];
+const HF_ASR_AUDIO: UpstreamAudioLimits = { native: HF_ASR_NATIVE_FORMATS, maxSeconds: HF_WHISPER_WINDOW_SECONDS };
 
 /** Marian (opus-mt) and NLLB models truncate input beyond 512 tokens: longer text is never sent (lib/translate/limits.ts estimates). */
 export const HF_MAX_INPUT_TOKENS = 512;
@@ -79,48 +62,38 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
    * itself, so `req.language` only matters to the caller's routing.
    *
    * Whisper refuses raw audio over 30 s (long-form generation needs timestamp tokens, which only the JSON form can ask
-   * for, and that form is reported to fail on the serverless API). So a PCM WAV recording longer than that is cut into
-   * windows of at most HF_WHISPER_WINDOW_SECONDS at its quietest moments (./wav-windows.ts), each sent as raw bytes —
-   * HF_WINDOW_CONCURRENCY at a time, each its own request with its own budget token, all under one deadline — and the
-   * texts are joined in order. Every window becomes one segment with its offsets in the recording. A compressed
-   * recording longer than 30 s cannot be cut without a decoder: it is refused before any call (the descriptor keeps
-   * such recordings away from this provider).
+   * for, and that form is reported to fail on the serverless API). So a longer recording goes as WAV windows of at most
+   * HF_WHISPER_WINDOW_SECONDS (./audio-windows.ts) — HF_WINDOW_CONCURRENCY at a time, each its own request with its own
+   * budget token, all under one deadline — and the texts are joined in order, one segment per window.
    */
   async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
     const model = req.hfModel ?? DEFAULT_HF_ASR_MODEL;
     const path = this.modelPath(model);
     if (req.audio.byteLength === 0) this.reject("audio is empty");
-    const splittable = isSplittableWav(req.audio);
-    if (!splittable && (req.durationSeconds ?? 0) > HF_WHISPER_WINDOW_SECONDS)
-      this.reject(`compressed audio longer than ${HF_WHISPER_WINDOW_SECONDS} s is not accepted by the model`, "AUDIO_TOO_LONG");
-    const windows = splittable ? splitWav(req.audio, HF_WHISPER_WINDOW_SECONDS) : [{ audio: req.audio, start: 0, end: req.durationSeconds ?? 0 }];
-
+    const { windows, contentType } = await windowsFor(this.id, req, HF_ASR_AUDIO);
     return this.guard(async (upstream) => {
-      const texts = await mapLimited(windows, HF_WINDOW_CONCURRENCY, (window) =>
-        this.sendTo(
-          `${this.baseUrl}${path}`,
-          true,
-          {
-            init: {
-              method: "POST",
-              headers: this.headers({ "content-type": windows.length > 1 ? "audio/wav" : req.contentType }),
-              body: new Uint8Array(window.audio),
+      const joined = await transcribeWindows(
+        windows,
+        HF_WINDOW_CONCURRENCY,
+        (window) =>
+          this.sendTo(
+            `${this.baseUrl}${path}`,
+            true,
+            {
+              init: { method: "POST", headers: this.headers({ "content-type": contentType }), body: new Uint8Array(window.audio) },
+              deadline: req.deadline,
+              signal: req.signal,
+              handle: async (res, signal) => {
+                const body = await this.readJson(res, signal, model);
+                if (!isRecord(body) || typeof body.text !== "string") throw this.malformed("provider sent an unexpected response", res.status);
+                return { text: body.text };
+              },
             },
-            deadline: req.deadline,
-            signal: req.signal,
-            handle: async (res, signal) => {
-              const body = await this.readJson(res, signal, model);
-              if (!isRecord(body) || typeof body.text !== "string") throw this.malformed("provider sent an unexpected response", res.status);
-              return body.text.trim();
-            },
-          },
-          upstream,
-        ),
+            upstream,
+          ),
+        true,
       );
-      const segments = windows
-        .map((w, i) => ({ start: round3(w.start), end: round3(w.end), text: texts[i] }))
-        .filter((s) => s.end > s.start && s.text);
-      return { transcript: texts.filter(Boolean).join(" "), model, segments: segments.length ? segments : null };
+      return { ...joined, model };
     }, req.signal);
   }
 
@@ -183,7 +156,15 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
       return new ProviderError(this.id, "rejected", `${subject} is not deployed on provider`, status, undefined, code ?? "MODEL_NOT_DEPLOYED");
     if (status === 400 && /not supported by provider/i.test(message))
       return new ProviderError(this.id, "rejected", `${subject} is not available on provider`, status, undefined, code ?? "MODEL_NOT_SUPPORTED");
-    if (status === 402) return new ProviderError(this.id, "rate_limited", "provider credits exhausted", status, undefined, code);
+    if (status === 402)
+      return new ProviderError(
+        this.id,
+        "rate_limited",
+        "provider is out of credit (its monthly inference credits are spent)",
+        status,
+        undefined,
+        OUT_OF_CREDIT,
+      );
     return errorForStatus(this.id, status, retryAfterMs, code);
   }
 }

@@ -25,6 +25,8 @@ export interface ProviderStatus {
   base_url: string;
   /** False for a live provider with neither credential nor custom URL: it fails every call with kind "auth". */
   configured: boolean;
+  /** True after the provider answered that the account's credit is spent (Hugging Face's 402), until a call succeeds. */
+  out_of_credit: boolean;
 }
 
 /** What sandbox clients send and their emulators demand, so the real auth code runs in sandbox mode too. */
@@ -70,7 +72,7 @@ export function providerStatus(clients: Registry["clients"]): Record<ProviderId,
       const client = clients[id];
       const configured = client.mode === "sandbox" || client.isConfigured;
       const base_url = client.mode === "sandbox" ? "in-process sandbox" : client.baseUrl;
-      return [id, { mode: client.mode, circuit: client.circuitState, base_url, configured }];
+      return [id, { mode: client.mode, circuit: client.circuitState, base_url, configured, out_of_credit: client.outOfCredit }];
     }),
   ) as Record<ProviderId, ProviderStatus>;
 }

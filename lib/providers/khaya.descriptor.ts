@@ -1,6 +1,14 @@
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES } from "./codes";
-import { type ProviderDescriptor, toAndFromEnglish, type VoiceSpec } from "./descriptor";
-import { KHAYA_MAX_TEXT_CHARS, KHAYA_SPEAKERS, KHAYA_STT_MODEL, KHAYA_TRANSLATE_MODEL, KHAYA_TTS_MODEL, KhayaClient } from "./khaya";
+import { type ProviderDescriptor, toAndFromEnglish, type VoiceSpec, withDecoded } from "./descriptor";
+import {
+  KHAYA_MAX_TEXT_CHARS,
+  KHAYA_SPEAKERS,
+  KHAYA_STT_MODEL,
+  KHAYA_STT_NATIVE_FORMATS,
+  KHAYA_TRANSLATE_MODEL,
+  KHAYA_TTS_MODEL,
+  KhayaClient,
+} from "./khaya";
 import { khayaBehaviour } from "./sandbox/khaya";
 
 /** The languages provider_b translates to and from English: Khaya's official pairs. */
@@ -31,6 +39,6 @@ export const khaya: ProviderDescriptor = {
     limit: { unit: "characters", max: KHAYA_MAX_TEXT_CHARS },
     routes: toAndFromEnglish(KHAYA_ROUTED_LANGUAGES, { model: KHAYA_TRANSLATE_MODEL, tier: "specialised-b" }),
   },
-  stt: { languages: KHAYA_ASR_LANGUAGES, formats: ["wav", "mp3", "flac", "ogg"], model: () => KHAYA_STT_MODEL, timestamps: true },
+  stt: { languages: KHAYA_ASR_LANGUAGES, formats: withDecoded(KHAYA_STT_NATIVE_FORMATS), model: () => KHAYA_STT_MODEL, timestamps: true },
   tts: { voices: khayaVoices },
 };

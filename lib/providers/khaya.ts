@@ -1,8 +1,10 @@
 import { processLog } from "@/lib/kit/log";
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
+import { transcribeWindows, type WindowTranscript, windowsFor } from "./audio-windows";
 import { BaseClient, type ClientOptions } from "./client";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
+import type { AudioFormat } from "./descriptor";
 import { errorForStatus, isRecord, mediaType, parseRetryAfter, tryParseJson } from "./http";
 import {
   type ProviderClient,
@@ -20,6 +22,14 @@ import {
 export const KHAYA_MAX_TEXT_CHARS = 1_000;
 export const KHAYA_TRANSLATE_MODEL = "khaya-v1";
 export const KHAYA_STT_MODEL = "khaya-asr-v3";
+/** The formats Khaya's ASR takes (its Content-Type list); WebM is decoded and sent as WAV. */
+export const KHAYA_STT_NATIVE_FORMATS: readonly AudioFormat[] = ["wav", "mp3", "flac", "ogg"];
+/**
+ * The longest audio sent to Khaya's ASR at once. Khaya publishes no limit; its SDK waits 30 s for an answer by default
+ * and reports 3.1 s for a 22.8 s clip (about 7 times real time), so 120 s of audio comes back in about 16 s, half that wait.
+ */
+export const KHAYA_STT_WINDOW_SECONDS = 120;
+const KHAYA_WINDOW_CONCURRENCY = 4;
 export const KHAYA_TTS_MODEL = "khaya-tts-v1";
 /** TTS v1 speakers; an unknown one is silently replaced upstream, so we refuse it rather than misreport the voice. */
 export const KHAYA_SPEAKERS: readonly string[] = ["female", "male_low", "male_high"];
@@ -79,27 +89,31 @@ export class KhayaClient extends BaseClient implements ProviderClient {
     const language = toIso3(req.language);
     if (!KHAYA_ASR_LANGUAGES.includes(language)) this.reject("language not supported for speech-to-text by provider", "UNSUPPORTED_LANGUAGE");
     if (req.audio.byteLength === 0) this.reject("audio is empty");
+    const { windows, contentType } = await windowsFor(this.id, req, { native: KHAYA_STT_NATIVE_FORMATS, maxSeconds: KHAYA_STT_WINDOW_SECONDS });
 
-    const send = (timestamps: boolean) =>
+    const send = (audio: Uint8Array, timestamps: boolean) =>
       this.call({
         path: `/asr/v3/transcribe?language=${encodeURIComponent(language)}${timestamps ? "&timestamps=segment" : ""}`,
         speech: true,
-        init: { method: "POST", headers: this.headers({ "content-type": req.contentType }), body: new Uint8Array(req.audio) },
+        init: { method: "POST", headers: this.headers({ "content-type": contentType }), body: new Uint8Array(audio) },
         deadline: req.deadline,
         signal: req.signal,
-        handle: async (res, signal): Promise<TranscribeResult> => {
+        handle: async (res, signal): Promise<WindowTranscript> => {
           // v3 answers {text}; v1 a bare JSON string.
           const body = await this.readJson(res, signal);
           const transcript = typeof body === "string" ? body : isRecord(body) ? body.text : undefined;
           if (typeof transcript !== "string") throw this.malformed("provider sent an unexpected response", res.status);
           if (isRecord(body)) noteDeprecations(language, body.warnings);
-          return { transcript, model: KHAYA_STT_MODEL, segments: isRecord(body) ? khayaSegments(body.timings) : null };
+          return { text: transcript, segments: isRecord(body) ? khayaSegments(body.timings) : null };
         },
       });
-    return send(true).catch((err: unknown) => {
-      if (err instanceof ProviderError && /TIMESTAMPS/.test(err.upstreamCode ?? "")) return send(false);
-      throw err;
-    });
+    const joined = await transcribeWindows(windows, KHAYA_WINDOW_CONCURRENCY, (window) =>
+      send(window.audio, true).catch((err: unknown) => {
+        if (err instanceof ProviderError && /TIMESTAMPS/.test(err.upstreamCode ?? "")) return send(window.audio, false);
+        throw err;
+      }),
+    );
+    return { ...joined, model: KHAYA_STT_MODEL };
   }
 
   /** POST /tts/v1/tts {text, language, speaker?} → raw WAV bytes. */

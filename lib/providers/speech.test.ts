@@ -47,18 +47,55 @@ describe("Sunbird speech", () => {
     });
   });
 
-  it("refuses unsupported languages and empty audio without calling; the API's own 422 on a bad file type is rejected", async () => {
+  it("refuses unsupported languages and empty audio without calling; bytes its model cannot decode are a 502, not a type check", async () => {
     expect((await providerError(client().transcribe(transcribeRequest("tw")))).kind).toBe("rejected");
     expect((await providerError(client().transcribe(transcribeRequest("lug", new Uint8Array(0))))).kind).toBe("rejected");
     expect(server.stats.requests).toBe(0);
-    const err = await providerError(client().transcribe(transcribeRequest("lug", clip, "text/plain")));
-    expect(err).toMatchObject({ kind: "rejected", status: 422, upstreamCode: "VALIDATION_ERROR" });
+    const notAudio = new TextEncoder().encode("not audio at all, ".repeat(100));
+    const err = await providerError(client().transcribe(transcribeRequest("lug", notAudio, "application/octet-stream")));
+    expect(err).toMatchObject({ status: 502, upstreamCode: "EXTERNAL_SERVICE_ERROR" });
+    expect(server.stats.requests).toBe(1);
   });
 
-  it("a recording Sunbird trimmed to its first ten minutes is never passed off as the whole transcript", async () => {
+  it("sends a long recording in windows of SUNBIRD_STT_WINDOW_SECONDS, one request each, with each window's offsets", async () => {
     const long = makeWav({ durationSeconds: 601, sampleRate: 4_000 });
-    const err = await providerError(client().transcribe({ ...transcribeRequest("lug", long), deadline: within(10_000) }));
-    expect(err).toMatchObject({ kind: "rejected", upstreamCode: "AUDIO_TRIMMED" });
+    const result = await client().transcribe({ ...transcribeRequest("lug", long), durationSeconds: 601, format: "wav", deadline: within(20_000) });
+    const windows = result.segments ?? [];
+    expect(server.stats.requests).toBe(windows.length);
+    expect(windows.length).toBeGreaterThanOrEqual(6);
+    expect(windows[0].start).toBe(0);
+    expect(windows.at(-1)?.end).toBeCloseTo(601, 2);
+    for (const [i, w] of windows.entries()) {
+      expect(w.end - w.start).toBeLessThanOrEqual(120);
+      if (i > 0) expect(w.start).toBe(windows[i - 1].end);
+    }
+    expect(result.transcript.split("[sandbox:sunbird lug]").length - 1).toBe(windows.length);
+  });
+
+  it("a window the backend cannot finish in its wait is a 502 timeout, sent once (Sunbird charged it), not retried", async () => {
+    const slow = await startEmulatorServer("sunbird", { credential: TOKEN, sunbirdSttWaitMs: 50, sunbirdSttLongestSeconds: 100 });
+    const { catalogueSettings, setCatalogueSettings } = await import("./deployment");
+    const before = catalogueSettings();
+    setCatalogueSettings({ ...before, sunbirdSttWindowSeconds: 600 });
+    try {
+      const c = new SunbirdClient({ baseUrl: slow.url, credential: TOKEN, policy: { ...FAST, maxRetries: 3 } });
+      const long = makeWav({ durationSeconds: 300, sampleRate: 4_000 });
+      const err = await providerError(
+        c.transcribe({ ...transcribeRequest("lug", long), durationSeconds: 300, format: "wav", deadline: within(10_000) }),
+      );
+      expect(err).toMatchObject({ kind: "timeout", status: 502 });
+      expect(err.message).toContain("timed out");
+      expect(slow.stats.requests).toBe(1);
+    } finally {
+      setCatalogueSettings(before);
+      await slow.close();
+    }
+  });
+
+  it("Sunbird's 413 (a body over 100 MB) is a rejection of the recording's size", async () => {
+    server.setControls({ failMode: "status", status: 413 });
+    const err = await providerError(client().transcribe(transcribeRequest("lug")));
+    expect(err).toMatchObject({ kind: "rejected", status: 413, upstreamCode: "AUDIO_TOO_LARGE" });
   });
 
   it("a language outside Sunbird's STT enum (Rutooro) is a rejection naming the language", async () => {
@@ -221,9 +258,13 @@ describe("Hugging Face speech", () => {
     expect(result.transcript).toBe(segments.map((s) => s.text).join(" "));
   });
 
-  it("more than 30 s of compressed audio is refused before any call (Whisper would answer 400)", async () => {
+  it("more than 30 s of M4A (not decoded here, so not cut) is refused before any call (Whisper would answer 400)", async () => {
     const err = await providerError(
-      client().transcribe({ ...transcribeRequest("sw", new Uint8Array([0xff, 0xfb, 0x90, 0, 1, 2]), "audio/mpeg"), durationSeconds: 31 }),
+      client().transcribe({
+        ...transcribeRequest("sw", new Uint8Array([0, 0, 0, 0x20, 0x66, 0x74, 0x79, 0x70]), "audio/mp4"),
+        format: "m4a",
+        durationSeconds: 31,
+      }),
     );
     expect(err).toMatchObject({ kind: "rejected", upstreamCode: "AUDIO_TOO_LONG" });
     expect(server.stats.requests).toBe(0);

@@ -1,11 +1,12 @@
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
-import { type ProviderDescriptor, type RouteSpec, type VoiceSpec, withinSet } from "./descriptor";
+import { catalogueSettings } from "./deployment";
+import { type ProviderDescriptor, type RouteSpec, type VoiceSpec, withDecoded, withinSet } from "./descriptor";
 import { sunbirdBehaviour } from "./sandbox/sunbird";
 import {
-  SUNBIRD_MAX_AUDIO_SECONDS,
   SUNBIRD_MAX_CHUNK_CHARS,
   SUNBIRD_MAX_TEXT_CHARS,
   SUNBIRD_STT_MODEL,
+  SUNBIRD_STT_NATIVE_FORMATS,
   SUNBIRD_TRANSLATE_MODEL,
   SunbirdClient,
 } from "./sunbird";
@@ -67,10 +68,11 @@ export const sunbird: ProviderDescriptor = {
   },
   stt: {
     languages: SUNBIRD_STT_LANGUAGES,
-    formats: ["wav", "mp3", "ogg", "m4a", "webm"],
+    // What it takes itself, and what is decoded and sent as WAV.
+    formats: withDecoded(SUNBIRD_STT_NATIVE_FORMATS),
     model: () => SUNBIRD_STT_MODEL,
-    // Sunbird transcribes only the first ten minutes of a longer recording.
-    maxAudioSeconds: () => SUNBIRD_MAX_AUDIO_SECONDS,
+    // Longer recordings go in windows, but M4A cannot be decoded here to be cut: it goes whole or not at all.
+    maxAudioSeconds: (format) => (format === "m4a" ? catalogueSettings().sunbirdSttWindowSeconds : undefined),
     timestamps: false,
   },
   tts: { voices: sunbirdVoices },

@@ -1,9 +1,12 @@
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { audioFileName } from "./audio";
+import { transcribeWindows, windowsFor } from "./audio-windows";
 import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, DEFAULT_HANG_OPTIONS } from "./circuit";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
+import { catalogueSettings } from "./deployment";
+import type { AudioFormat } from "./descriptor";
 import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http";
 import {
   type ProviderClient,
@@ -39,8 +42,15 @@ type TtsModel = keyof typeof TTS_TEXT_LIMITS;
  * deadline still apply).
  */
 export const SUNBIRD_SPEECH_BACKEND_MS = 180_000;
-/** Sunbird trims a recording to its first ten minutes. */
-export const SUNBIRD_MAX_AUDIO_SECONDS = 600;
+/**
+ * What the default (Modal) transcription path takes: it forwards any bytes to the model, which decodes these; FLAC is
+ * sent as WAV. How much audio goes in one request is SUNBIRD_STT_WINDOW_SECONDS (the catalogue settings).
+ */
+export const SUNBIRD_STT_NATIVE_FORMATS: readonly AudioFormat[] = ["wav", "mp3", "ogg", "m4a", "webm"];
+/** Windows of one recording in flight at once. */
+export const SUNBIRD_WINDOW_CONCURRENCY = 4;
+/** Sunbird's body limit (a middleware answers 413 past it); windows are far below it, an upload sent whole may not be. */
+export const SUNBIRD_MAX_BODY_BYTES = 100 * 1024 * 1024;
 
 /**
  * Sunbird counts a request against its quotas before doing the work, so a request that timed out, failed with a 5xx or
@@ -138,38 +148,51 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     });
   }
 
-  /** POST /tasks/audio/transcriptions, multipart `audio` + `language` (ISO 639-3, one of ten). */
+  /**
+   * POST /tasks/audio/transcriptions, multipart `audio` + `language` (ISO 639-3, one of ten). The default path does not
+   * shorten a long recording: its backend waits 120 s and then answers 502 (a request Sunbird has already charged). So a
+   * recording longer than the window setting goes in windows (./audio-windows.ts), each its own request.
+   */
   async transcribe(req: TranscribeRequest): Promise<TranscribeResult> {
     const language = toIso3(req.language);
     if (!SUNBIRD_STT_LANGUAGES.includes(language)) this.reject("language not supported for speech-to-text by provider", "UNSUPPORTED_LANGUAGE");
     if (req.audio.byteLength === 0) this.reject("audio is empty");
-    const form = new FormData();
-    form.set("audio", new Blob([new Uint8Array(req.audio)], { type: req.contentType }), audioFileName(req.contentType));
-    form.set("language", language);
-
-    return this.call({
-      path: "/tasks/audio/transcriptions",
-      speech: true,
-      init: { method: "POST", headers: this.headers(), body: form },
-      deadline: req.deadline,
-      signal: req.signal,
-      handle: async (res, signal) => {
-        const body = await this.readJson(res, signal);
-        if (!isRecord(body) || typeof body.audio_transcription !== "string") throw this.malformed("provider sent an unexpected response", res.status);
-        // Past ten minutes Sunbird transcribes only the beginning: a partial transcript is never passed off as whole.
-        if (body.was_audio_trimmed === true)
-          throw new ProviderError(
-            this.id,
-            "rejected",
-            "provider transcribed only the first 10 minutes of the recording",
-            res.status,
-            undefined,
-            "AUDIO_TRIMMED",
-          );
-        // diarization_output is filled only on the RunPod path with recognise_speakers; the default path gives no timing.
-        return { transcript: body.audio_transcription, model: SUNBIRD_STT_MODEL, segments: null };
-      },
+    const { windows, contentType } = await windowsFor(this.id, req, {
+      native: SUNBIRD_STT_NATIVE_FORMATS,
+      maxSeconds: catalogueSettings().sunbirdSttWindowSeconds,
     });
+    if (windows.some((w) => w.audio.byteLength > SUNBIRD_MAX_BODY_BYTES))
+      this.reject("recording is larger than the provider accepts in one request", "AUDIO_TOO_LARGE");
+    const joined = await transcribeWindows(windows, SUNBIRD_WINDOW_CONCURRENCY, (window) => {
+      const form = new FormData();
+      form.set("audio", new Blob([new Uint8Array(window.audio)], { type: contentType }), audioFileName(contentType));
+      form.set("language", language);
+      return this.call({
+        path: "/tasks/audio/transcriptions",
+        speech: true,
+        init: { method: "POST", headers: this.headers(), body: form },
+        deadline: req.deadline,
+        signal: req.signal,
+        handle: async (res, signal) => {
+          const body = await this.readJson(res, signal);
+          if (!isRecord(body) || typeof body.audio_transcription !== "string")
+            throw this.malformed("provider sent an unexpected response", res.status);
+          // The RunPod paths transcribe only the first ten minutes: a partial transcript is never passed off as whole.
+          if (body.was_audio_trimmed === true)
+            throw new ProviderError(
+              this.id,
+              "rejected",
+              "provider transcribed only the first 10 minutes of the recording",
+              res.status,
+              undefined,
+              "AUDIO_TRIMMED",
+            );
+          // diarization_output is filled only on the RunPod path with recognise_speakers; the default path gives no timing.
+          return { text: body.audio_transcription };
+        },
+      });
+    });
+    return { ...joined, model: SUNBIRD_STT_MODEL };
   }
 
   /**
@@ -281,6 +304,18 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
       return new ProviderError(this.id, "rate_limited", "provider quota exhausted", status, retryAfterMs, info.code);
     if (status === 503 && /loading/i.test(message))
       return new ProviderError(this.id, "unavailable", "provider model is loading", status, retryAfterMs, info.code);
+    // The default STT path gives up on a long transcription after 120 s: charged, so never sent again (see sunbirdRetryable).
+    if (status === 502 && /timeout/i.test(message))
+      return new ProviderError(
+        this.id,
+        "timeout",
+        "provider timed out transcribing the recording (its backend waits 120 s)",
+        status,
+        undefined,
+        info.code ?? "STT_TIMEOUT",
+      );
+    if (status === 413)
+      return new ProviderError(this.id, "rejected", "recording is larger than the provider accepts (100 MB)", status, undefined, "AUDIO_TOO_LARGE");
     if (status === 503 && /timed out|timeout/i.test(message))
       return new ProviderError(this.id, "unavailable", "provider timed out", status, retryAfterMs, info.code);
     return errorForStatus(this.id, status, retryAfterMs, info.code);

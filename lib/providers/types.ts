@@ -1,3 +1,5 @@
+import type { AudioFormat } from "./descriptor";
+
 export type ProviderId = "provider_a" | "provider_b" | "provider_c";
 export const PROVIDER_IDS: readonly ProviderId[] = ["provider_a", "provider_b", "provider_c"];
 export type ProviderMode = "live" | "sandbox";
@@ -42,6 +44,8 @@ export interface TranscribeRequest {
   audio: Uint8Array;
   /** Declared audio type, e.g. "audio/wav"; forwarded to the upstream. */
   contentType: string;
+  /** The format lib/speech recognised by the bytes; clients that convert or window audio use it. */
+  format?: AudioFormat;
   /** Canonical short code (en, lug, sw, tw, ...). */
   language: string;
   /** provider_c only: the ASR model to run, e.g. "openai/whisper-large-v3-turbo" (default when omitted). */

@@ -1,14 +1,12 @@
 /**
- * Cutting a long PCM WAV recording into windows a model can take whole (Whisper on Hugging Face: at most 30 s of raw
- * audio), in plain TypeScript — no decoder, no ffmpeg, so it runs wherever the app runs (Vercel functions included).
+ * Cutting a long recording into windows a model can take whole (Whisper on Hugging Face: at most 30 s of raw audio;
+ * Sunbird and Khaya: what their backends finish in time), in plain TypeScript, so it runs wherever the app runs.
  *
- * Each window is a complete WAV file: the original header chunks (fmt, and the sample format with it) followed by a
- * data chunk holding a block-aligned slice of the original samples, so nothing is re-encoded and nothing is lost at a
- * cut. A cut is placed at the quietest 20 ms frame of the last third of each window (the "silence" between words),
- * measured as the mean absolute sample value over every channel; without a quiet stretch it falls at the window's end.
- *
- * Only PCM WAV (integer 8/16/24/32-bit, or 32-bit float; plain or WAVE_FORMAT_EXTENSIBLE) is split: compressed formats
- * (MP3, OGG, WebM, FLAC, M4A) would need a decoder and an encoder, and are sent whole.
+ * A PCM WAV upload is cut as it is: each window is a complete WAV file with the original header chunks (fmt, and the
+ * sample format with it) and a block-aligned slice of the original samples, so nothing is re-encoded and nothing is
+ * lost at a cut. Any other recording is first decoded to 16 kHz mono (./decode.ts) and its windows are 16-bit WAV.
+ * A cut is placed at the quietest 20 ms frame of the last third of each window (the "silence" between words), measured
+ * as the mean absolute sample value over every channel; without a quiet stretch it falls at the window's end.
  */
 
 export interface AudioWindow {
@@ -87,33 +85,50 @@ export function splitWav(bytes: Uint8Array, maxSeconds: number): AudioWindow[] {
   if (!layout) throw new Error("not a PCM WAV file");
   const { sampleRate, blockAlign, dataOffset, dataBytes } = layout;
   const totalFrames = dataBytes / blockAlign;
-  const total = totalFrames / sampleRate;
-  if (total <= maxSeconds) return [{ audio: bytes, start: 0, end: total }];
-
-  const maxFrames = Math.floor(maxSeconds * sampleRate);
-  const frameLength = Math.max(1, Math.round(FRAME_SECONDS * sampleRate));
-  const windows: AudioWindow[] = [];
-  for (let from = 0; from < totalFrames; ) {
-    let to = Math.min(totalFrames, from + maxFrames);
-    if (to < totalFrames) to = quietestCut(bytes, layout, from + Math.floor((maxFrames * 2) / 3), to, frameLength);
-    windows.push({
-      audio: wavOf(layout, bytes.subarray(dataOffset + from * blockAlign, dataOffset + to * blockAlign)),
-      start: from / sampleRate,
-      end: to / sampleRate,
-    });
-    from = to;
-  }
-  return windows;
+  if (totalFrames / sampleRate <= maxSeconds) return [{ audio: bytes, start: 0, end: totalFrames / sampleRate }];
+  return cuts(totalFrames, sampleRate, maxSeconds, (frame, count) => meanLevel(bytes, layout, frame, count)).map(([from, to]) => ({
+    audio: wavOf(layout.fmtChunk, bytes.subarray(dataOffset + from * blockAlign, dataOffset + to * blockAlign)),
+    start: from / sampleRate,
+    end: to / sampleRate,
+  }));
 }
 
-/** The start of the quietest `frameLength` stretch in [from, to) (in sample frames), or `to` when none is quieter. */
-function quietestCut(bytes: Uint8Array, layout: PcmLayout, from: number, to: number, frameLength: number): number {
+/** Windows of at most `maxSeconds` of mono float samples at `sampleRate`, each a 16-bit PCM WAV file. */
+export function splitPcm(samples: Float32Array, sampleRate: number, maxSeconds: number): AudioWindow[] {
+  const level = (frame: number, count: number) => {
+    let sum = 0;
+    for (let i = frame; i < frame + count; i++) sum += Math.abs(samples[i]);
+    return sum / count;
+  };
+  return cuts(samples.length, sampleRate, maxSeconds, level).map(([from, to]) => ({
+    audio: wav16(samples.subarray(from, to), sampleRate),
+    start: from / sampleRate,
+    end: to / sampleRate,
+  }));
+}
+
+/** [from, to) sample-frame ranges of at most `maxSeconds`, covering `totalFrames`, each cut at its quietest end. */
+function cuts(totalFrames: number, sampleRate: number, maxSeconds: number, level: (frame: number, count: number) => number): [number, number][] {
+  const maxFrames = Math.max(1, Math.floor(maxSeconds * sampleRate));
+  const frameLength = Math.max(1, Math.round(FRAME_SECONDS * sampleRate));
+  const ranges: [number, number][] = [];
+  for (let from = 0; from < totalFrames; ) {
+    let to = Math.min(totalFrames, from + maxFrames);
+    if (to < totalFrames) to = quietestCut(from + Math.floor((maxFrames * 2) / 3), to, frameLength, level);
+    ranges.push([from, to]);
+    from = to;
+  }
+  return ranges;
+}
+
+/** The middle of the quietest `frameLength` stretch in [from, to) (in sample frames), or `to` when none is quieter. */
+function quietestCut(from: number, to: number, frameLength: number, level: (frame: number, count: number) => number): number {
   let best = to;
   let bestLevel = Number.POSITIVE_INFINITY;
   for (let frame = from; frame + frameLength <= to; frame += frameLength) {
-    const level = meanLevel(bytes, layout, frame, frameLength);
-    if (level < bestLevel) {
-      bestLevel = level;
+    const value = level(frame, frameLength);
+    if (value < bestLevel) {
+      bestLevel = value;
       best = frame + Math.floor(frameLength / 2);
     }
   }
@@ -141,9 +156,8 @@ function meanLevel(bytes: Uint8Array, layout: PcmLayout, frame: number, count: n
   return sum / (count * channels);
 }
 
-/** A WAV file of the layout's format around `samples`. */
-function wavOf(layout: PcmLayout, samples: Uint8Array): Uint8Array {
-  const { fmtChunk } = layout;
+/** A WAV file with `fmtChunk` (header included) around `samples`. */
+function wavOf(fmtChunk: Uint8Array, samples: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + fmtChunk.byteLength + 8 + samples.byteLength);
   const view = new DataView(out.buffer);
   const put = (offset: number, s: string) => {
@@ -158,4 +172,25 @@ function wavOf(layout: PcmLayout, samples: Uint8Array): Uint8Array {
   view.setUint32(data + 4, samples.byteLength, true);
   out.set(samples, data + 8);
   return out;
+}
+
+/** Mono float samples as a 16-bit PCM WAV file. */
+export function wav16(samples: Float32Array, sampleRate: number): Uint8Array {
+  const fmt = new Uint8Array(24);
+  const f = new DataView(fmt.buffer);
+  fmt.set([0x66, 0x6d, 0x74, 0x20]); // "fmt "
+  f.setUint32(4, 16, true);
+  f.setUint16(8, 1, true); // PCM
+  f.setUint16(10, 1, true); // mono
+  f.setUint32(12, sampleRate, true);
+  f.setUint32(16, sampleRate * 2, true);
+  f.setUint16(20, 2, true);
+  f.setUint16(22, 16, true);
+  const data = new Uint8Array(samples.length * 2);
+  const d = new DataView(data.buffer);
+  for (let i = 0; i < samples.length; i++) {
+    const v = Math.max(-1, Math.min(1, samples[i]));
+    d.setInt16(i * 2, Math.round(v < 0 ? v * 32_768 : v * 32_767), true);
+  }
+  return wavOf(fmt, data);
 }

@@ -6,6 +6,7 @@ import { rateLimiterStatus } from "@/lib/ratelimit";
 import packageJson from "@/package.json";
 import { availabilityReport } from "./availability";
 import { type Services, services } from "./index";
+import { OUT_OF_CREDIT_MESSAGE } from "./status";
 
 const startedAt = Date.now();
 
@@ -77,8 +78,8 @@ function publicView(full: HealthReport): HealthReport {
   const publicProviders: Record<string, unknown> = { status: providers.status, sandbox: providers.sandbox };
   for (const [id, value] of Object.entries(providers)) {
     if (id === "status" || id === "sandbox") continue;
-    const { mode, circuit } = value as { mode: unknown; circuit: unknown };
-    publicProviders[id] = { mode, circuit };
+    const { mode, circuit, out_of_credit, message } = value as Record<string, unknown>;
+    publicProviders[id] = { mode, circuit, out_of_credit, ...(message !== undefined && { message }) };
   }
   return {
     status: full.status,
@@ -126,11 +127,12 @@ async function fullHealthReport(s: Services): Promise<HealthReport> {
 function providersCheck(s: Services): CheckResult {
   const providers = s.providerStatus();
   const list = Object.values(providers);
-  const unhealthy = list.some((p) => p.circuit !== "closed" || !p.configured);
+  const unhealthy = list.some((p) => p.circuit !== "closed" || !p.configured || p.out_of_credit);
+  const shown = Object.fromEntries(Object.entries(providers).map(([id, p]) => [id, p.out_of_credit ? { ...p, message: OUT_OF_CREDIT_MESSAGE } : p]));
   return {
     status: unhealthy ? "degraded" : "ok",
     sandbox: list.some((p) => p.mode === "sandbox"),
-    ...providers,
+    ...shown,
   };
 }
 

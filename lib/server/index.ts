@@ -78,7 +78,7 @@ export function services(): Services {
 /** Builds every service from `c`. Exported for tests that need a second, independent set. */
 export function buildServices(c: Config): Services {
   const log = configureLog(c.LOG_LEVEL);
-  setCatalogueSettings({ hfModelMap: c.HF_MODEL_MAP, hfAsrModel: c.HF_ASR_MODEL });
+  setCatalogueSettings({ hfModelMap: c.HF_MODEL_MAP, hfAsrModel: c.HF_ASR_MODEL, sunbirdSttWindowSeconds: c.SUNBIRD_STT_WINDOW_SECONDS });
   const database = processDatabase(c);
   const keys = new KeyStore(database, {
     hashSecret: c.API_KEY_HASH_SECRET,

@@ -52,6 +52,13 @@ export function buildMetrics(c: Config, sources: MetricSources): Metrics {
         result.observe(CIRCUIT_VALUE[client.circuitState], { "lugha.provider": client.id });
     });
   meter
+    .createObservableGauge("lugha.provider.out_of_credit", {
+      description: "1 while the provider refuses this account for spent credit (Hugging Face's 402), else 0.",
+    })
+    .addCallback((result) => {
+      for (const client of Object.values(sources.providers.clients)) result.observe(client.outOfCredit ? 1 : 0, { "lugha.provider": client.id });
+    });
+  meter
     .createObservableCounter("lugha.circuit.openings", { description: "Circuit openings per provider since the process started." })
     .addCallback((result) => {
       for (const client of Object.values(sources.providers.clients)) result.observe(client.circuit.openingsTotal, { "lugha.provider": client.id });

@@ -69,16 +69,16 @@ describe("transcribeAudio: routing", () => {
     });
   });
 
-  it("skips a provider that does not take the format: FLAC in English goes to provider_b", async () => {
-    const r = await transcribeAudio({ audio: fx.files.flac.bytes, language: "en" }, deps);
-    expect(r).toMatchObject({ provider: "provider_b", providers_tried: ["provider_b"], fallback_used: false, audio_content_type: "audio/flac" });
-    expect(emulators.provider_a.stats.requests).toBe(0);
+  it("decodes a format the upstream does not take and sends it as WAV: WebM/Opus in Twi reaches provider_b as audio/wav", async () => {
+    const r = await transcribeAudio({ audio: fx.files.webm.bytes, language: "tw" }, deps);
+    expect(r).toMatchObject({ provider: "provider_b", fallback_used: false, audio_content_type: "audio/webm" });
+    expect(emulators.provider_b.stats.recent.at(-1)?.headers["content-type"]).toBe("audio/wav");
   });
 
-  it("415 when no provider for the language takes the format (FLAC in Luganda), naming what would work", async () => {
-    const err = await apiError(transcribeAudio({ audio: fx.files.flac.bytes, language: "lug" }, deps));
+  it("415 when no provider for the language takes the format (M4A in Twi: not decoded here, not taken by Khaya), naming what would work", async () => {
+    const err = await apiError(transcribeAudio({ audio: fx.files.m4a.bytes, language: "tw" }, deps));
     expect(err).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", status: 415 });
-    expect(err.message).toContain("provider_a accepts WAV, MP3, OGG, M4A, WebM");
+    expect(err.message).toContain("provider_b accepts WAV, MP3, FLAC, OGG, WebM");
   });
 
   it("422 for an unknown language, a language without STT, and a forced provider that lacks it", async () => {

@@ -100,12 +100,12 @@ export async function transcribeAudio(
     const msg = `${FORMAT_NAMES[info.format]} audio cannot be transcribed in ${describe(language)} by ${requested === "auto" ? "any provider that serves it" : requested}: ${accepted}. Convert the recording to one of those formats.`;
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", msg, { errors: [{ loc: ["body", field], msg, type: "audio_format_not_served" }] });
   }
-  // A provider that takes only so much audio in this format (Whisper: 30 s of compressed audio) is not planned for more.
+  // A provider that takes only so much audio in a format that cannot be cut here (M4A) is not planned for more.
   const longest = (o: SttOption) => o.maxAudioSeconds?.(info.format) ?? Number.POSITIVE_INFINITY;
   const served = inFormat.filter((o) => info.durationSeconds <= longest(o));
   if (served.length === 0) {
     const limits = inFormat.map((o) => `${o.provider} takes at most ${formatSeconds(longest(o))} of ${FORMAT_NAMES[info.format]}`).join("; ");
-    const msg = `The recording is ${formatSeconds(info.durationSeconds)} long: ${limits}. Send it as WAV (any length up to the limit), or split it.`;
+    const msg = `The recording is ${formatSeconds(info.durationSeconds)} long: ${limits}. Send it as WAV, MP3, OGG/Opus, WebM/Opus or FLAC (any length up to the limit), or split it.`;
     throw new ApiError("VALIDATION_ERROR", msg, { errors: [{ loc: ["body", field], msg, type: "audio_too_long" }] });
   }
 
@@ -118,6 +118,7 @@ export async function transcribeAudio(
         .transcribe({
           audio: input.audio,
           contentType: info.contentType,
+          format: info.format,
           language,
           durationSeconds: info.durationSeconds,
           ...descriptorFor(option.provider, catalogue).stt?.request?.(option.model),

@@ -92,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * Speech-to-text
-         * @description Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`), or send JSON with `audio_url` (an https URL the service fetches itself: for recordings larger than an upload may be) instead of the file. The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Recordings up to 10 minutes: provider_c cuts WAV into windows of at most 30 s (compressed formats: 30 s at most there). `segments` carries timing where the provider gives it. Rate limit: stt bucket (20/min per key by default). Body limit: 10 MB.
+         * @description Upload the recording as multipart/form-data (`audio` file, `language`, optional `provider`), or send JSON with `audio_url` (an https URL the service fetches itself: for recordings larger than an upload may be) instead of the file. The audio is recognised by its bytes, not its declared type. With `provider=auto` the providers that serve the language are tried in order, falling back when one fails. Recordings up to 10 minutes, voice notes included (OGG/Opus, WebM/Opus): longer than a provider takes at once, they are decoded and sent in WAV windows cut at pauses (Whisper 30 s, Sunbird and Khaya 120 s), one upstream request each; M4A is not decoded, so it goes only whole. `segments` carries each window's offsets, or the provider's own timing. Rate limit: stt bucket (20/min per key by default). Body limit: 10 MB.
          */
         post: operations["speechToText"];
         delete?: never;
@@ -1061,7 +1061,8 @@ export interface components {
          *                   "mp3",
          *                   "ogg",
          *                   "m4a",
-         *                   "webm"
+         *                   "webm",
+         *                   "flac"
          *                 ]
          *               }
          *             ]

@@ -19,6 +19,10 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Sunbird: lifetime of signed audio URLs (default 30 minutes, as tutorial.md says). */
   signedUrlTtlMs?: number;
+  /** Sunbird: how long its default STT path works on a recording before answering 502 (default 120 s, as Sunbird's does). */
+  sunbirdSttWaitMs?: number;
+  /** Sunbird: the longest recording its default STT path finishes within that wait, seconds (default 300). */
+  sunbirdSttLongestSeconds?: number;
   /** Khaya: whether /v2/translate refuses two-letter codes, as the official skills doc says (default true). */
   khayaV2RejectsLegacyCodes?: boolean;
   /** Khaya: ASR codes answered with a deprecation warning although they are ISO 639-3 (as two-letter codes always are). */

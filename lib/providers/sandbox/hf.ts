@@ -2,7 +2,7 @@ import { isRecord } from "../http";
 import type { EmulatorControls } from "./controls";
 import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
 import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respond";
-import { makeWav, parseWav, speechDurationSeconds } from "./wav";
+import { makeWav, measuredSeconds, parseWav, speechDurationSeconds } from "./wav";
 
 const MODELS_PREFIX = "/hf-inference/models/";
 /** Whisper's input window: 3,000 mel frames of 10 ms. */
@@ -11,15 +11,6 @@ const WHISPER_MAX_SECONDS = 30;
 const LONG_FORM_MESSAGE =
   "You have passed more than 3000 mel input features (> 30 seconds) which automatically enables long-form generation which requires the model to predict timestamp tokens. Please either pass `return_timestamps=True` or make sure to pass no more than 3000 mel input features.";
 
-/** The duration of a compressed recording, as the upstream's decoder would find it. */
-async function measuredSeconds(bytes: Uint8Array): Promise<number | undefined> {
-  try {
-    const { parseBuffer } = await import("music-metadata");
-    return (await parseBuffer(bytes, undefined, { duration: true })).format.duration;
-  } catch {
-    return undefined;
-  }
-}
 /** The Hub's model information route (huggingface.co/api/models/{id}), served by the same emulator. */
 const HUB_PREFIX = "/api/models/";
 type Task = "translation" | "asr" | "tts";
@@ -131,7 +122,7 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     }
     if (bytes.byteLength === 0) return hfError(400, "Malformed soundfile: empty audio");
     if (type.includes("wav") && !parseWav(bytes)) return hfError(400, "Malformed soundfile");
-    const seconds = parseWav(bytes)?.durationSeconds ?? (await measuredSeconds(bytes)) ?? bytes.byteLength / 16_000;
+    const seconds = (await measuredSeconds(bytes)) ?? bytes.byteLength / 16_000;
     if (seconds > WHISPER_MAX_SECONDS && !timestamps) return hfError(400, LONG_FORM_MESSAGE);
     const text = (from: number, to: number) =>
       sandboxMark("hf", model, `transcript of ${(to - from).toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);

@@ -3,7 +3,7 @@ import { isRecord } from "../http";
 import type { EmulatorOptions } from "./emulator";
 import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respond";
 import { apiError, validationError } from "./sunbird-wire";
-import { makeWav, parseWav, speechDurationSeconds } from "./wav";
+import { makeWav, measuredSeconds, speechDurationSeconds } from "./wav";
 
 const SPEECH_MIME_TYPES = [
   "audio/mpeg",
@@ -34,8 +34,15 @@ const DEPRECATION_HEADERS = {
  * which the server refuses with a 422 like any value outside the enum.
  */
 export const SUNBIRD_STT_ENUM: readonly string[] = ["ach", "teo", "eng", "lug", "lgg", "nyn", "swa", "kin", "xog", "myx"];
-/** Past this, Sunbird transcribes only the beginning and says so (was_audio_trimmed). */
+/** Past this, Sunbird's RunPod paths transcribe only the beginning and say so (was_audio_trimmed). */
 const TRIM_SECONDS = 600;
+/** How long the default path's backend works on a transcription before it gives up. */
+const DEFAULT_STT_WAIT_MS = 120_000;
+/**
+ * The longest recording the emulated default path finishes within that wait: Whisper large-v3 at about 2.5 times real
+ * time once a cold start is counted, so a ten-minute voice note sent whole times out, as it can upstream.
+ */
+const DEFAULT_STT_LONGEST_SECONDS = 300;
 const DEFAULT_SIGNED_URL_TTL_MS = 30 * 60_000;
 const MAX_STORED_OBJECTS = 1_000;
 
@@ -52,12 +59,19 @@ interface StoredAudio {
  */
 export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
   const ttlMs = opts.signedUrlTtlMs ?? DEFAULT_SIGNED_URL_TTL_MS;
+  const sttWaitMs = opts.sunbirdSttWaitMs ?? DEFAULT_STT_WAIT_MS;
+  const longestSeconds = opts.sunbirdSttLongestSeconds ?? DEFAULT_STT_LONGEST_SECONDS;
   // Objects keep only what is needed to re-render the WAV, so a long-running sandbox does not hoard audio.
   const objects = new Map<string, StoredAudio>();
   let counter = 0;
 
   const sign = (object: string, expires: number) => hex(hash32(`${object}|${expires}|sandbox-signing-key`), 64);
 
+  /**
+   * The default path (platform=modal) forwards any bytes to the model, checks no type and trims nothing: a recording the
+   * model cannot finish within its wait gets a 502 after that wait, one it cannot decode a 502 at once. The RunPod paths
+   * (platform=runpod, and the legacy /tasks/stt) check the type and trim past ten minutes.
+   */
   const transcribe =
     (legacy: boolean) =>
     async (req: Request): Promise<Response> => {
@@ -75,15 +89,21 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
       }
       const audio = form.get("audio");
       if (!(audio instanceof Blob)) return apiError(400, "BAD_REQUEST", "One of 'audio' or 'gcs_blob_name' is required.");
+      const runpod = legacy || form.get("platform") === "runpod";
       const type = audio.type.split(";")[0].trim().toLowerCase();
-      if (!SPEECH_MIME_TYPES.includes(type))
+      if (runpod && !SPEECH_MIME_TYPES.includes(type))
         return apiError(422, "VALIDATION_ERROR", "Invalid audio file type", [{ field: "audio", value: type || null }]);
       const bytes = new Uint8Array(await audio.arrayBuffer());
-      const wav = type.includes("wav") ? parseWav(bytes) : undefined;
-      if (bytes.byteLength === 0 || (type.includes("wav") && !wav))
-        return apiError(400, "BAD_REQUEST", "Could not decode audio file. Please ensure the file is not corrupted.");
-      const original = wav?.durationSeconds ?? bytes.byteLength / 16_000;
-      const trimmed = original > TRIM_SECONDS;
+      const original = bytes.byteLength === 0 ? undefined : await measuredSeconds(bytes);
+      if (original === undefined) {
+        if (runpod) return apiError(400, "BAD_REQUEST", "Could not decode audio file. Please ensure the file is not corrupted.");
+        return apiError(502, "EXTERNAL_SERVICE_ERROR", "Transcription failed");
+      }
+      if (!runpod && original > longestSeconds) {
+        await sleep(sttWaitMs, req.signal);
+        return apiError(502, "EXTERNAL_SERVICE_ERROR", "STT service timeout - audio may be too long");
+      }
+      const trimmed = runpod && original > TRIM_SECONDS;
       const seconds = Math.min(original, TRIM_SECONDS);
       const transcript = sandboxMark("sunbird", language, `transcript of ${seconds.toFixed(2)} s of audio #${hex(hash32(bytes), 8)}`);
       return json(
@@ -214,4 +234,19 @@ function gcsError(status: number, code: string, message: string): Response {
     `<?xml version='1.0' encoding='UTF-8'?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
     "application/xml; charset=UTF-8",
   );
+}
+
+/** Waits `ms`, or until the client goes away. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 }

@@ -88,3 +88,15 @@ export function parseWav(bytes: Uint8Array): WavInfo | undefined {
   }
   return undefined;
 }
+
+/** The duration of a recording as an upstream's decoder would find it: a WAV by its header, anything else by its metadata. */
+export async function measuredSeconds(bytes: Uint8Array): Promise<number | undefined> {
+  const wav = parseWav(bytes);
+  if (wav) return wav.durationSeconds;
+  try {
+    const { parseBuffer } = await import("music-metadata");
+    return (await parseBuffer(bytes, undefined, { duration: true })).format.duration;
+  } catch {
+    return undefined;
+  }
+}
