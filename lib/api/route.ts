@@ -25,7 +25,7 @@ import { INTERNAL_ERROR_MESSAGE, methodNotAllowedError, noSuchEndpoint, SERVICE_
  * X-RateLimit-* headers. Errors leave as {"detail": {code, message, request_id}}; anything unexpected becomes a
  * 500 INTERNAL_ERROR without internals (the cause is logged with the request id).
  *
- * Route files use serveRoute(path, handlers): the operation's declaration in lib/http/manifest.ts says what the
+ * Route files use serveRoute(path, handlers): the operation's declaration in lib/api/manifest.ts says what the
  * wrapper does for it, and every method the path does not declare answers 405 with `Allow`.
  */
 export interface RouteContext<TBody> {
