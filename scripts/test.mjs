@@ -11,6 +11,8 @@
  *   vercel      vitest project: `vercel build` (the pinned Vercel CLI, offline) on a temporary copy of the checkout, and
  *               the functions of .vercel/output checked: Node.js 24, no PGlite or test-only package, maxDuration from
  *               the route manifest, the sizes docs/deploy.md reports (e2e/vercel/build.test.ts)
+ *   start       vitest project: the README's `npm start` in a fresh copy of the checkout (no .data/, no .env, no
+ *               DATABASE_URL), reusing node_modules and the build; /health, a key, a translation (e2e/start/)
  *   clients     the published clients as users get them: vitest project `clients` (the npm tarball of @lugha/client
  *               installed outside the repository, its CLI), then the Python client's unittest suite against the app
  *   browser     Playwright in the Chromium the @sparticuz/chromium npm package ships
@@ -25,7 +27,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { mintKey, startBuiltApp } from "./lib/app-server.mjs";
 import { addCounts, countCheck, countPlaywright, countUnittest, countVitest, emptyCounts, summaryLine } from "./lib/report.mjs";
 
-const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "vercel", "clients", "browser"];
+const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "vercel", "start", "clients", "browser"];
 const node = process.execPath;
 const ci = process.env.CI === "true" || process.env.CI === "1";
 const asked = process.argv.slice(2);
@@ -160,7 +162,7 @@ if (wanted.has("build")) addCounts(total, countCheck("build", run("build", "npm"
 if (wanted.has("typecheck"))
   addCounts(total, countCheck("typecheck", run("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])));
 if (wanted.has("lint")) addCounts(total, countCheck("lint", run("lint", node, ["node_modules/@biomejs/biome/bin/biome", "check", "."])));
-for (const project of ["unit", "api-pglite", "api-postgres", "vercel"]) {
+for (const project of ["unit", "api-pglite", "api-postgres", "vercel", "start"]) {
   if (wanted.has(project)) addCounts(total, vitest(project));
 }
 if (wanted.has("clients")) {

@@ -1,10 +1,11 @@
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FUNCTION_MARGIN_SECONDS, maxDurationSeconds, operations, PLATFORM_MAX_DURATION_SECONDS, type RoutePath } from "@/lib/api/manifest";
 import { CONFIG_DEFAULTS } from "@/lib/config";
+import { copyCheckout, REPO } from "../support/checkout";
 import { sql } from "../support/db";
 import { createDatabase, type PostgresServer, startPostgres } from "../support/postgres";
 import { type BuiltFunction, functionOf, megabytes, readFunctions } from "./output";
@@ -17,29 +18,11 @@ import { type BuiltFunction, functionOf, megabytes, readFunctions } from "./outp
  * PostgreSQL is given to it under the names Supabase's integration sets (POSTGRES_URL pooled, POSTGRES_URL_NON_POOLING
  * direct).
  */
-const repo = path.resolve(import.meta.dirname, "../..");
 let work: string;
 let postgres: PostgresServer;
 let directUrl: string;
 let build: { status: number | null; output: string };
 let functions: BuiltFunction[];
-
-function copyCheckout(to: string) {
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repo, encoding: "utf8" })
-    .split("\0")
-    .filter((f) => f && existsSync(path.join(repo, f)));
-  for (const file of files) {
-    mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
-    cpSync(path.join(repo, file), path.join(to, file), { verbatimSymlinks: true });
-  }
-  try {
-    execFileSync("cp", ["-al", path.join(repo, "node_modules"), path.join(to, "node_modules")], { stdio: "ignore" });
-  } catch {
-    // The temporary directory is on another filesystem (no hard links there): a plain copy.
-    rmSync(path.join(to, "node_modules"), { recursive: true, force: true });
-    execFileSync("cp", ["-a", path.join(repo, "node_modules"), path.join(to, "node_modules")]);
-  }
-}
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "lugha-vercel-"));
@@ -81,10 +64,10 @@ beforeAll(async () => {
   child.stderr.on("data", (d) => (output += d));
   const status = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   build = { status, output };
-  writeFileSync(path.join(repo, "test-results", "vercel-build.log"), output);
+  writeFileSync(path.join(REPO, "test-results", "vercel-build.log"), output);
   functions = existsSync(path.join(work, ".vercel", "output", "functions")) ? readFunctions(work) : [];
   const sizes = functions.map((f) => ({ function: f.dir, megabytes: megabytes(f.bytes), files: f.files.length, routes: f.routes }));
-  writeFileSync(path.join(repo, "test-results", "vercel-functions.json"), `${JSON.stringify(sizes, null, 2)}\n`);
+  writeFileSync(path.join(REPO, "test-results", "vercel-functions.json"), `${JSON.stringify(sizes, null, 2)}\n`);
 }, 1_200_000);
 
 afterAll(async () => {
@@ -115,7 +98,7 @@ describe("vercel build", () => {
   });
 
   it("ships neither PGlite nor a test-only package in any function", () => {
-    const devDependencies = Object.keys(JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")).devDependencies);
+    const devDependencies = Object.keys(JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).devDependencies);
     const forbidden = ["@electric-sql/pglite", "pglite-prisma-adapter", ...devDependencies].map((name) => `node_modules/${name}/`);
     for (const f of functions) {
       const shipped = f.files.filter((file) => forbidden.some((prefix) => file.includes(prefix)));
@@ -139,7 +122,7 @@ describe("vercel build", () => {
   });
 
   it("reports the sizes docs/deploy.md gives (within 15 %)", () => {
-    const doc = readFileSync(path.join(repo, "docs", "deploy.md"), "utf8");
+    const doc = readFileSync(path.join(REPO, "docs", "deploy.md"), "utf8");
     const rows = [...doc.matchAll(/^\| `(api\/[^`]+|health)` .*\| ([\d.]+) MB \|$/gm)];
     expect(rows.length, "docs/deploy.md has the function size table").toBeGreaterThan(0);
     for (const [, route, documented] of rows) {
