@@ -13,6 +13,7 @@ import { inSpan, instruments, type RequestFacts, withRequestFacts } from "@/lib/
 import { type RateLimitBucket, type RateLimitDecision, rateLimitExceeded, rateLimitHeaders, throttleFailedAuth } from "@/lib/ratelimit";
 import { type Services, services } from "@/lib/server";
 import { isOperator } from "@/lib/server/health";
+import { CACHE_HEADER } from "@/lib/translate/schemas";
 import { requestLogEntry, requestOutcome } from "@/lib/usage/outcome";
 import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedError, noSuchEndpoint, SERVICE_UNAVAILABLE_MESSAGE } from "./refusals";
@@ -149,7 +150,7 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       outcome.result = result instanceof RawReply ? { provider: result.provider } : result;
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       const response = toResponse(result, options.ok?.status ?? 200, headers);
-      if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status }, result);
+      if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status, cache: headers.get(CACHE_HEADER) }, result);
       return response;
     } catch (err) {
       outcome.keyId = key?.id;
@@ -183,7 +184,7 @@ interface Observed {
  */
 function observe(s: Services, o: Observed) {
   const durationMs = performance.now() - o.startedAt;
-  const cache = o.headers.get("x-lugha-cache") ?? undefined;
+  const cache = o.headers.get(CACHE_HEADER) ?? undefined;
   const served = servedBy(o.result);
   const metrics = instruments();
   metrics?.serverDuration.record(durationMs / 1000, {
@@ -304,7 +305,7 @@ function recordOutcome(
   s: Services,
   keyId: string,
   options: { endpoint?: string; recordsTranslationUsage?: boolean },
-  request: { requestId: string; startedAt: number; status: number },
+  request: { requestId: string; startedAt: number; status: number; cache?: string | null },
   result?: unknown,
 ) {
   if (!options.endpoint) return;
@@ -317,7 +318,7 @@ function recordOutcome(
     options.recordsTranslationUsage,
   );
   const line = requestLogEntry(
-    { requestId, endpoint: options.endpoint, status, latencyMs: performance.now() - request.startedAt, at: Date.now() },
+    { requestId, endpoint: options.endpoint, status, latencyMs: performance.now() - request.startedAt, at: Date.now(), cache: request.cache },
     raw ? undefined : result,
     raw ? { provider: result.provider, model: result.model } : undefined,
   );

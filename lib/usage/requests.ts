@@ -56,9 +56,11 @@ export const RequestLogRow = z
     provider: z.string().nullable().describe("The provider that served it (a batch: when one served every item), else null"),
     model_used: z.string().nullable().describe('"<provider>/<model>" that served it, else null'),
     cache: z
-      .enum(["hit", "miss", "partial"])
+      .enum(["hit", "miss", "bypass", "partial"])
       .nullable()
-      .describe("Translations: hit (answered from the translation cache), miss, or partial (a batch with some items cached); null elsewhere"),
+      .describe(
+        "Translations, as X-Lugha-Cache said: hit (answered from the translation cache), miss, bypass (the request asked for a fresh translation), or partial (a batch with some items cached); null elsewhere and when the cache is off",
+      ),
   })
   .describe("One request of the calling key");
 export type RequestLogRow = z.infer<typeof RequestLogRow>;
@@ -121,7 +123,7 @@ const toRow = (r: DbRow): RequestLogRow => ({
   latency_ms: Number(r.latency_ms),
   provider: r.provider || null,
   model_used: r.model || null,
-  cache: r.cache === "hit" || r.cache === "miss" || r.cache === "partial" ? r.cache : null,
+  cache: RequestLogRow.shape.cache.unwrap().safeParse(r.cache).data ?? null,
 });
 
 /** One page of the key's request log, newest first. This instance's pending lines are written first. */

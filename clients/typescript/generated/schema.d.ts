@@ -1547,10 +1547,10 @@ export interface components {
             /** @description "<provider>/<model>" that served it, else null */
             model_used: string | null;
             /**
-             * @description Translations: hit (answered from the translation cache), miss, or partial (a batch with some items cached); null elsewhere
+             * @description Translations, as X-Lugha-Cache said: hit (answered from the translation cache), miss, bypass (the request asked for a fresh translation), or partial (a batch with some items cached); null elsewhere and when the cache is off
              * @enum {string|null}
              */
-            cache: "hit" | "miss" | "partial" | null;
+            cache: "hit" | "miss" | "bypass" | "partial" | null;
         };
         /** @description Error body: {"detail": {code, message, request_id, errors?}} */
         ErrorBody: {
@@ -2344,6 +2344,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description inline; filename="speech.wav" (the extension of the media type) */
+                    "Content-Disposition"?: string;
                     /** @description language */
                     "X-Lugha-Language"?: string;
                     /** @description voice */
