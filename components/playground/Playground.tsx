@@ -267,7 +267,7 @@ function formatValue(field: string, value: unknown, names: Map<string, string>, 
   if (value === null) return <span className="text-slate-600">null</span>;
   if (typeof value === "boolean") return <code className="font-mono">{String(value)}</code>;
   if (typeof value === "object") return <code className="font-mono">{JSON.stringify(value)}</code>;
-  return <code className="break-all font-mono">{String(value)}</code>;
+  return <code className="break-words font-mono">{String(value)}</code>;
 }
 
 function TranslationResult({
