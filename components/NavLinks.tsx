@@ -51,7 +51,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
               <Link
                 href={link.href}
                 aria-current={current ? "page" : undefined}
-                className={`rounded-md px-3 py-2 ${current ? "bg-brand-50 text-brand-800 underline underline-offset-4" : "text-slate-800 hover:bg-slate-100"}`}
+                className={`rounded-md px-1.5 py-2 sm:px-3 ${current ? "bg-brand-50 text-brand-800 underline underline-offset-4" : "text-slate-800 hover:bg-slate-100"}`}
               >
                 {link.label}
               </Link>
@@ -60,7 +60,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
         })}
         {signedIn && (
           <li>
-            <button type="button" onClick={onSignOut} disabled={busy} className="rounded-md px-3 py-2 text-slate-800 hover:bg-slate-100">
+            <button type="button" onClick={onSignOut} disabled={busy} className="rounded-md px-1.5 py-2 text-slate-800 hover:bg-slate-100 sm:px-3">
               {busy ? "Signing out…" : "Sign out"}
             </button>
           </li>

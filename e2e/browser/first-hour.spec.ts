@@ -81,6 +81,11 @@ test.describe("a newcomer's first hour, at 390 and 1280 px", () => {
       await expect(page.getByText("Sandbox mode:")).toBeVisible();
       await expect(page.getByText(/every provider answers from an offline emulator/)).toBeVisible();
       await expect(page.getByText(/at least one provider/)).toHaveCount(0);
+      // Signed out, the whole main navigation fits the window in one row, "Sign in" included.
+      const nav = page.getByTestId("main-nav").getByRole("listitem");
+      expect(await rowsOf(nav), `nav rows at ${vp.width}px`).toBe(1);
+      const rights = await nav.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().right));
+      expect(Math.max(...rights), `the navigation's last item at ${vp.width}px`).toBeLessThanOrEqual(vp.width);
       await expectNoSidewaysScroll(page, `/status at ${vp.width}px`);
       await screenshot(page, `first-hour-status-${vp.name}`);
     }
