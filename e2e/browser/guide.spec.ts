@@ -14,7 +14,6 @@ mkdirSync(SCREENSHOTS, { recursive: true });
 
 /** One heading per feature, as the guide names them. */
 const FEATURE_HEADINGS = [
-  "Installing the clients",
   "Translating text",
   "Batch translation",
   "Routing and fallback",
@@ -59,8 +58,6 @@ test.describe("developer guide", () => {
         await heading.scrollIntoViewIfNeeded();
         await expect(heading, name).toBeVisible();
       }
-      // The portal's playground links here for installing the client.
-      await expect(guide.locator("#installing-the-clients")).toHaveRole("heading");
       // What the features are called in the API, where a reader looks for them.
       for (const text of ["/api/v1/glossaries", "X-Lugha-Cache", "Cache-Control: no-cache", "/api/v1/usage", "/api/v1/detect"]) {
         const code = guide.locator(":not(pre) > code").filter({ hasText: text }).first();
