@@ -1,17 +1,26 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * Every response header the API documents, for Access-Control-Expose-Headers: a browser page may read only the response
+ * headers named there (besides the CORS-safelisted ones). Read from the OpenAPI document (docs/openapi.json, generated
+ * from the route manifest and kept equal to it by a unit test), the one list of what each operation answers with, so a
+ * header added to an operation is exposed with it; an API test checks every header the running API sends is exposed.
+ */
+function documentedResponseHeaders() {
+  const doc = JSON.parse(readFileSync(new URL("./docs/openapi.json", import.meta.url), "utf8"));
+  const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
+  const responses = [...operations.flatMap((op) => Object.values(op.responses ?? {})), ...Object.values(doc.components?.responses ?? {})];
+  const safelisted = new Set(["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"]);
+  const names = new Set(responses.flatMap((r) => Object.keys(r.headers ?? {})).filter((name) => !safelisted.has(name.toLowerCase())));
+  return [...names].sort();
+}
+
 const API_CORS_HEADERS = [
   { key: "Access-Control-Allow-Origin", value: "*" },
   { key: "Access-Control-Allow-Methods", value: "GET, POST, DELETE, OPTIONS" },
   // Cache-Control: no-cache bypasses the translation cache, so a browser page can ask for a fresh translation.
   { key: "Access-Control-Allow-Headers", value: "Authorization, Content-Type, Accept, X-Request-Id, If-None-Match, Cache-Control" },
-  {
-    key: "Access-Control-Expose-Headers",
-    value: [
-      "X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, WWW-Authenticate, X-Lugha-Cache",
-      // TTS with Accept: audio/* returns the metadata in headers
-      "X-Lugha-Sandbox, X-Lugha-Language, X-Lugha-Voice, X-Lugha-Model-Used, X-Lugha-Provider, X-Lugha-Requested-Provider",
-      "X-Lugha-Providers-Tried, X-Lugha-Fallback-Used, X-Lugha-Latency-Ms, X-Lugha-Audio-Duration-Seconds",
-    ].join(", "),
-  },
+  { key: "Access-Control-Expose-Headers", value: documentedResponseHeaders().join(", ") },
   { key: "Access-Control-Max-Age", value: "7200" },
 ];
 

@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 //  - api:   the built app over HTTP (e2e/api/**/*.test.ts), once on PGlite and once on a real PostgreSQL
 //  - vercel: the app built offline by the Vercel CLI (`vercel build`) and the functions it would deploy checked
 //  - compat: the LibreTranslate and DeepL surfaces (/compat) driven by those protocols' own clients, against the built app
+//  - start: the README's `npm start` in a fresh copy of the checkout, with nothing configured
 //  - clients: the published clients as a user gets them (e2e/clients/**/*.test.ts): the npm tarball installed outside
 //           the repository, its CLI, against the built app (PGlite; the database is not what they test)
 // In the repository `@lugha/client` is its source (as in tsconfig.json); only the clients project uses the built package.
@@ -74,6 +75,17 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 240_000,
           fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // the README's `npm start` in a fresh copy of the checkout, with nothing configured (e2e/start/fresh-clone.test.ts)
+          name: "start",
+          include: ["e2e/start/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 300_000,
         },
       },
       {

@@ -11,7 +11,7 @@ import { catalogueSubjects } from "@/lib/server/availability";
 
 export default async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const origin = await requestOrigin();
+  const origin = await requestOrigin(services().config.NEXTAUTH_URL);
   // What would serve each pair now: routes known to be unavailable are left out (lib/availability).
   const languages = listLanguages({}, undefined, undefined, await services().availability.view(catalogueSubjects()));
   const pairs = languages.languages.reduce((n, l) => n + l.translation.targets.length, 0);
@@ -25,7 +25,7 @@ export LUGHA_KEY=svc_...   # the api_key from step 1
 curl ${origin}/api/v1/translate \\
   -H "Authorization: Bearer $LUGHA_KEY" \\
   -H "Content-Type: application/json" \\
-  -d '{"text": "Good morning, how are you?", "target_lang": "lug"}'
+  -d '{"text": "Good morning, how are you?", "source_lang": "en", "target_lang": "lug"}'
 
 # 3. See what is supported
 curl ${origin}/api/v1/languages -H "Authorization: Bearer $LUGHA_KEY"`;

@@ -20,9 +20,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { copyCheckout } from "../e2e/support/checkout";
 import { freePort } from "../e2e/support/net";
 import { createDatabase, startPostgres } from "../e2e/support/postgres";
-import { type BuiltFunction, copyCheckout, megabytes, readFunctions, vercelBuild } from "../e2e/vercel/output";
+import { type BuiltFunction, megabytes, readFunctions, vercelBuild } from "../e2e/vercel/output";
 import { makeWav } from "../lib/providers/sandbox";
 
 /** How much later than the /health/live function's first answer any API function's may come (issue target). */
@@ -286,7 +287,7 @@ async function main() {
       if (migrated.status !== 0) throw new Error("migrating the benchmark's database failed");
     } else {
       work = mkdtempSync(path.join(tmpdir(), "lugha-cold-build-"));
-      copyCheckout(repo, work);
+      copyCheckout(work);
       process.stderr.write("vercel build (offline) in a copy of the checkout…\n");
       const build = await vercelBuild(work, databaseUrl);
       if (build.status !== 0) throw new Error(`vercel build failed:\n${build.output.slice(-3000)}`);

@@ -18,7 +18,7 @@ const SKIP = new Set([".git", ".next", ".data", "node_modules", "test-results", 
 /**
  * How the floor's route sends the upstream call: `fetch`, as a route handler ordinarily would (the floor the
  * performance target was set against), or `node-http`, node:http with a keep-alive agent, the transport Lugha's own
- * provider calls use (lib/http/upstream-fetch.ts) — app/floor then compares everything else.
+ * provider calls use (lib/kit/upstream-fetch.ts) — app/floor then compares everything else.
  */
 export type FloorClient = "fetch" | "node-http";
 export const FLOOR_CLIENTS: readonly FloorClient[] = ["node-http", "fetch"];

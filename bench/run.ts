@@ -711,7 +711,19 @@ function snapshotBuild(tmp: string): string {
   mkdirSync(dir);
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("no production build in .next (run without BENCH_SKIP_BUILD)");
   cpSync(path.join(ROOT, ".next"), path.join(dir, ".next"), { recursive: true, filter: (src) => !src.startsWith(path.join(ROOT, ".next/cache")) });
-  for (const name of ["node_modules", "package.json", "next.config.mjs", "prisma", "public", "lib", "app", "instrumentation.ts", "tsconfig.json"]) {
+  // next.config.mjs reads docs/openapi.json (the headers CORS exposes).
+  for (const name of [
+    "node_modules",
+    "package.json",
+    "next.config.mjs",
+    "docs",
+    "prisma",
+    "public",
+    "lib",
+    "app",
+    "instrumentation.ts",
+    "tsconfig.json",
+  ]) {
     if (existsSync(path.join(ROOT, name))) symlinkSync(path.join(ROOT, name), path.join(dir, name));
   }
   return dir;

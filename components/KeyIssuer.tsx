@@ -234,7 +234,7 @@ export function KeyIssuer({ origin, portalEnabled = true }: { origin: string; po
             code={`curl ${origin}/api/v1/translate \\
   -H "Authorization: Bearer ${issued.api_key}" \\
   -H "Content-Type: application/json" \\
-  -d '{"text": "Good morning, how are you?", "target_lang": "lug"}'`}
+  -d '{"text": "Good morning, how are you?", "source_lang": "en", "target_lang": "lug"}'`}
             label="Your first request (shell)"
             className="mt-1"
           />

@@ -37,8 +37,13 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
   }
 
   return (
-    <nav aria-label="Main">
-      <ul className="flex flex-wrap items-center gap-1 text-sm font-medium sm:gap-2">
+    <nav aria-label="Main" className="min-w-0 max-w-full">
+      {/* One row: on a phone it scrolls sideways inside the header rather than wrapping under itself. The padding (taken
+          back by the margin) leaves room for the focus outline, which the scrolling box would otherwise clip. */}
+      <ul
+        className="-m-1.5 flex min-w-0 items-center gap-1 overflow-x-auto p-1.5 text-sm font-medium whitespace-nowrap sm:gap-2"
+        data-testid="main-nav"
+      >
         {links.map((link) => {
           const current = link.href === currentHref;
           return (
@@ -46,7 +51,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
               <Link
                 href={link.href}
                 aria-current={current ? "page" : undefined}
-                className={`rounded-md px-3 py-2 ${current ? "bg-brand-50 text-brand-800 underline underline-offset-4" : "text-slate-800 hover:bg-slate-100"}`}
+                className={`rounded-md px-1.5 py-2 sm:px-3 ${current ? "bg-brand-50 text-brand-800 underline underline-offset-4" : "text-slate-800 hover:bg-slate-100"}`}
               >
                 {link.label}
               </Link>
@@ -55,7 +60,7 @@ export function NavLinks({ signedIn }: { signedIn: boolean }) {
         })}
         {signedIn && (
           <li>
-            <button type="button" onClick={onSignOut} disabled={busy} className="rounded-md px-3 py-2 text-slate-800 hover:bg-slate-100">
+            <button type="button" onClick={onSignOut} disabled={busy} className="rounded-md px-1.5 py-2 text-slate-800 hover:bg-slate-100 sm:px-3">
               {busy ? "Signing out…" : "Sign out"}
             </button>
           </li>

@@ -31,6 +31,16 @@ const time = new Intl.DateTimeFormat("en-GB", {
 });
 const when = (iso: string) => `${time.format(new Date(iso))} UTC`;
 
+/** "27 Nov, 19:22:50 UTC": the day and the clock each kept whole, so a narrow column wraps between them, never into the next. */
+function When({ iso }: { iso: string }) {
+  const [day, clock] = when(iso).split(", ");
+  return (
+    <time dateTime={iso}>
+      <span className="whitespace-nowrap">{day},</span> <span className="whitespace-nowrap">{clock}</span>
+    </time>
+  );
+}
+
 function query(filters: RequestLogFilters, page?: number): string {
   const q = new URLSearchParams();
   if (filters.status) q.set("status", filters.status);
@@ -150,14 +160,16 @@ export function RequestLog({ log, filters, endpoints }: { log: RequestLogRespons
             <tbody className="divide-y divide-slate-100">
               {log.requests.map((r) => (
                 <tr key={`${r.request_id}-${r.time}`} data-testid="request-log-row">
-                  <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">{when(r.time)}</td>
+                  <td className="px-2 py-1.5 tabular-nums" data-column="time">
+                    <When iso={r.time} />
+                  </td>
                   <td className="px-2 py-1.5 break-words font-mono text-xs">{r.endpoint}</td>
                   <td className={`px-2 py-1.5 text-right font-semibold tabular-nums ${statusTone(r.status)}`}>{r.status}</td>
                   <td className="px-2 py-1.5 text-right tabular-nums">{r.latency_ms.toLocaleString("en-US")} ms</td>
                   <td className="px-2 py-1.5 break-words">{served(r)}</td>
                   <td className="px-2 py-1.5">{r.cache ?? "—"}</td>
                   <td className="px-2 py-1.5 text-right tabular-nums">{r.upstream_calls}</td>
-                  <td className="px-2 py-1.5 break-all font-mono text-xs">{r.request_id}</td>
+                  <td className="px-2 py-1.5 break-words font-mono text-xs">{r.request_id}</td>
                 </tr>
               ))}
             </tbody>
@@ -166,7 +178,7 @@ export function RequestLog({ log, filters, endpoints }: { log: RequestLogRespons
             {log.requests.map((r) => (
               <li key={`${r.request_id}-${r.time}`} className="rounded-md border border-slate-200 p-3 text-sm" data-testid="request-log-card">
                 <p className="flex flex-wrap items-baseline justify-between gap-x-3">
-                  <span className="break-all font-mono text-xs">{r.endpoint}</span>
+                  <span className="break-words font-mono text-xs">{r.endpoint}</span>
                   <span className={`font-semibold tabular-nums ${statusTone(r.status)}`}>{r.status}</span>
                 </p>
                 <dl className="mt-1 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 text-slate-800">
@@ -181,7 +193,7 @@ export function RequestLog({ log, filters, endpoints }: { log: RequestLogRespons
                   <dt className="text-slate-700">Upstream calls</dt>
                   <dd className="tabular-nums">{r.upstream_calls}</dd>
                   <dt className="text-slate-700">Request id</dt>
-                  <dd className="break-all font-mono text-xs">{r.request_id}</dd>
+                  <dd className="break-words font-mono text-xs">{r.request_id}</dd>
                 </dl>
               </li>
             ))}

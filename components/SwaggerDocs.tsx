@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { useEffect, useRef } from "react";
 import { loadPlaygroundKey } from "@/lib/portal/key-storage";
 import "swagger-ui-react/swagger-ui.css";
 
@@ -28,9 +29,33 @@ const SwaggerUI = dynamic(() => import("swagger-ui-react"), {
   loading: () => <p className="p-6 text-slate-700">Loading the API reference…</p>,
 });
 
+/**
+ * The Markdown tables of the descriptions (the error codes, …) scroll sideways inside their own box on a phone
+ * (globals.css). A scrolling box must be reachable by keyboard, so each table is made focusable, as Swagger UI renders
+ * them, whenever that is.
+ */
+function useFocusableTables() {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = host.current;
+    if (!root) return;
+    const mark = () => {
+      for (const table of root.querySelectorAll<HTMLTableElement>(".markdown table:not([tabindex]), .renderedMarkdown table:not([tabindex])")) {
+        table.tabIndex = 0;
+      }
+    };
+    mark();
+    const observer = new MutationObserver(mark);
+    observer.observe(root, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+  return host;
+}
+
 export function SwaggerDocs() {
+  const host = useFocusableTables();
   return (
-    <div className="swagger-host">
+    <div className="swagger-host" ref={host}>
       <SwaggerUI
         url="/api/v1/openapi.json"
         docExpansion="list"

@@ -1,8 +1,10 @@
 import { headers } from "next/headers";
 
-/** The site's public origin for the examples on the pages (NEXTAUTH_URL when set, else this request's host). */
-export async function requestOrigin(): Promise<string> {
-  const configured = process.env.NEXTAUTH_URL;
+/**
+ * The site's public origin for the examples on the pages: `configured` (NEXTAUTH_URL, from the server's configuration)
+ * when set, else this request's host.
+ */
+export async function requestOrigin(configured: string | undefined): Promise<string> {
   if (configured) {
     try {
       return new URL(configured).origin;

@@ -11,7 +11,7 @@ export function providerNames(): Record<string, string> {
 
 /** The playground's provider choices: auto, then every provider in routing order with what it is chosen for. */
 export function providerChoices(): [id: string, blurb: string][] {
-  return [["auto", "auto — best for the pair, with fallback"], ...PROVIDERS.map((d): [string, string] => [d.id, d.blurb])];
+  return [["auto", "the best provider for the pair, then the next when one fails"], ...PROVIDERS.map((d): [string, string] => [d.id, d.blurb])];
 }
 
 /** The providers in routing order, for the home page: id, human name, what each is chosen for. */

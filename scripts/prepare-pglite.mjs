@@ -9,7 +9,7 @@
 // lib/db/embedded.ts, lib/db/migrate.ts) import nothing but types and node: modules, and Node.js strips their types.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { pgliteExecutor, pgliteStartParams } from "../lib/db/embedded.ts";
+import { openPglite, pgliteExecutor } from "../lib/db/embedded.ts";
 import { applyMigrations } from "../lib/db/migrate.ts";
 import { databaseTarget } from "../lib/db/target.ts";
 
@@ -26,7 +26,7 @@ try {
 if (target.kind === "pglite" && target.location && !existsSync(path.join(target.location, "PG_VERSION"))) {
   const started = performance.now();
   const { PGlite } = await import("@electric-sql/pglite");
-  const pglite = new PGlite(target.location, { startParams: pgliteStartParams(PGlite.defaultStartParams) });
+  const pglite = await openPglite(PGlite, target.location);
   await pglite.waitReady;
   const applied = await applyMigrations(pgliteExecutor(pglite));
   await pglite.close();

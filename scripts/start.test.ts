@@ -51,7 +51,7 @@ function launch(env: Record<string, string>, args: string[] = []): Probe & { lau
       NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --require ${probe}`.trim(),
     },
     encoding: "utf8",
-    timeout: 30_000,
+    timeout: 90_000,
   });
   expect(r.status, r.stderr).toBe(0);
   // The probe's line comes last (the launcher may print before it).
@@ -107,7 +107,8 @@ describe("npm start's launcher (scripts/start.mjs)", () => {
   });
 
   it("creates and migrates a new PGlite data directory in a child process before the server starts, and only once", async () => {
-    const data = path.join(dir, "data");
+    // Its parent does not exist either, as `.data/` on a fresh clone.
+    const data = path.join(dir, "fresh", "data");
     const first = launch({ DATABASE_URL: `pglite:${data}` });
     // The probe stops the server before Next.js starts: the directory was made by the launcher's child.
     expect(first.printed.join("\n")).toMatch(/^Created the embedded database at .+data \(\d+ migrations, \d+ ms\)\.$/);
@@ -125,5 +126,5 @@ describe("npm start's launcher (scripts/start.mjs)", () => {
     } finally {
       await db.close();
     }
-  });
+  }, 120_000); // initdb runs in the launcher's child: tens of seconds on a busy machine
 });

@@ -13,6 +13,8 @@
  *               the route manifest, the sizes docs/deploy.md reports (e2e/vercel/build.test.ts)
  *   compat      vitest project: the LibreTranslate and DeepL surfaces (/compat) driven by the official clients from the npm
  *               registry (deepl-node, the translate package's libre engine) and by Weblate's and Mastodon's request shapes
+ *   start       vitest project: the README's `npm start` in a fresh copy of the checkout (no .data/, no .env, no
+ *               DATABASE_URL), reusing node_modules and the build; /health, a key, a translation (e2e/start/)
  *   clients     the published clients as users get them: vitest project `clients` (the npm tarball of @lugha/client
  *               installed outside the repository, its CLI), then the Python client's unittest suite against the app
  *   browser     Playwright in the Chromium the @sparticuz/chromium npm package ships
@@ -27,7 +29,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { mintKey, startBuiltApp } from "./lib/app-server.mjs";
 import { addCounts, countCheck, countPlaywright, countUnittest, countVitest, emptyCounts, summaryLine } from "./lib/report.mjs";
 
-const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "vercel", "compat", "clients", "browser"];
+const PARTS = ["build", "typecheck", "lint", "unit", "api-pglite", "api-postgres", "vercel", "compat", "start", "clients", "browser"];
 const node = process.execPath;
 const ci = process.env.CI === "true" || process.env.CI === "1";
 const asked = process.argv.slice(2);
@@ -162,7 +164,7 @@ if (wanted.has("build")) addCounts(total, countCheck("build", run("build", "npm"
 if (wanted.has("typecheck"))
   addCounts(total, countCheck("typecheck", run("typecheck", node, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])));
 if (wanted.has("lint")) addCounts(total, countCheck("lint", run("lint", node, ["node_modules/@biomejs/biome/bin/biome", "check", "."])));
-for (const project of ["unit", "api-pglite", "api-postgres", "vercel", "compat"]) {
+for (const project of ["unit", "api-pglite", "api-postgres", "vercel", "compat", "start"]) {
   if (wanted.has(project)) addCounts(total, vitest(project));
 }
 if (wanted.has("clients")) {

@@ -22,6 +22,7 @@ const millis = (ms: number | null) => (ms === null ? "no calls" : `${ms} ms`);
 export default function StatusPage() {
   const report = statusReport();
   const allUp = report.providers.every((p) => p.circuit === "closed" && !p.out_of_credit);
+  const sandboxed = report.providers.filter((p) => p.mode === "sandbox");
   return (
     <div className="mx-auto max-w-6xl space-y-8 px-4 py-10 sm:px-6">
       <div>
@@ -33,8 +34,10 @@ export default function StatusPage() {
         </p>
         {report.sandbox && (
           <p className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
-            <strong className="font-semibold">Sandbox mode:</strong> at least one provider answers from an offline emulator; its output is not a real
-            translation.
+            <strong className="font-semibold">Sandbox mode:</strong>{" "}
+            {sandboxed.length === report.providers.length
+              ? "every provider answers from an offline emulator; no output is a real translation."
+              : `${sandboxed.map((p) => p.name).join(" and ")} ${sandboxed.length === 1 ? "answers" : "answer"} from an offline emulator; that output is not a real translation.`}
           </p>
         )}
       </div>

@@ -164,6 +164,29 @@ describe("lugha CLI (main)", () => {
     expect(JSON.parse(api.stdout).detail.code).toBe("PROVIDER_ERROR");
     expect(api.stderr).toMatch(/503 PROVIDER_ERROR: PROVIDER_ERROR happened \(request req_123\)/);
     expect((await cli(["detect", "hi"], [new TypeError("fetch failed")])).code).toBe(3);
+    // A field error the message already states is printed once; the others are listed under it.
+    const invalid = await cli(
+      ["translate", "hi", "--to", "lug"],
+      [
+        {
+          status: 422,
+          body: {
+            detail: {
+              code: "VALIDATION_ERROR",
+              message: "Invalid request: body.text: Field required",
+              request_id: "req_1",
+              errors: [
+                { loc: ["body", "text"], msg: "Field required", type: "missing" },
+                { loc: ["body", "format"], msg: "Invalid option", type: "invalid_value" },
+              ],
+            },
+          },
+        },
+      ],
+    );
+    expect(invalid.stderr).toBe(
+      "lugha translate: 422 VALIDATION_ERROR: Invalid request: body.text: Field required (request req_1)\n  body.format: Invalid option",
+    );
     expect((await cli(["detect", "hi"], [{ status: 404, body: "<html>not here</html>" }])).code).toBe(3);
   });
 

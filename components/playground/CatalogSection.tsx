@@ -182,9 +182,10 @@ export function CatalogSection({ languages }: { languages: PlaygroundLanguage[] 
             <p className="text-sm text-slate-700">
               For whole folders, continuing where a run stopped:{" "}
               <code className="font-mono">
-                npx lugha catalog {file?.name ?? "en.json"} --to {targets.join(",")} --out ./
+                lugha catalog {file?.name ?? "en.json"} --to {targets.join(",")} --out ./
               </code>{" "}
-              (the <code className="font-mono">@lugha/client</code> package's command line).
+              (the command line of the <code className="font-mono">@lugha/client</code> package,{" "}
+              <a href="/docs/guide#installing-the-clients">installed from this repository</a>).
             </p>
           </>
         )}

@@ -71,13 +71,23 @@ export function LanguageFields({
         <label htmlFor={`${idPrefix}-provider`} className="field-label">
           Provider
         </label>
-        <select id={`${idPrefix}-provider`} className="field-input" value={value.provider} onChange={(e) => set({ provider: e.target.value })}>
-          {providerChoices.map(([id, blurb]) => (
+        {/* The option names the provider; what it is chosen for is said below it, so no option is cut off in a narrow field. */}
+        <select
+          id={`${idPrefix}-provider`}
+          className="field-input"
+          value={value.provider}
+          aria-describedby={`${idPrefix}-provider-hint`}
+          onChange={(e) => set({ provider: e.target.value })}
+        >
+          {providerChoices.map(([id]) => (
             <option key={id} value={id}>
-              {providerNames[id] ? `${providerNames[id]} (${id}) — ${blurb}` : blurb}
+              {providerNames[id] ? `${providerNames[id]} (${id})` : id}
             </option>
           ))}
         </select>
+        <p id={`${idPrefix}-provider-hint`} className="mt-1 text-xs text-slate-700">
+          {providerChoices.find(([id]) => id === value.provider)?.[1]}
+        </p>
       </div>
     </div>
   );

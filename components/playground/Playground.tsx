@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
-import { callApi } from "@/lib/portal/api";
+import { cacheOutcome, callApi } from "@/lib/portal/api";
 import { KEY_PATTERN } from "@/lib/portal/key-storage";
 import { htmlLang } from "@/lib/portal/lang";
 import { qualityLabel } from "@/lib/portal/quality";
@@ -161,6 +161,7 @@ function TranslateSection({ languages, speaks, maxChars }: { languages: Playgrou
   const { busy, result, problem, submit, request } = useApiCall("translate", "/api/v1/translate", (data: TranslateResult, headers) => ({
     data,
     requestId: headers.get("x-request-id"),
+    cache: cacheOutcome(headers),
   }));
 
   async function onSubmit(e: React.FormEvent) {
@@ -199,7 +200,13 @@ function TranslateSection({ languages, speaks, maxChars }: { languages: Playgrou
       <div aria-live="polite" className="mt-5 space-y-4">
         {problem && <ProblemBox problem={problem} what="Translation" />}
         {result && (
-          <TranslationResult data={result.data} requestId={result.requestId} names={names} speakable={speaks.has(result.data.target_lang)} />
+          <TranslationResult
+            data={result.data}
+            requestId={result.requestId}
+            cache={result.cache}
+            names={names}
+            speakable={speaks.has(result.data.target_lang)}
+          />
         )}
         {result && request && <ResultActions result={result.data} path="/api/v1/translate" request={request} />}
       </div>
@@ -260,17 +267,20 @@ function formatValue(field: string, value: unknown, names: Map<string, string>, 
   if (value === null) return <span className="text-slate-600">null</span>;
   if (typeof value === "boolean") return <code className="font-mono">{String(value)}</code>;
   if (typeof value === "object") return <code className="font-mono">{JSON.stringify(value)}</code>;
-  return <code className="break-all font-mono">{String(value)}</code>;
+  return <code className="break-words font-mono">{String(value)}</code>;
 }
 
 function TranslationResult({
   data,
   requestId,
+  cache,
   names,
   speakable,
 }: {
   data: TranslateResult;
   requestId: string | null;
+  /** X-Lugha-Cache in words (cacheOutcome). */
+  cache: string;
   names: Map<string, string>;
   /** Text-to-speech speaks the target language: offer "Speak". */
   speakable: boolean;
@@ -293,9 +303,8 @@ function TranslationResult({
       <div className="mt-4">
         <ResponseMeta
           items={[
-            ["Provider", providerLabel(data.provider, providerNames)],
-            ["Model", typeof data.model_used === "string" ? data.model_used : null],
-            ["Cache", data.cached === true ? "hit: answered from the translation cache" : "miss: a provider translated it"],
+            // Provider and model are among the fields below, each once.
+            ["Cache", cache],
             ["Request id", requestId],
           ]}
         />
@@ -551,10 +560,14 @@ function BatchSection({ languages, maxChars, maxItems }: { languages: Playground
   const [format, setFormat] = useState<TextFormatValue>("text");
   const texts = lines.split(/\r?\n/).filter((l) => l.trim() !== "");
   const longest = texts.reduce((m, t) => Math.max(m, [...t.trim()].length), 0);
-  const { busy, result, problem, submit, request, requestId } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse) => ({
+  const { busy, result, problem, submit, request, requestId } = useApiCall("batch", "/api/v1/translate/batch", (data: BatchResponse, headers) => ({
     data,
     texts,
     target: choice.target,
+    // hit or miss: how many items the cache answered says more than the header; bypass and off say it in words.
+    cache: ["hit", "miss"].includes(headers.get("x-lugha-cache") ?? "")
+      ? `${data.results.filter((r) => r.cached === true).length} of ${data.succeeded} translations from the cache`
+      : cacheOutcome(headers),
   }));
 
   async function onSubmit(e: React.FormEvent) {
@@ -670,7 +683,7 @@ function BatchSection({ languages, maxChars, maxItems }: { languages: Playground
             <div className="mt-3">
               <ResponseMeta
                 items={[
-                  ["Cache", `${result.data.results.filter((r) => r.cached === true).length} of ${result.data.succeeded} translations from the cache`],
+                  ["Cache", result.cache],
                   ["Request id", requestId],
                 ]}
               />

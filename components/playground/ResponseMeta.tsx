@@ -10,7 +10,7 @@ export function ResponseMeta({ items }: { items: [label: string, value: string |
       {shown.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="text-slate-700">{label}</dt>
-          <dd className={`break-all text-slate-900 ${label === "Request id" || label === "Model" ? "font-mono text-xs" : ""}`} data-meta={label}>
+          <dd className={`break-words text-slate-900 ${label === "Request id" || label === "Model" ? "font-mono text-xs" : ""}`} data-meta={label}>
             {String(value)}
           </dd>
         </div>

@@ -41,7 +41,16 @@ export function Tabs({ label, tabs }: { label: string; tabs: Tab[] }) {
 
   return (
     <div>
-      <div role="tablist" aria-label={label} className="flex flex-wrap gap-1 border-b border-slate-300" onKeyDown={onKeyDown}>
+      {/* One row that scrolls sideways when the tabs are wider than the page (a phone), never a second row of tabs. The
+          line under the tabs is an inset shadow, which the selected tab's white bottom border covers; the padding leaves room
+          for the focus outline. */}
+      <div
+        role="tablist"
+        aria-label={label}
+        className="flex gap-1 overflow-x-auto px-1.5 pt-1.5 shadow-[inset_0_-1px_0_#cbd5e1]"
+        onKeyDown={onKeyDown}
+        data-testid="tablist"
+      >
         {tabs.map((t, i) => (
           <button
             key={t.id}
@@ -55,7 +64,7 @@ export function Tabs({ label, tabs }: { label: string; tabs: Tab[] }) {
             aria-controls={`${id}-${t.id}-panel`}
             tabIndex={i === selected ? 0 : -1}
             onClick={() => setSelected(i)}
-            className={`-mb-px min-h-11 rounded-t-md border px-4 text-sm font-semibold ${i === selected ? "border-slate-300 border-b-white bg-white text-brand-800" : "border-transparent text-slate-800 hover:bg-slate-100"}`}
+            className={`min-h-11 shrink-0 whitespace-nowrap rounded-t-md border px-3 text-sm font-semibold sm:px-4 ${i === selected ? "border-slate-300 border-b-white bg-white text-brand-800" : "border-transparent text-slate-800 hover:bg-slate-100"}`}
           >
             {t.label}
           </button>

@@ -35,8 +35,10 @@ export function ViewCode({ snippet }: { snippet: SnippetRequest }) {
         <CodeBlock label="curl" code={snippets.curl} />
         <CodeBlock label="JavaScript (fetch; Node 18+ as an ES module, e.g. request.mjs)" code={snippets.js} />
         <p className="text-slate-700">
-          Prefer a typed client? <code className="font-mono">npm install @lugha/client</code> — installed from this repository&apos;s{" "}
-          <code className="font-mono">clients/typescript</code> until it is published.
+          Prefer a typed client? <code className="font-mono">@lugha/client</code>, with the <code className="font-mono">lugha</code> command line, is
+          not on the npm registry yet: in a checkout of this repository run <code className="font-mono">npm pack -w @lugha/client</code>, then{" "}
+          <code className="font-mono">npm install</code> the <code className="font-mono">.tgz</code> it writes in your project (
+          <a href="/docs/guide#installing-the-clients">the guide</a>).
         </p>
         <CodeBlock label={snippets.install.python ? "Python (the lugha client)" : "Python (standard library)"} code={snippets.python} />
         {snippets.install.python && (

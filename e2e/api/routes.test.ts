@@ -10,7 +10,7 @@ import { call, expectEnvelope, type JsonResponse, mintKey, rawCall } from "../su
 import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /*
- * The tests every route gets, run over the route manifest (lib/http/manifest.ts): a route added there is covered here
+ * The tests every route gets, run over the route manifest (lib/api/manifest.ts): a route added there is covered here
  * without a line of its own. Per operation: authentication, the error envelope, the caller's request id kept, the
  * body limit; per path: 405 with Allow for every other method (TRACE and unknown methods included, over node:http
  * since fetch refuses to send them), and the CORS preflight. A path parameter (`{id}`) is sent as a well-formed UUID that

@@ -59,7 +59,10 @@ test.describe("playground tabs", () => {
     await expect(code).toContainText(`curl -sS ${baseURL}/api/v1/detect`);
     await expect(code).toContainText(`Authorization: Bearer ${key}`);
     await expect(code).toContainText(`await fetch("${baseURL}/api/v1/detect"`);
-    await expect(code).toContainText("npm install @lugha/client");
+    // The typed client is installed from the repository: never a registry name nobody at Lugha owns.
+    await expect(code).toContainText("npm pack -w @lugha/client");
+    await expect(code).not.toContainText(/npx|npm install @lugha/);
+    await expect(code.getByRole("link", { name: "the guide" })).toHaveAttribute("href", "/docs/guide#installing-the-clients");
     await expect(code).toContainText(`client = lugha.Client("${key}", base_url="${baseURL}")`);
     await expect(code).toContainText("client.detect(");
     await expect(code).toContainText("pip install ./clients/python");

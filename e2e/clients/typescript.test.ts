@@ -52,6 +52,14 @@ function npm(args: string[], cwd: string): Promise<Run> {
   return cli && /npm-cli\.js$/.test(cli) ? run(process.execPath, [cli, ...args], { cwd }) : run("npm", args, { cwd });
 }
 
+/** npx beside that npm (node_modules/npm/bin/npx-cli.js), else the one on PATH. */
+function npx(args: string[], cwd: string): Promise<Run> {
+  const cli = process.env.npm_execpath;
+  return cli && /npm-cli\.js$/.test(cli)
+    ? run(process.execPath, [path.join(path.dirname(cli), "npx-cli.js"), ...args], { cwd })
+    : run("npx", args, { cwd });
+}
+
 function ok(r: Run, what: string): Run {
   if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return r;
@@ -74,7 +82,8 @@ beforeAll(async () => {
 
   const packDir = path.join(project, "pack");
   mkdirSync(packDir);
-  const pack = ok(await npm(["pack", "--json", "--pack-destination", packDir], CLIENT_DIR), "npm pack");
+  // As the guide and the client's README say: `npm pack -w @lugha/client` in the checkout.
+  const pack = ok(await npm(["pack", "-w", "@lugha/client", "--json", "--pack-destination", packDir], REPO), "npm pack");
   const [packed] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf("["))) as { filename: string; files: { path: string }[] }[];
   tarball = path.join(packDir, packed.filename);
   packedFiles = packed.files.map((f) => f.path).sort();
@@ -298,11 +307,23 @@ describe("the lugha command of the installed package", () => {
       env: { LUGHA_BASE_URL: app.url, LUGHA_API_KEY: apiKey, ...env },
     });
 
-  it("is run by npx as `lugha` and as `@lugha/client`, without the network", async () => {
-    for (const spec of ["lugha", "@lugha/client"]) {
-      const r = await npm(["exec", "--offline", "--no", "--", spec, "--version"], project);
-      expect(r, `${spec}: ${r.stderr}`).toMatchObject({ code: 0 });
-      expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(CLIENT_DIR, "package.json"), "utf8")).version);
+  it("runs as the docs say: `npx --no lugha` in the project, `npx --yes --package <tarball> lugha` anywhere", async () => {
+    const version = JSON.parse(readFileSync(path.join(CLIENT_DIR, "package.json"), "utf8")).version;
+    // The documented commands name the tarball npm pack writes.
+    for (const doc of ["docs/guide.md", "clients/typescript/README.md"]) {
+      expect(readFileSync(path.join(REPO, doc), "utf8"), doc).toContain(path.basename(tarball));
+    }
+    // `--` before `--version`, which npx would otherwise answer itself.
+    const installed = await npx(["--offline", "--no", "--", "lugha", "--version"], project);
+    expect(installed, installed.stderr).toMatchObject({ code: 0 });
+    expect(installed.stdout.trim()).toBe(version);
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "lugha-npx-"));
+    try {
+      const fromTarball = await npx(["--prefer-offline", "--yes", "--package", tarball, "--", "lugha", "--version"], elsewhere);
+      expect(fromTarball, fromTarball.stderr).toMatchObject({ code: 0 });
+      expect(fromTarball.stdout.trim()).toBe(version);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
     }
     const help = await lugha(["--help"]);
     expect(help.code).toBe(0);

@@ -4,16 +4,16 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FUNCTION_MARGIN_SECONDS, maxDurationSeconds, operations, PLATFORM_MAX_DURATION_SECONDS, type RoutePath } from "@/lib/api/manifest";
 import { CONFIG_DEFAULTS } from "@/lib/config";
+import { copyCheckout, REPO } from "../support/checkout";
 import { sql } from "../support/db";
 import { createDatabase, type PostgresServer, startPostgres } from "../support/postgres";
-import { type BuiltFunction, copyCheckout, functionOf, megabytes, readFunctions, vercelBuild } from "./output";
+import { type BuiltFunction, functionOf, megabytes, readFunctions, vercelBuild } from "./output";
 
 /**
  * `npm test -- vercel`: the app built the way Vercel builds it — `vercel build` (the pinned Vercel CLI) on a copy of the
- * checkout, offline (./output.ts copyCheckout and vercelBuild) — and what the platform would receive (.vercel/output)
+ * checkout, offline (../support/checkout.ts, ./output.ts vercelBuild) — and what the platform would receive (.vercel/output)
  * checked. The build command of vercel.json migrates the database, so a real PostgreSQL is given to it.
  */
-const repo = path.resolve(import.meta.dirname, "../..");
 let work: string;
 let postgres: PostgresServer;
 let directUrl: string;
@@ -22,14 +22,14 @@ let functions: BuiltFunction[];
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), "lugha-vercel-"));
-  copyCheckout(repo, work);
+  copyCheckout(work);
   postgres = await startPostgres();
   directUrl = await createDatabase(postgres.adminUrl);
   build = await vercelBuild(work, directUrl);
-  writeFileSync(path.join(repo, "test-results", "vercel-build.log"), build.output);
+  writeFileSync(path.join(REPO, "test-results", "vercel-build.log"), build.output);
   functions = existsSync(path.join(work, ".vercel", "output", "functions")) ? readFunctions(work) : [];
   const sizes = functions.map((f) => ({ function: f.dir, megabytes: megabytes(f.bytes), files: f.files.length, routes: f.routes }));
-  writeFileSync(path.join(repo, "test-results", "vercel-functions.json"), `${JSON.stringify(sizes, null, 2)}\n`);
+  writeFileSync(path.join(REPO, "test-results", "vercel-functions.json"), `${JSON.stringify(sizes, null, 2)}\n`);
 }, 1_200_000);
 
 afterAll(async () => {
@@ -60,7 +60,7 @@ describe("vercel build", () => {
   });
 
   it("ships neither PGlite nor a test-only package in any function", () => {
-    const devDependencies = Object.keys(JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")).devDependencies);
+    const devDependencies = Object.keys(JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")).devDependencies);
     const forbidden = ["@electric-sql/pglite", "pglite-prisma-adapter", ...devDependencies].map((name) => `node_modules/${name}/`);
     for (const f of functions) {
       const shipped = f.files.filter((file) => forbidden.some((prefix) => file.includes(prefix)));
@@ -84,7 +84,7 @@ describe("vercel build", () => {
   });
 
   it("reports the sizes docs/deploy.md gives (within 15 %)", () => {
-    const doc = readFileSync(path.join(repo, "docs", "deploy.md"), "utf8");
+    const doc = readFileSync(path.join(REPO, "docs", "deploy.md"), "utf8");
     const rows = [...doc.matchAll(/^\| `(api\/[^`]+|health)` .*\| ([\d.]+) MB \|$/gm)];
     expect(rows.length, "docs/deploy.md has the function size table").toBeGreaterThan(0);
     for (const [, route, documented] of rows) {

@@ -1,31 +1,9 @@
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /**
- * Copies the checkout at `repo` into `to` as `vercel build` would see it: the tracked and untracked-but-not-ignored
- * files, and node_modules as hard links (npm ci already installed it; the build's install step runs only the
- * postinstall script).
- */
-export function copyCheckout(repo: string, to: string) {
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repo, encoding: "utf8" })
-    .split("\0")
-    .filter((f) => f && existsSync(path.join(repo, f)));
-  for (const file of files) {
-    mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
-    cpSync(path.join(repo, file), path.join(to, file), { verbatimSymlinks: true });
-  }
-  try {
-    execFileSync("cp", ["-al", path.join(repo, "node_modules"), path.join(to, "node_modules")], { stdio: "ignore" });
-  } catch {
-    // The temporary directory is on another filesystem (no hard links there): a plain copy.
-    rmSync(path.join(to, "node_modules"), { recursive: true, force: true });
-    execFileSync("cp", ["-a", path.join(repo, "node_modules"), path.join(to, "node_modules")]);
-  }
-}
-
-/**
- * `vercel build` (the pinned CLI, offline) in a copy made by copyCheckout. vercel.json's build command migrates the
+ * `vercel build` (the pinned CLI, offline) in a copy of the checkout (e2e/support/checkout.ts). vercel.json's build command migrates the
  * database, so a real PostgreSQL is given under the names Supabase's integration sets: `directUrl` as
  * POSTGRES_URL_NON_POOLING, and as POSTGRES_URL a URL of a database that does not exist, so that only the direct one
  * can be the one migrated.

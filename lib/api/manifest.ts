@@ -19,7 +19,7 @@ import { REQUEST_LOG_DAYS, RequestLogQuery } from "@/lib/usage/requests";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS, UsageQuery } from "@/lib/usage/schemas";
 
 /**
- * Every route of the API, declared once. The wrapper (lib/http/route.ts serveRoute) reads an operation's entry to
+ * Every route of the API, declared once. The wrapper (lib/api/route.ts serveRoute) reads an operation's entry to
  * authenticate, rate-limit, read and validate the body, set the sandbox header, record usage and answer 405 with
  * `Allow` for every other method; lib/openapi/document.ts builds the operation's OpenAPI entry from the same entry,
  * adding the errors the wrapper itself can answer (authentication, rate limit, body) and their headers. The common

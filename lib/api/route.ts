@@ -14,6 +14,7 @@ import { inSpan, instruments, type RequestFacts, requestFacts, totalUpstreamCall
 import { type RateLimitBucket, type RateLimitDecision, rateLimitExceeded, rateLimitHeaders, throttleFailedAuth } from "@/lib/ratelimit";
 import { type Services, services } from "@/lib/server";
 import { isOperator } from "@/lib/server/health";
+import { CACHE_HEADER } from "@/lib/translate/schemas";
 import { requestLogEntry, requestOutcome } from "@/lib/usage/outcome";
 import { type Auth, allowedMethods, bodyLimit, type Operation, ROUTES, type RoutePath } from "./manifest";
 import { INTERNAL_ERROR_MESSAGE, methodNotAllowedError, noSuchEndpoint, SERVICE_UNAVAILABLE_MESSAGE } from "./refusals";
@@ -26,7 +27,7 @@ import { INTERNAL_ERROR_MESSAGE, methodNotAllowedError, noSuchEndpoint, SERVICE_
  * X-RateLimit-* headers. Errors leave as {"detail": {code, message, request_id}}; anything unexpected becomes a
  * 500 INTERNAL_ERROR without internals (the cause is logged with the request id).
  *
- * Route files use serveRoute(path, handlers): the operation's declaration in lib/http/manifest.ts says what the
+ * Route files use serveRoute(path, handlers): the operation's declaration in lib/api/manifest.ts says what the
  * wrapper does for it, and every method the path does not declare answers 405 with `Allow`.
  */
 export interface RouteContext<TBody> {
@@ -157,7 +158,7 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       if (options.sandbox) setUpstreamCalls(headers);
       const response = toResponse(answer instanceof ProtocolReply ? answer.reply : result, options.ok?.status ?? 200, headers);
-      if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status }, result);
+      if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status, cache: headers.get(CACHE_HEADER) }, result);
       return response;
     } catch (err) {
       outcome.keyId = key?.id;
@@ -192,7 +193,7 @@ interface Observed {
  */
 function observe(s: Services, o: Observed) {
   const durationMs = performance.now() - o.startedAt;
-  const cache = o.headers.get("x-lugha-cache") ?? undefined;
+  const cache = o.headers.get(CACHE_HEADER) ?? undefined;
   const served = servedBy(o.result);
   const metrics = instruments();
   metrics?.serverDuration.record(durationMs / 1000, {
@@ -322,7 +323,7 @@ function recordOutcome(
   s: Services,
   keyId: string,
   options: { endpoint?: string; recordsTranslationUsage?: boolean },
-  request: { requestId: string; startedAt: number; status: number },
+  request: { requestId: string; startedAt: number; status: number; cache?: string | null },
   result?: unknown,
 ) {
   if (!options.endpoint) return;
@@ -344,6 +345,7 @@ function recordOutcome(
       latencyMs: performance.now() - request.startedAt,
       at: Date.now(),
       upstreamCalls: totalUpstreamCalls(upstreamCalls),
+      cache: request.cache,
     },
     raw ? undefined : result,
     raw ? { provider: result.provider, model: result.model } : undefined,

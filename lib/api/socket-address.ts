@@ -13,12 +13,12 @@ import { methodNotAllowedError } from "./refusals";
  * 1. The TCP peer address. Next.js does not hand it to route handlers, and it only fills X-Forwarded-For from the
  *    socket when the client did not send one — so without a proxy in front, that header is whatever the client wants
  *    it to be. Every incoming request is stamped with the real socket address under a header of our own, overwriting
- *    any value the client sent; lib/http/client-ip.ts reads it when TRUST_PROXY is off.
+ *    any value the client sent; lib/kit/client-ip.ts reads it when TRUST_PROXY is off.
  * 2. Methods outside the seven Next.js dispatches (TRACE, CONNECT, PROPFIND; and methods Node's parser does not know,
  *    which reach us as a client error). Next.js builds a
  *    WHATWG Request for them, which refuses TRACE outright (a plain-text 500 and a logged stack) and answers others
  *    with an empty 400. They are answered here instead: 405 METHOD_NOT_ALLOWED in the error envelope, with `Allow`
- *    (a route's own methods, from lib/http/manifest.ts; elsewhere the methods the server dispatches at all).
+ *    (a route's own methods, from lib/api/manifest.ts; elsewhere the methods the server dispatches at all).
  */
 
 export const DISPATCHED_METHODS = ["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"];

@@ -1,8 +1,9 @@
 /**
  * How the embedded PGlite database is started, shared by the server (./index.ts) and the child process that prepares a
  * new data directory before the server starts (scripts/prepare-pglite.mjs, run by `npm start`'s launcher with Node.js's
- * own type stripping: so type imports only).
+ * own type stripping: so it imports nothing but types and node: modules).
  */
+import { mkdir } from "node:fs/promises";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SqlExecutor } from "./migrate";
 
@@ -15,8 +16,18 @@ import type { SqlExecutor } from "./migrate";
 const SHARED_BUFFERS = "16MB";
 
 /** PGlite's start parameters: its defaults (`PGlite.defaultStartParams`) with the smaller shared_buffers. */
-export function pgliteStartParams(defaults: readonly string[]): string[] {
+function pgliteStartParams(defaults: readonly string[]): string[] {
   return [...defaults, "-c", `shared_buffers=${SHARED_BUFFERS}`];
+}
+
+/**
+ * A PGlite instance on `location` (a data directory; undefined: in memory), with the start parameters above. The
+ * directory and its parents are created first: PGlite's own mkdir is not recursive, so on a fresh clone the default
+ * `.data/pglite` failed because `.data/` did not exist yet.
+ */
+export async function openPglite(PGliteClass: typeof PGlite, location: string | undefined): Promise<PGlite> {
+  if (location) await mkdir(location, { recursive: true });
+  return new PGliteClass(location, { startParams: pgliteStartParams(PGliteClass.defaultStartParams) });
 }
 
 /** The migrator's view of a PGlite instance (./migrate.ts). */

@@ -1,7 +1,7 @@
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { errorFields, processLog } from "@/lib/kit/log";
 import { inSpan, tracingOn } from "@/lib/kit/telemetry";
-import { pgliteExecutor, pgliteStartParams } from "./embedded";
+import { openPglite, pgliteExecutor } from "./embedded";
 import { applyMigrations } from "./migrate";
 import type { DatabaseTarget } from "./target";
 
@@ -110,11 +110,7 @@ async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): P
     import(/* turbopackIgnore: true */ "@electric-sql/pglite"),
     import(/* turbopackIgnore: true */ "pglite-prisma-adapter"),
   ]);
-  if (target.location) {
-    const { mkdir } = await import("node:fs/promises");
-    await mkdir(target.location, { recursive: true });
-  }
-  const pglite = new PGlite(target.location, { startParams: pgliteStartParams(PGlite.defaultStartParams) });
+  const pglite = await openPglite(PGlite, target.location);
   const prisma = traced(new PrismaClient({ adapter: new PrismaPGlite(pglite) }));
   // Prisma's query compiler (a WebAssembly module) loads while PGlite starts, rather than after it in the first query:
   // ≈0.1 s off a cold start (docs/benchmark.md "The hot path"). Connecting the adapter sends no SQL, so nothing runs before migrating.

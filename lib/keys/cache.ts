@@ -11,7 +11,7 @@
  *    Another instance could hold a negative entry for a new key only if someone had sent that exact key before it
  *    was generated, i.e. guessed 160 random bits; even then it lasts at most UNKNOWN_KEY_TTL_MS.
  *  - Hashes verified in the last VERIFIED_MEMORY_MS are remembered (hash only), so a throttled address — a shared NAT
- *    under a flood of bad keys from a neighbour — can still use a key it has used before (lib/http/auth-throttle.ts).
+ *    under a flood of bad keys from a neighbour — can still use a key it has used before (lib/ratelimit/auth-throttle.ts).
  *  - Expiry is checked on every request against the cached expires_at: an expired key is refused even while cached.
  *  - Revocation takes effect at once on the instance that revoked (the entry is dropped and the id remembered, so a
  *    lookup that was already in flight cannot put it back). On other instances it takes effect at the latest when

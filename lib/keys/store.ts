@@ -169,7 +169,7 @@ export class KeyStore {
   }
 
   /**
-   * For the failed-authentication throttle (lib/http/auth-throttle.ts): whether this key may still be tried from an
+   * For the failed-authentication throttle (lib/ratelimit/auth-throttle.ts): whether this key may still be tried from an
    * address that is over its budget — it is verified in the cache now, or was verified here recently (the lookup it
    * then costs is bounded by the number of real keys, which an attacker cannot inflate).
    */

@@ -62,7 +62,7 @@ export interface RequestLogEntry {
   latencyMs: number;
   provider: string;
   model: string;
-  /** "hit", "miss", "partial" (a batch), or "" where the translation cache does not apply. */
+  /** "hit", "miss", "bypass", "partial" (a batch), or "" where the translation cache does not apply or is off. */
   cache: string;
   /** Upstream calls (quota units) the request cost, all providers together. */
   upstreamCalls: number;

@@ -71,13 +71,33 @@ export async function callApi<T>(
   if (rest.body !== undefined && typeof rest.body === "string" && !headers.has("content-type")) headers.set("Content-Type", "application/json");
   let res: Response;
   try {
-    res = await fetch(path, { ...rest, headers, cache: "no-store" });
+    // The browser's default cache mode, as the "View code" snippets use: "no-store" (or "reload") would make the browser
+    // add Cache-Control: no-cache, which the API reads as a request for a fresh translation (a cache bypass). The API's
+    // answers say themselves what may be kept (no-store; /languages: private, max-age=300).
+    res = await fetch(path, { ...rest, headers });
   } catch {
     return { ok: false, problem: { status: 0, code: "NETWORK_ERROR", message: "Could not reach the server. Check your connection and try again." } };
   }
   const rateLimit = rateLimitFrom(res.headers);
   if (!res.ok) return { ok: false, problem: await problemFrom(res), headers: res.headers, rateLimit };
   return { ok: true, status: res.status, data: await parse(res), headers: res.headers, rateLimit };
+}
+
+/**
+ * What the X-Lugha-Cache header of a translation said, in words: hit, miss or bypass, or that the server's translation
+ * cache is off (no header).
+ */
+export function cacheOutcome(headers: Headers): string {
+  switch (headers.get("x-lugha-cache")) {
+    case "hit":
+      return "hit: answered from the translation cache, no provider called";
+    case "miss":
+      return "miss: a provider translated it, and the cache now holds it";
+    case "bypass":
+      return "bypass: a fresh translation was asked for, so a provider translated it";
+    default:
+      return "off: this server's translation cache is turned off";
+  }
 }
 
 /** "3 min 20 s" */

@@ -21,7 +21,7 @@ export interface ClientOptions {
   /** Token or subscription key; omitted → no auth header (a loopback emulator that does not check). */
   credential?: string;
   mode?: ProviderMode;
-  /** Defaults to upstreamFetch (node:http with keep-alive, lib/http/upstream-fetch.ts); the in-process sandbox injects its emulator here. */
+  /** Defaults to upstreamFetch (node:http with keep-alive, lib/kit/upstream-fetch.ts); the in-process sandbox injects its emulator here. */
   fetch?: FetchLike;
   policy?: Partial<HttpPolicy>;
   /** Per-attempt timeout for speech calls, which legitimately take longer than translation. */

@@ -7,7 +7,7 @@ import type { RateLimitDecision, RateLimitStore } from "./types";
  * Failed authentication, throttled per client IP (docs/security.md).
  *
  * Each request whose key is refused spends one unit of the `auth_failures` bucket of its client IP (the address rule
- * of key issuance: lib/http/client-ip.ts). Once the bucket refuses, the address is remembered as over budget until the
+ * of key issuance: lib/kit/client-ip.ts). Once the bucket refuses, the address is remembered as over budget until the
  * limiter's Retry-After, and until then a key from it is answered 429 RATE_LIMIT_EXCEEDED *before* any database
  * lookup — unless this instance verified that key recently (lib/keys/cache.ts), so the callers of a shared NAT whose
  * neighbour floods bad keys keep working. The request that crosses the budget is answered 429 too.

@@ -205,6 +205,7 @@ export const TTS_AUDIO_HEADERS: Readonly<Record<string, { description: string; s
     description: "Media type of the audio (audio/wav from every current provider); the service does not transcode",
     schema: { type: "string" },
   },
+  "Content-Disposition": { description: 'inline; filename="speech.wav" (the extension of the media type)', schema: { type: "string" } },
   "X-Lugha-Language": { description: "language", schema: { type: "string" } },
   "X-Lugha-Voice": { description: "voice", schema: { type: "string" } },
   "X-Lugha-Model-Used": { description: "model_used", schema: { type: "string" } },

@@ -56,21 +56,36 @@ describe("requestOutcome", () => {
 describe("requestLogEntry", () => {
   const request = { requestId: "req_1", endpoint: "POST /api/v1/translate", status: 200, latencyMs: 12.6, at: 1, upstreamCalls: 1 };
 
-  it("a translation: provider, model and whether the cache answered; the latency in whole ms", () => {
-    expect(requestLogEntry(request, { provider: "provider_a", model_used: "provider_a/sunflower", cached: true, translated_text: "x" })).toEqual({
+  const translation = (cached: boolean) => ({ provider: "provider_a", model_used: "provider_a/sunflower", cached, translated_text: "x" });
+
+  it("a translation: provider, model and the cache outcome X-Lugha-Cache gave; the latency in whole ms", () => {
+    expect(requestLogEntry({ ...request, cache: "hit" }, translation(true))).toEqual({
       ...request,
       latencyMs: 13,
       provider: "provider_a",
       model: "provider_a/sunflower",
       cache: "hit",
     });
+    expect(requestLogEntry({ ...request, cache: "miss" }, translation(false))).toMatchObject({ cache: "miss" });
+    // Cache-Control: no-cache or "cache": false: a provider translated it, and the line says it was asked to.
+    expect(requestLogEntry({ ...request, cache: "bypass" }, translation(false))).toMatchObject({ cache: "bypass" });
+    // TRANSLATION_CACHE=off: no header, no cache outcome (not a "miss": nothing was looked up).
+    expect(requestLogEntry({ ...request, cache: null }, translation(false))).toMatchObject({ cache: "" });
   });
 
   it("a batch: what every served item shares, and a partial cache", () => {
     const item = (cached: boolean, provider = "provider_b") => ({ provider, model_used: `${provider}/m`, cached, error: null });
     const failed = { provider: null, model_used: null, cached: false, error: "x" };
-    expect(requestLogEntry(request, { results: [item(true), item(false), failed] })).toMatchObject({ provider: "provider_b", cache: "partial" });
-    expect(requestLogEntry(request, { results: [item(true), item(true, "provider_c")] })).toMatchObject({ provider: "", model: "", cache: "hit" });
+    const batch = { ...request, cache: "miss" };
+    expect(requestLogEntry(batch, { results: [item(true), item(false), failed] })).toMatchObject({ provider: "provider_b", cache: "partial" });
+    expect(requestLogEntry(batch, { results: [item(false), item(false)] })).toMatchObject({ cache: "miss" });
+    expect(requestLogEntry({ ...request, cache: "hit" }, { results: [item(true), item(true, "provider_c")] })).toMatchObject({
+      provider: "",
+      model: "",
+      cache: "hit",
+    });
+    expect(requestLogEntry({ ...request, cache: "bypass" }, { results: [item(false)] })).toMatchObject({ cache: "bypass" });
+    expect(requestLogEntry(request, { results: [item(false)] })).toMatchObject({ cache: "" });
   });
 
   it("an error names nothing; raw audio takes what the handler said", () => {

@@ -51,14 +51,17 @@ function shared(values: string[]): string {
  * The request log's line for a request (GET /api/v1/usage/requests): when, which, how it ended, how long it took, and
  * what served it — read from the result (`provider`, `model_used`, `cached`; a batch: the provider and model every
  * served item shares, and the cache "hit", "miss" or "partial") or, for a response the handler built (raw audio), from
- * what the handler said. Never anything of the text or the audio.
+ * what the handler said. Never anything of the text or the audio. `cache` is the response's X-Lugha-Cache: "bypass"
+ * (the caller asked for a fresh answer) is logged as such, and without it (the cache is off, or the endpoint has none)
+ * the line names no cache outcome.
  */
 export function requestLogEntry(
-  request: { requestId: string; endpoint: string; status: number; latencyMs: number; at: number; upstreamCalls: number },
+  request: { requestId: string; endpoint: string; status: number; latencyMs: number; at: number; upstreamCalls: number; cache?: string | null },
   result?: unknown,
   served?: { provider?: string; model?: string },
 ): RequestLogEntry {
-  const entry: RequestLogEntry = { ...request, latencyMs: Math.max(0, Math.round(request.latencyMs)), provider: "", model: "", cache: "" };
+  const { cache: header, ...line } = request;
+  const entry: RequestLogEntry = { ...line, latencyMs: Math.max(0, Math.round(request.latencyMs)), provider: "", model: "", cache: "" };
   if (request.status >= 400) return entry;
   if (served) return { ...entry, provider: served.provider ?? "", model: served.model ?? "" };
   if (!isObject(result)) return entry;
@@ -69,15 +72,10 @@ export function requestLogEntry(
       ...entry,
       provider: shared(items.map(providerOf)),
       model: shared(items.map(modelOf)),
-      cache: items.length === 0 ? "" : hits === items.length ? "hit" : hits === 0 ? "miss" : "partial",
+      cache: !header || items.length === 0 ? "" : header === "bypass" ? "bypass" : hits === items.length ? "hit" : hits === 0 ? "miss" : "partial",
     };
   }
-  return {
-    ...entry,
-    provider: providerOf(result),
-    model: modelOf(result),
-    cache: typeof result.cached === "boolean" ? (result.cached ? "hit" : "miss") : "",
-  };
+  return { ...entry, provider: providerOf(result), model: modelOf(result), cache: header ?? "" };
 }
 
 const modelOf = (r: Record<string, unknown>) => (typeof r.model_used === "string" ? r.model_used : "");

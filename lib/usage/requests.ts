@@ -56,9 +56,11 @@ export const RequestLogRow = z
     provider: z.string().nullable().describe("The provider that served it (a batch: when one served every item), else null"),
     model_used: z.string().nullable().describe('"<provider>/<model>" that served it, else null'),
     cache: z
-      .enum(["hit", "miss", "partial"])
+      .enum(["hit", "miss", "bypass", "partial"])
       .nullable()
-      .describe("Translations: hit (answered from the translation cache), miss, or partial (a batch with some items cached); null elsewhere"),
+      .describe(
+        "Translations, as X-Lugha-Cache said: hit (answered from the translation cache), miss, bypass (the request asked for a fresh translation), or partial (a batch with some items cached); null elsewhere and when the cache is off",
+      ),
     upstream_calls: z
       .number()
       .int()
@@ -126,7 +128,7 @@ const toRow = (r: DbRow): RequestLogRow => ({
   latency_ms: Number(r.latency_ms),
   provider: r.provider || null,
   model_used: r.model || null,
-  cache: r.cache === "hit" || r.cache === "miss" || r.cache === "partial" ? r.cache : null,
+  cache: RequestLogRow.shape.cache.unwrap().safeParse(r.cache).data ?? null,
   upstream_calls: Number(r.upstream_calls),
 });
 

@@ -273,6 +273,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/compat/libretranslate/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LibreTranslate: translate
+         * @description LibreTranslate's POST /translate, for the tools that speak it (Weblate, Mastodon, Discourse, Nextcloud, LibreChat). JSON or form body; the key is its `api_key` field. `q` is one text (POST /api/v1/translate: its rate limit and usage) or an array of up to 50 (a batch: the batch limit); `source` may be `auto`. Codes: ISO 639-1 where a language has one (lg, sw, yo), else ISO 639-3 (ach, nyn). Errors are `{"error": "…"}`: 400 bad input or no key, 403 a bad key, 429, 500. Rate limit: translate bucket (60/min per key by default). Body limit: 4 MB.
+         */
+        post: operations["libreTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/libretranslate/detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LibreTranslate: detect the language
+         * @description LibreTranslate's POST /detect: the candidates, best first, confidence 0–100 (POST /api/v1/detect's answer). Rate limit: default bucket (120/min per key by default). Body limit: 64 kB.
+         */
+        post: operations["libreDetect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/libretranslate/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LibreTranslate: languages
+         * @description Every source language with the targets it is translated to: `[{code, name, targets}]`. No key needed (the tools that list languages send none).
+         */
+        get: operations["libreLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/libretranslate/frontend/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LibreTranslate: server settings
+         * @description What LibreTranslate's own page and some tools read first: the text limit, that a key is required, the default languages. No key needed.
+         */
+        get: operations["libreSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/deepl/v2/translate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * DeepL: translate
+         * @description DeepL's POST /v2/translate, for DeepL's SDKs (`serverUrl`: this site's /compat/deepl) and the tools built on them. Form or JSON body; the key as `Authorization: DeepL-Auth-Key svc_…`. One `text` is POST /api/v1/translate (its rate limit and usage); several (up to 50) are a batch. Upper-case codes (LG, SW, ACH; EN-GB and EN-US are English). `tag_handling` html or xml keeps tags as sent. Errors are `{"message": "…"}`: 400, 403 for the key, 413, 429, 503. Rate limit: translate bucket (60/min per key by default). Body limit: 4 MB.
+         */
+        post: operations["deeplTranslate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/deepl/v2/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DeepL: languages
+         * @description The source or target languages (`type`) of the served pairs, as DeepL lists them. Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["deeplLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/deepl/v2/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DeepL: usage
+         * @description The characters the key sent for translation this calendar month (UTC), as GET /api/v1/usage counts them. A Lugha key has no character limit: `character_limit` is a figure no count reaches. Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["deeplUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/deepl/v2/glossary-language-pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DeepL: glossary language pairs
+         * @description Empty: DeepL glossaries are not kept here (use `glossary_id` with a glossary of POST /api/v1/glossaries). Weblate asks before it would upload one. Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["deeplGlossaryPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -630,6 +790,61 @@ export interface components {
             csv?: string;
             /** @description The entries as TSV: one "source\ttarget" record per line, RFC 4180 quotes (doubled inside), CRLF or LF, optional UTF-8 BOM and optional header row "source\ttarget". Errors point at the line: ["body", "tsv", <line>]. */
             tsv?: string;
+        };
+        /** @description LibreTranslate POST /translate (JSON or form) */
+        LibreTranslateRequest: {
+            /** @description The text, or up to 50 texts (an array is a batch: its rate limit, its usage record) */
+            q: string | string[];
+            /**
+             * @description The source language (ISO 639-1 where it has one: lg, sw; else ISO 639-3: ach, nyn), or auto
+             * @default auto
+             */
+            source?: string;
+            /** @description The target language, coded as `source` is */
+            target: string;
+            /**
+             * @description text, or html (only text nodes are translated; tags are kept)
+             * @default text
+             * @enum {string}
+             */
+            format?: "text" | "html";
+            /**
+             * @description Alternatives asked for: always answered with none
+             * @default 0
+             */
+            alternatives?: number;
+            /** @description A Lugha API key (svc_…) */
+            api_key?: string;
+        };
+        /** @description LibreTranslate POST /detect (JSON or form) */
+        LibreDetectRequest: {
+            /** @description The text */
+            q: string;
+            /** @description A Lugha API key (svc_…) */
+            api_key?: string;
+        };
+        /** @description DeepL POST /v2/translate (form or JSON); other DeepL fields are accepted and have no effect */
+        DeepLTranslateRequest: {
+            /** @description The text; repeat it (or send an array) for up to 50 (more than one is a batch: its rate limit and usage) */
+            text: string | string[];
+            /** @description LG, SW, YO, ACH, EN-GB, EN-US, ... */
+            target_lang: string;
+            /** @description Detected when absent */
+            source_lang?: string;
+            /**
+             * @description html or xml: tags are kept as sent (Weblate's <x id="n"></x> placeholders come back unchanged); only text is translated
+             * @enum {string}
+             */
+            tag_handling?: "html" | "xml";
+            /**
+             * @description default, prefer_more and prefer_less are accepted; more and less are refused (no language here has formality)
+             * @enum {string}
+             */
+            formality?: "default" | "more" | "less" | "prefer_more" | "prefer_less";
+            /** @description A glossary of the calling key (POST /api/v1/glossaries) */
+            glossary_id?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Translation result
@@ -1596,10 +1811,10 @@ export interface components {
             /** @description "<provider>/<model>" that served it, else null */
             model_used: string | null;
             /**
-             * @description Translations: hit (answered from the translation cache), miss, or partial (a batch with some items cached); null elsewhere
+             * @description Translations, as X-Lugha-Cache said: hit (answered from the translation cache), miss, bypass (the request asked for a fresh translation), or partial (a batch with some items cached); null elsewhere and when the cache is off
              * @enum {string|null}
              */
-            cache: "hit" | "miss" | "partial" | null;
+            cache: "hit" | "miss" | "bypass" | "partial" | null;
             /** @description Upstream calls (quota units) the request cost, all providers together: 0 for a cache hit or a request that calls no provider */
             upstream_calls: number;
         };
@@ -1627,6 +1842,83 @@ export interface components {
             msg: string;
             /** @description Machine-readable kind: missing, string_type, string_too_long, enum, extra_forbidden, … */
             type: string;
+        };
+        /** @description LibreTranslate translation */
+        LibreTranslateResponse: {
+            /** @description The translation; an array, in order, when q was an array */
+            translatedText: string | string[];
+            /** @description When source was auto */
+            detectedLanguage?: {
+                /** @description 0–100 */
+                confidence: number;
+                /** @description ISO 639-1 where the language has one, else ISO 639-3 */
+                language: string;
+            } | {
+                /** @description 0–100 */
+                confidence: number;
+                /** @description ISO 639-1 where the language has one, else ISO 639-3 */
+                language: string;
+            }[];
+            /** @description When asked for: none */
+            alternatives?: string[] | string[][];
+        };
+        /** @description Candidates, best first */
+        LibreDetectResponse: {
+            /** @description 0–100 */
+            confidence: number;
+            /** @description ISO 639-1 where the language has one, else ISO 639-3 */
+            language: string;
+        }[];
+        /** @description Source languages and their targets */
+        LibreLanguagesResponse: {
+            code: string;
+            name: string;
+            targets: string[];
+        }[];
+        /** @description LibreTranslate server settings */
+        LibreSettingsResponse: {
+            charLimit: number;
+            apiKeys: boolean;
+            keyRequired: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A LibreTranslate error */
+        LibreTranslateError: {
+            /** @description What went wrong */
+            error: string;
+        };
+        /** @description DeepL translations, one per text, in order */
+        DeepLTranslateResponse: {
+            translations: {
+                /** @description Upper case */
+                detected_source_language: string;
+                text: string;
+            }[];
+        };
+        /** @description DeepL languages */
+        DeepLLanguagesResponse: {
+            language: string;
+            name: string;
+            /** @description Targets only */
+            supports_formality?: boolean;
+        }[];
+        /** @description DeepL usage */
+        DeepLUsageResponse: {
+            character_count: number;
+            character_limit: number;
+        };
+        /** @description DeepL glossary language pairs */
+        DeepLGlossaryPairsResponse: {
+            supported_languages: {
+                source_lang: string;
+                target_lang: string;
+            }[];
+        };
+        /** @description A DeepL error */
+        DeepLError: {
+            /** @description What went wrong */
+            message: string;
         };
     };
     responses: never;
@@ -2401,6 +2693,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description inline; filename="speech.wav" (the extension of the media type) */
+                    "Content-Disposition"?: string;
                     /** @description language */
                     "X-Lugha-Language"?: string;
                     /** @description voice */
@@ -3515,6 +3809,622 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    libreTranslate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibreTranslateRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["LibreTranslateRequest"];
+            };
+        };
+        responses: {
+            /** @description translatedText (an array for an array), detectedLanguage when source was auto */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateResponse"];
+                };
+            };
+            /** @description No Authorization header. The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body. JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted. Missing or invalid fields; detail.errors lists each one. A language code Lugha does not know (see GET /api/v1/languages). Both languages are known but no provider translates between them. Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead. source_lang and target_lang are the same language. More than 50 items in one batch */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description The body is larger than 4 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. An unexpected error (logged with the request id). The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+        };
+    };
+    libreDetect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LibreDetectRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["LibreDetectRequest"];
+            };
+        };
+        responses: {
+            /** @description Candidates, best first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreDetectResponse"];
+                };
+            };
+            /** @description No Authorization header. The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body. JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted. Missing or invalid fields; detail.errors lists each one. Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description The body is larger than 64 kB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id). The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+        };
+    };
+    libreLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The languages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreLanguagesResponse"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+        };
+    };
+    libreSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreSettingsResponse"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LibreTranslateError"];
+                };
+            };
+        };
+    };
+    deeplTranslate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeepLTranslateRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeepLTranslateRequest"];
+            };
+        };
+        responses: {
+            /** @description One translation per text, in order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLTranslateResponse"];
+                };
+            };
+            /** @description The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body. JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted. Missing or invalid fields; detail.errors lists each one. A language code Lugha does not know (see GET /api/v1/languages). Both languages are known but no provider translates between them. Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead. source_lang and target_lang are the same language. More than 50 items in one batch */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description The body is larger than 4 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+        };
+    };
+    deeplLanguages: {
+        parameters: {
+            query?: {
+                type?: "source" | "target";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The languages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLLanguagesResponse"];
+                };
+            };
+            /** @description Missing or invalid fields; detail.errors lists each one */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+        };
+    };
+    deeplUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This month's characters */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLUsageResponse"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+        };
+    };
+    deeplGlossaryPairs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No pairs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLGlossaryPairsResponse"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+            /** @description The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeepLError"];
                 };
             };
         };

@@ -73,7 +73,7 @@ const SANDBOX_HEADERS = {
 };
 
 /**
- * Every error an operation can answer: the wrapper's own (lib/http/route.ts apiRoute: authentication, body, rate
+ * Every error an operation can answer: the wrapper's own (lib/api/route.ts apiRoute: authentication, body, rate
  * limit, and 503 SERVICE_UNAVAILABLE once the database or the rate-limit store is involved) around the handler's.
  */
 function operationErrors(operation: Operation): ErrorCode[] {

@@ -11,7 +11,7 @@ import { unknownVoice } from "@/lib/speech/tts";
 import { TranslateRequest } from "@/lib/translate/schemas";
 import { batchTooLarge, providerUnsupportedPair, sameLanguage, textTooLong, unsupportedPair } from "@/lib/translate/service";
 
-/** The error envelope every non-2xx response carries (lib/http/errors.ts errorBody). */
+/** The error envelope every non-2xx response carries (lib/kit/errors.ts errorBody). */
 export const FieldError = z
   .object({
     loc: z.array(z.union([z.string(), z.number()])).describe('Where: ["body", "items", 3, "text"], ["query", "source"], ["form", "audio"]'),

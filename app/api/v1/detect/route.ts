@@ -8,7 +8,7 @@ export const maxDuration = 30;
 /**
  * POST /api/v1/detect — identify the language of one text or up to 50: translate's source detection, with its
  * candidates and whether to trust it (lib/detect). What the wrapper does around it (auth, rate limit, body) is
- * declared in lib/http/manifest.ts.
+ * declared in lib/api/manifest.ts.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/detect", {
   POST: async ({ body }) => detectTexts(body, services().detect),

@@ -176,7 +176,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (err instanceof LughaError) {
       if (json && typeof err.body === "object" && err.body !== null) io.stdout(JSON.stringify(err.body, null, 2));
       const id = err.requestId ? ` (request ${err.requestId})` : "";
-      const fields = (err.errors ?? []).map((e) => `\n  ${e.loc.join(".")}: ${e.msg}`).join("");
+      // The message usually names the first field error itself ("Invalid request: body.text: Field required"): say each once.
+      const fields = (err.errors ?? [])
+        .map((e) => `${e.loc.join(".")}: ${e.msg}`)
+        .filter((line, i) => !err.message.includes(line) && err.message.trim() !== err.errors![i]!.msg.trim())
+        .map((line) => `\n  ${line}`)
+        .join("");
       const wait = err.status === 429 && err.retryAfter ? ` — retry after ${err.retryAfter} s` : "";
       io.stderr(`lugha ${name}: ${err.status} ${err.code}: ${err.message}${wait}${id}${fields}`);
       if (err.status === 401) return EXIT.AUTH;
