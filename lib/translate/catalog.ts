@@ -5,6 +5,7 @@ import {
   CatalogRenderError,
   type ParsedCatalog,
   parseCatalog,
+  protectionFormat,
   readExisting,
   renderCatalog,
   targetEntries,
@@ -69,8 +70,6 @@ interface Job {
 }
 
 type Outcome = { kind: "done"; text: string; fresh: boolean } | { kind: "pending" } | { kind: "failed"; error: string };
-
-const LOCALISE_FORMAT = { xml: "html", html: "html", markdown: "markdown" } as const;
 
 export async function translateCatalog(input: CatalogRequest, deps: TranslateDeps, options: CatalogOptions = {}): Promise<CatalogResponse> {
   const started = Date.now();
@@ -148,7 +147,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   };
   try {
     for (const unit of todo) {
-      const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
+      const format = protectionFormat(unit);
       const dedupe = `${format}\u0000${unit.source}`;
       const first = sentFor.get(dedupe);
       if (first !== undefined) {
