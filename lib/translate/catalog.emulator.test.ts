@@ -112,8 +112,31 @@ describe("translateCatalog against the emulators", () => {
     const before = servers.provider_a.stats.requests;
     const second = await translateCatalog(request({ content: bigCatalog(100, 42), existing: first.content, source_hashes: first.source_hashes }), d);
     expect(servers.provider_a.stats.requests - before).toBe(1);
-    expect(second).toMatchObject({ upstream_calls: 1, entries: { total: 100, translated: 1, kept: 99, pending: 0 } });
+    expect(second).toMatchObject({ upstream_calls: 1, entries: { total: 100, translated: 1, kept: 99, kept_unverified: 0, pending: 0 } });
     expect(JSON.parse(second.content)["screen2.label42"]).toBe(sunbirdLug("Changed label number 42"));
+  });
+
+  it("with existing but without source_hashes for a format that needs them, says how many entries were kept unproven", async () => {
+    const d = deps();
+    const first = await translateCatalog(request({ content: bigCatalog(10) }), d);
+    const second = await translateCatalog(request({ content: bigCatalog(10, 4), existing: first.content }), d);
+    // Nothing proves that the sources of the 10 values of `existing` are unchanged: one of them is not, and is kept.
+    expect(second.entries).toMatchObject({ total: 10, translated: 0, kept: 10, kept_unverified: 10 });
+    const proven = await translateCatalog(request({ content: bigCatalog(10, 4), existing: first.content, source_hashes: first.source_hashes }), d);
+    expect(proven.entries).toMatchObject({ translated: 1, kept: 9, kept_unverified: 0 });
+  });
+
+  it("an answer identical to its source is a translation: written in the file, counted, and kept on the next call", async () => {
+    // A provider that gives every text back as sent (as MT does for "PM", "%s KB", "HH").
+    const d = deps(undefined, (c) => ({ ...c, mode: c.mode, translate: async (req) => ({ ...(await c.translate(req)), translatedText: req.text }) }));
+    const content =
+      'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "PM"\nmsgstr ""\n\n#, c-format\nmsgid "%s KB"\nmsgstr ""\n';
+    const r = await translateCatalog(request({ format: "po", content }), d);
+    expect(r.entries).toMatchObject({ total: 2, translated: 2, kept: 0, failed: [] });
+    expect(r.content).toContain('msgid "PM"\nmsgstr "PM"');
+    expect(r.content).toContain('msgid "%s KB"\nmsgstr "%s KB"');
+    const again = await translateCatalog(request({ format: "po", content, existing: r.content }), d);
+    expect(again).toMatchObject({ upstream_calls: 0, entries: { translated: 0, kept: 2, kept_unverified: 0 } });
   });
 
   it("leaves what the upstream budget cannot take pending, says when to come back, and continues from the file", async () => {
