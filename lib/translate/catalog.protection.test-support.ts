@@ -43,6 +43,7 @@ const KEPT = new RegExp(
     String.raw`%\([^()]+\)[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]`, // %(name)s
     String.raw`%\{[^{}]+\}`, // %{name}
     String.raw`%<[^<>]+>[-+ #0]*\d*(?:\.\d+)?[a-zA-Z]`, // %<name>s
+    String.raw`%(?!l?[a-z@]%)[A-Za-z_][\w.-]+%`, // Symfony %name%
     String.raw`%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|q)?[a-zA-Z@%]`, // printf
     String.raw`\{[^{}\s,]+(?:, ?(?:number|date|time)[^{}]*)?\}`, // {name}, {0}, {n, number}
     String.raw`&[#\w]+;`,
@@ -116,6 +117,7 @@ export function entryProblems(unit: CatalogEntry, translation: string | undefine
       s
         .replace(KEPT, " ")
         .replace(/\{\s*\w+\s*,/g, " ")
+        .replace(/[\w=]+\s*\{/g, " {")
         .replace(icuKeywords, " ")
         .match(/\b[a-z]{4,}\b/g) ?? [],
     );
