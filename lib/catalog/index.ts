@@ -53,8 +53,8 @@ import {
  *
  * Masking is the caller's (lib/localise protect()): protectionFormat(entry) says how to read the source (classify.ts:
  * text for values with placeholders, inline XML or HTML tags and ICU structure, html for cue text, markdown for
- * prose); the content of Android `<xliff:g>` and XLIFF placeholder elements is not to be translated. The format modules and their limitations are described at the top
- * of each file in ./formats.
+ * prose); the content of Android `<xliff:g>` and XLIFF placeholder elements is not to be translated. The format
+ * modules and their limitations are described at the top of each file in ./formats.
  *
  * Ids per format: json — JSON Pointer of the value (`/a/b`, `/list/0`); arb — the key; po — msgid, or
  * msgctxt + "\u0004" + msgid (gettext's own key), plural forms `<that>#<category>`; xliff — the unit id (with the

@@ -12,14 +12,18 @@ import { type FoundToken, findTokens, type Restorer, separateTokens, TokenTable 
  *   p.restore(["Wasuze otya QZAX, QZBXsasula QZCX kati"])   → { ok: true, text: "Wasuze otya {name}, <b>sasula</b> kati" }
  *
  * Formats:
- *  - text: placeholders (fragment.ts) and ICU MessageFormat. An ICU plural or select keeps its structure and the
- *    source's categories; each branch's message is its own segment, translated on its own.
+ *  - text: placeholders and markup tags (fragment.ts: HTML, XLIFF inline elements, i18next `<0>`, ICU rich text) and
+ *    ICU MessageFormat. An ICU plural or select keeps its structure and the source's categories, tags inside it
+ *    included; each branch's message is its own segment, translated on its own.
  *  - html (parse5): only text nodes and the attributes in TRANSLATED_ATTRIBUTES are translated. Tags, other attributes,
  *    comments, character references and the content of code-like elements come back unchanged and in place. Malformed
  *    HTML is not repaired: what the parser could not read as text stays as it was written.
  *  - markdown (CommonMark, mdast): only text is translated; syntax, code spans and blocks, URLs, HTML and images come
  *    back unchanged.
  * Do-not-translate and glossary terms are masked in every format (fragment.ts).
+ *
+ * Every segment keeps its tokens words of their own (tokens.ts separateTokens): a provider never sees `QZAXcartQZBX`;
+ * restore() gives back the source's spacing around each token.
  *
  * restore() verifies every segment first: each token comes back exactly once (tokens may move: word order differs
  * between languages), no unknown token appears, and markup that opens and closes still nests. A translation that fails
