@@ -8,8 +8,8 @@ import { translateCatalog } from "./catalog";
 import { emulatorDeps, entryProblems, toolingProblem, writtenTranslations } from "./catalog.protection.test-support";
 
 /**
- * The 14 real catalog files of ../shared/catalogs (excerpts of open-source projects' English catalogs, kept outside
- * the repository with their licences; present wherever the tests run in CI) through translateCatalog, the real clients
+ * The 14 real catalog files kept beside the checkout (SHARED: excerpts of open-source projects' English catalogs,
+ * outside the repository with their licences; present wherever the tests run in CI) through translateCatalog, the real clients
  * and the emulators in their hostile mode, into Luganda, Twi and Swahili: every entry comes back translated, with
  * every placeholder, tag, escape and ICU structure of its source, and each file passes its format's own tooling.
  */
