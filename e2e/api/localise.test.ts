@@ -74,7 +74,8 @@ describe("the localisation table through every provider's emulator", () => {
     const out = withoutSandboxMarks(res.body.translated_text);
     // The emulator answered: its mark is in the answer, so what came back went through the provider's wire.
     expect(res.body.translated_text).toContain("[sandbox:");
-    expect(placeholders(out)).toEqual(placeholders(text));
+    // An ICU message's branches are translated (its arguments, selectors and `#` are compared by icuSkeleton below).
+    if (!ICU.includes(text)) expect(placeholders(out)).toEqual(placeholders(text));
     if (format === "html") expect(htmlStructure(out)).toEqual(htmlStructure(text));
     if (format === "markdown") expect(markdownStructure(out)).toEqual(markdownStructure(text));
     if (ICU.includes(text)) expect(icuSkeleton(out)).toEqual(icuSkeleton(text));
@@ -239,7 +240,8 @@ describe("do-not-translate terms and glossaries", () => {
     const [first, second, third] = res.body.results;
     expect(withoutSandboxMarks(first.translated_text)).toBe(`kasooli ${hostileTranslation("and")} M-Pesa`);
     expect(first.glossary_terms_applied).toEqual(["kasooli"]);
-    expect(withoutSandboxMarks(second.translated_text)).toBe("kasooli ka bulijjo and M-Pesa");
+    // The item's own terms replace the batch's: "and" is kept, "M-Pesa" is translated like any word.
+    expect(withoutSandboxMarks(second.translated_text)).toBe(`kasooli ka bulijjo and ${hostileTranslation("M-Pesa")}`);
     expect(second.glossary_terms_applied).toEqual(["kasooli ka bulijjo"]);
     expect(third).toMatchObject({ error_code: "VALIDATION_ERROR", translated_text: null });
     expect(res.body.failed).toBe(1);
