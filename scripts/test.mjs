@@ -59,27 +59,29 @@ function commandExists(name) {
   return spawnSync("sh", ["-c", `command -v ${name}`], { stdio: "ignore" }).status === 0;
 }
 
-/** Redis comes only from the system's packages: install it when allowed, or say exactly how. */
-function ensureRedis() {
-  if (process.env.REDIS_SERVER_BIN || commandExists("redis-server")) return;
-  const install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"];
+/**
+ * A tool that comes only from the system's packages (redis-server for the Redis tests, msgfmt to check the PO files
+ * the catalog tests write): install it with apt-get when allowed, or say exactly how.
+ */
+function ensureSystemTool(command, pkg, why, binVariable) {
+  if ((binVariable && process.env[binVariable]) || commandExists(command)) return;
+  const install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", pkg];
   const asRoot = process.getuid?.() === 0;
   const sudo = !asRoot && commandExists("sudo") && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
+  const orVariable = binVariable ? `   (or set ${binVariable} to a ${command} binary)` : "";
   if (!asRoot && !sudo) {
-    console.log("\nredis-server is not installed and this user cannot install it: the tests that need a Redis server will fail.");
-    console.log("Install it with: sudo apt-get install -y redis-server   (or set REDIS_SERVER_BIN to a redis-server binary)");
+    console.log(`\n${command} is not installed and this user cannot install it: ${why} will fail.`);
+    console.log(`Install it with: sudo apt-get install -y ${pkg}${orVariable}`);
     return;
   }
-  console.log(
-    "\nInstalling redis-server with apt-get: the Redis rate-limit tests need a real Redis server, and only the system's packages have one.",
-  );
+  console.log(`\nInstalling ${pkg} with apt-get: ${why} need ${command}, and only the system's packages have it.`);
   const apt = (args) =>
     spawnSync(sudo ? "sudo" : args[0], sudo ? ["-n", ...args] : args.slice(1), {
       stdio: "inherit",
       env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     }).status;
   if (apt(install) !== 0 && (apt(["apt-get", "update", "-qq"]) !== 0 || apt(install) !== 0)) {
-    console.log("apt-get could not install redis-server: the tests that need a Redis server will fail.");
+    console.log(`apt-get could not install ${pkg}: ${why} will fail.`);
   }
 }
 
@@ -158,7 +160,10 @@ async function pythonClient() {
 
 const started = Date.now();
 console.log(`Node ${process.version}; parts: ${[...wanted].join(", ")}${ci ? "; CI: skips count as failures" : ""}`);
-if (wanted.has("api-pglite") || wanted.has("api-postgres") || wanted.has("unit")) ensureRedis();
+if (wanted.has("api-pglite") || wanted.has("api-postgres") || wanted.has("unit")) {
+  ensureSystemTool("redis-server", "redis-server", "the Redis rate-limit tests", "REDIS_SERVER_BIN");
+  ensureSystemTool("msgfmt", "gettext", "the catalog tests that check PO files with msgfmt -c");
+}
 
 if (wanted.has("build")) addCounts(total, countCheck("build", run("build", "npm", ["run", "build"])));
 if (wanted.has("typecheck"))

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { HTML, htmlStructure, ICU, icuSkeleton, MARKDOWN, markdownStructure, placeholders, TEXT } from "@/lib/localise/samples.test-support";
-import type { EmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, hostileTranslation } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { startLiveEmulators } from "../support/emulators";
@@ -74,7 +74,8 @@ describe("the localisation table through every provider's emulator", () => {
     const out = withoutSandboxMarks(res.body.translated_text);
     // The emulator answered: its mark is in the answer, so what came back went through the provider's wire.
     expect(res.body.translated_text).toContain("[sandbox:");
-    expect(placeholders(out)).toEqual(placeholders(text));
+    // An ICU message's branches are translated (its arguments, selectors and `#` are compared by icuSkeleton below).
+    if (!ICU.includes(text)) expect(placeholders(out)).toEqual(placeholders(text));
     if (format === "html") expect(htmlStructure(out)).toEqual(htmlStructure(text));
     if (format === "markdown") expect(markdownStructure(out)).toEqual(markdownStructure(text));
     if (ICU.includes(text)) expect(icuSkeleton(out)).toEqual(icuSkeleton(text));
@@ -99,13 +100,15 @@ describe("the localisation table through every provider's emulator", () => {
   });
 
   it("malformed HTML and Markdown are translated without error: what is not text is kept as written", async () => {
-    for (const [format, text] of [
-      ["html", "<b><i>crossed</b></i> text <p <p> &unknown; <"],
-      ["markdown", "**unclosed *mixed_ [link](no close `tick"],
+    const mt = hostileTranslation;
+    for (const [format, text, expected] of [
+      ["html", "<b><i>crossed</b></i> text <p <p> &unknown; <", `<b><i>${mt("crossed")}</b></i> ${mt("text")} <p <p> &unknown; <`],
+      ["markdown", "**unclosed *mixed_ [link](no close `tick", mt("**unclosed *mixed_ [link](no close `tick")],
     ]) {
       const res = await translate({ text, source_lang: "en", target_lang: "sw", format, cache: false });
       expect(res.status, res.text).toBe(200);
-      expect(withoutSandboxMarks(res.body.translated_text)).toBe(text);
+      // Every word translated (hostile emulators), everything else as written.
+      expect(withoutSandboxMarks(res.body.translated_text)).toBe(expected);
     }
   });
 });
@@ -149,7 +152,9 @@ describe("a provider that damages tokens", () => {
       cache: false,
     });
     expect(moved.status, moved.text).toBe(200);
-    expect(withoutSandboxMarks(moved.body.translated_text)).toBe("{friend} sent {amount} to {name}");
+    expect(withoutSandboxMarks(moved.body.translated_text)).toBe(
+      `{friend} ${hostileTranslation("sent")} {amount} ${hostileTranslation("to")} {name}`,
+    );
 
     const markup = await translate({
       text: "<b>Pay</b> {amount} now",
@@ -206,7 +211,8 @@ describe("do-not-translate terms and glossaries", () => {
     expect(res.status, res.text).toBe(200);
     const out = withoutSandboxMarks(res.body.translated_text);
     // Do-not-translate wins over the glossary's "Lugha"; "maizefield" is not the whole word "maize".
-    expect(out).toBe("Plant kasooli near the maizefield with M-Pesa and Lugha.");
+    const mt = hostileTranslation; // what the emulators make of each word sent (tests run them hostile)
+    expect(out).toBe(`${mt("Plant")} kasooli ${mt("near the maizefield with")} M-Pesa ${mt("and")} Lugha.`);
     expect(res.body.glossary_terms_applied).toEqual(["kasooli"]);
     // The glossary's term never reached the provider: it was a token.
     const sent = emulators[0].stats.recent.map((r) => r.bodyText ?? "").join("\n");
@@ -232,9 +238,10 @@ describe("do-not-translate terms and glossaries", () => {
     });
     expect(res.status, res.text).toBe(200);
     const [first, second, third] = res.body.results;
-    expect(withoutSandboxMarks(first.translated_text)).toBe("kasooli and M-Pesa");
+    expect(withoutSandboxMarks(first.translated_text)).toBe(`kasooli ${hostileTranslation("and")} M-Pesa`);
     expect(first.glossary_terms_applied).toEqual(["kasooli"]);
-    expect(withoutSandboxMarks(second.translated_text)).toBe("kasooli ka bulijjo and M-Pesa");
+    // The item's own terms replace the batch's: "and" is kept, "M-Pesa" is translated like any word.
+    expect(withoutSandboxMarks(second.translated_text)).toBe(`kasooli ka bulijjo and ${hostileTranslation("M-Pesa")}`);
     expect(second.glossary_terms_applied).toEqual(["kasooli ka bulijjo"]);
     expect(third).toMatchObject({ error_code: "VALIDATION_ERROR", translated_text: null });
     expect(res.body.failed).toBe(1);
@@ -247,8 +254,8 @@ describe("do-not-translate terms and glossaries", () => {
     const again = await ask(farming);
     expect([a, b, again].map((r) => r.headers.get("x-lugha-cache"))).toEqual(["miss", "miss", "hit"]);
     expect(upstreamCalls()).toBe(2);
-    expect(withoutSandboxMarks(a.body.translated_text)).toBe("Sell the kasooli at noon");
-    expect(withoutSandboxMarks(b.body.translated_text)).toBe("Sell the kasooli ka bulijjo at noon");
+    expect(withoutSandboxMarks(a.body.translated_text)).toBe(`${hostileTranslation("Sell the")} kasooli ${hostileTranslation("at noon")}`);
+    expect(withoutSandboxMarks(b.body.translated_text)).toBe(`${hostileTranslation("Sell the")} kasooli ka bulijjo ${hostileTranslation("at noon")}`);
     expect(again.body).toMatchObject({ cached: true, glossary_terms_applied: ["kasooli"], translated_text: a.body.translated_text });
   });
 

@@ -64,6 +64,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: databaseUrl,
     PROVIDER_MODE: "sandbox",
+    // The in-process emulators translate as machine translation at its worst (e2e/support/sandbox-setup.ts).
+    SANDBOX_TRANSLATION: "hostile",
     API_KEY_HASH_SECRET: "test-hash-secret",
     NEXTAUTH_SECRET: "test-nextauth-secret-of-32-characters",
     HEALTH_OPERATOR_TOKEN: OPERATOR_TOKEN,

@@ -1,5 +1,5 @@
 import { type MessageFormatElement, parse as parseIcu, TYPE } from "@formatjs/icu-messageformat-parser";
-import type { UntranslatableReason } from "./types";
+import type { CatalogEntry, UntranslatableReason } from "./types";
 
 /**
  * Whether a value is worth sending for translation. Each pattern here is applied to one value, never to a file.
@@ -102,4 +102,18 @@ export function isIcuMessage(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * How the masker (lib/localise) is to read an entry, from what the entry holds rather than from the file format alone:
+ *  - "html" for markup that only an HTML parser reads right: WebVTT/SRT cue text (`<v Name>`, `<i>`, timestamps) and
+ *    an Android value that is one CDATA section;
+ *  - "markdown" for a block of Markdown prose;
+ *  - "text" for everything else — PO, YAML, .strings, JSON and ARB values, XLIFF and Android values with inline XML —
+ *    which masks every placeholder syntax, every markup tag (HTML in a PO or YAML value, XLIFF `<x/>`/`<g>`/`<pc>`,
+ *    Android `<xliff:g>`, i18next `<0>`, ICU rich text), character references, escapes, and the structure of an ICU
+ *    plural or select in the same value (Angular ICU inside XLIFF included).
+ */
+export function protectionFormat(entry: Pick<CatalogEntry, "markup">): "text" | "html" | "markdown" {
+  return entry.markup === "markdown" ? "markdown" : entry.markup === "html" ? "html" : "text";
 }

@@ -51,10 +51,10 @@ import {
  * - readExisting(format, targetContent, { targetLang, sidecar }) → id → { translation, sourceHash? } of a previously
  *   rendered target file, so that a caller can keep translations whose sourceHash is unchanged.
  *
- * Masking is the caller's (lib/localise protect()): `entry.markup` says how to read the source (xml/html → the html
- * format, markdown → markdown, none → text, which also keeps ICU structure); the content of Android `<xliff:g>` and
- * XLIFF inline elements is not to be translated. The format modules and their limitations are described at the top
- * of each file in ./formats.
+ * Masking is the caller's (lib/localise protect()): protectionFormat(entry) says how to read the source (classify.ts:
+ * text for values with placeholders, inline XML or HTML tags and ICU structure, html for cue text, markdown for
+ * prose); the content of Android `<xliff:g>` and XLIFF placeholder elements is not to be translated. The format
+ * modules and their limitations are described at the top of each file in ./formats.
  *
  * Ids per format: json — JSON Pointer of the value (`/a/b`, `/list/0`); arb — the key; po — msgid, or
  * msgctxt + "\u0004" + msgid (gettext's own key), plural forms `<that>#<category>`; xliff — the unit id (with the
@@ -73,6 +73,7 @@ import {
  * never quotes the input. The caller bounds the input's size.
  */
 
+export { protectionFormat } from "./classify";
 export { CatalogLimitError, CatalogParseError, CatalogRenderError } from "./errors";
 export * from "./limits";
 export { localeTag, type PluralInfo, pluralInfo } from "./plurals";
@@ -269,8 +270,10 @@ export function renderCatalog(
       const unit = byTargetId.get(id);
       if (!unit || unit.plural) return undefined;
       const t = given(unit);
-      const original = impl.byId.get(id)?.source;
-      return t === undefined || t === original ? undefined : t;
+      // Into another language, a translation identical to its source ("OK", "%s KB") is still a translation, written
+      // as such (a PO msgstr, an XLIFF target); into the source's own language it changes nothing.
+      if (t === undefined || (intoSource && t === impl.byId.get(id)?.source)) return undefined;
+      return t;
     },
     groupForms(groupId) {
       const group = impl.groups.get(groupId);
@@ -284,7 +287,7 @@ export function renderCatalog(
       });
       if (!categories.some((c) => translations.has(group.idFor(c)))) return undefined;
       const sameCategories = categories.length === group.forms.length && group.forms.every((f) => categories.includes(f.category));
-      if (sameCategories && forms.every((f) => f.text === impl.byId.get(f.id)?.source)) return undefined;
+      if (intoSource && sameCategories && forms.every((f) => f.text === impl.byId.get(f.id)?.source)) return undefined;
       return forms;
     },
     hash(idOrGroup) {

@@ -231,6 +231,8 @@ export const ConfigSchema = z.object({
 
   // Providers. Each provider descriptor (lib/providers/*.descriptor.ts) names its URL and credential variables here.
   PROVIDER_MODE: oneOf(["auto", "live", "sandbox"], "auto"),
+  // What the in-process sandbox answers for a translation: the text echoed, or as machine translation at its worst.
+  SANDBOX_TRANSLATION: oneOf(["echo", "hostile"], "echo"),
   SUNBIRD_API_URL: url(HTTP, { fallback: "https://api.sunbird.ai", credentials: false }),
   SUNBIRD_API_TOKEN: text(),
   KHAYA_API_URL: url(HTTP, { fallback: "https://translation-api.ghananlp.org", credentials: false }),

@@ -2,7 +2,7 @@ import { type MessageFormatElement, parse as parseIcu, TYPE } from "@formatjs/ic
 import type { Nodes, Parents } from "mdast";
 import type { DefaultTreeAdapterTypes } from "parse5";
 import { maskFragment, type TermOptions } from "./fragment";
-import { findTokens, type Restorer, TokenTable } from "./tokens";
+import { type FoundToken, findTokens, type Restorer, separateTokens, TokenTable } from "./tokens";
 
 /**
  * Localisation-safe translation: what a model must not change is masked before the call and restored after it.
@@ -12,14 +12,18 @@ import { findTokens, type Restorer, TokenTable } from "./tokens";
  *   p.restore(["Wasuze otya QZAX, QZBXsasula QZCX kati"])   → { ok: true, text: "Wasuze otya {name}, <b>sasula</b> kati" }
  *
  * Formats:
- *  - text: placeholders (fragment.ts) and ICU MessageFormat. An ICU plural or select keeps its structure and the
- *    source's categories; each branch's message is its own segment, translated on its own.
+ *  - text: placeholders and markup tags (fragment.ts: HTML, XLIFF inline elements, i18next `<0>`, ICU rich text) and
+ *    ICU MessageFormat. An ICU plural or select keeps its structure and the source's categories, tags inside it
+ *    included; each branch's message is its own segment, translated on its own.
  *  - html (parse5): only text nodes and the attributes in TRANSLATED_ATTRIBUTES are translated. Tags, other attributes,
  *    comments, character references and the content of code-like elements come back unchanged and in place. Malformed
  *    HTML is not repaired: what the parser could not read as text stays as it was written.
  *  - markdown (CommonMark, mdast): only text is translated; syntax, code spans and blocks, URLs, HTML and images come
  *    back unchanged.
  * Do-not-translate and glossary terms are masked in every format (fragment.ts).
+ *
+ * Every segment keeps its tokens words of their own (tokens.ts separateTokens): a provider never sees `QZAXcartQZBX`;
+ * restore() gives back the source's spacing around each token.
  *
  * restore() verifies every segment first: each token comes back exactly once (tokens may move: word order differs
  * between languages), no unknown token appears, and markup that opens and closes still nests. A translation that fails
@@ -31,7 +35,7 @@ export type LocaliseFormat = "text" | "html" | "markdown";
  * Identifies what protect() masks and how (placeholder forms, tokens, formats). Part of every translation cache key:
  * bump it whenever a change would send a provider other masked text for the same request.
  */
-export const PROTECTION_VERSION = "1";
+export const PROTECTION_VERSION = "2";
 
 export { packTexts, SEPARATOR_BASE, separatorLength, unpackTexts } from "./pack";
 export { hasTextOutsideTokens } from "./tokens";
@@ -59,7 +63,7 @@ class VerificationError extends Error {}
 export async function protect(input: string, options: ProtectOptions): Promise<Protected> {
   const table = new TokenTable();
   const segments: string[] = [];
-  const newSegment = (masked: string) => segments.push(masked) - 1;
+  const newSegment = (masked: string) => segments.push(separateTokens(masked, table)) - 1;
   const terms: TermOptions = { doNotTranslate: options.doNotTranslate, glossary: options.glossary };
 
   // Surrounding whitespace is kept as sent; models trim it.
@@ -69,8 +73,10 @@ export async function protect(input: string, options: ProtectOptions): Promise<P
 
   const main = newSegment(""); // index 0, filled below (child segments of ICU and attributes come after it)
   const ctx: Context = { table, terms, newSegment };
-  segments[main] =
-    options.format === "html" ? await maskHtml(body, ctx) : options.format === "markdown" ? await maskMarkdown(body, ctx) : maskText(body, ctx);
+  segments[main] = separateTokens(
+    options.format === "html" ? await maskHtml(body, ctx) : options.format === "markdown" ? await maskMarkdown(body, ctx) : maskText(body, ctx),
+    table,
+  );
   const icu = options.format === "text" && ctx.icu === true;
 
   return {
@@ -85,7 +91,7 @@ export async function protect(input: string, options: ProtectOptions): Promise<P
         const text = lead + expand(translated) + trail;
         if (icu) {
           try {
-            parseIcu(text, { ignoreTag: true });
+            parseIcu(blankTags(text), { ignoreTag: true });
           } catch {
             throw new VerificationError("the translation broke the ICU message syntax");
           }
@@ -130,37 +136,43 @@ function restoreSegment(masked: string, translated: string, table: TokenTable, a
     else if (pair?.role === "close" && open.pop() !== pair.id) throw new VerificationError("the translation moved markup out of its nesting");
   }
 
-  // Where the source had no space between a tag and its text, none is added back (`** bold**` is not bold).
-  const tightAfter = new Set(
-    expected.filter((e) => e.entry.pair?.role === "open" && !/^\s/.test(masked.slice(e.index + e.length))).map((e) => e.entry.token),
-  );
-  const tightBefore = new Set(
-    expected.filter((e) => e.entry.pair?.role === "close" && !/\s$/.test(masked.slice(0, e.index))).map((e) => e.entry.token),
-  );
+  // The source's spacing around each token: a space added to keep a token a word of its own is taken out again, and
+  // where the source had none between a tag and the text it encloses, none is added back (`** bold**` is not bold).
+  const stripBefore = (f: FoundToken) => {
+    const s = f.entry.spacing;
+    return s !== undefined && (s.paddedBefore || (f.entry.pair?.role === "close" && s.tightBefore));
+  };
+  const stripAfter = (f: FoundToken) => {
+    const s = f.entry.spacing;
+    return s !== undefined && (s.paddedAfter || (f.entry.pair?.role === "open" && s.tightAfter));
+  };
   let out = "";
   let last = 0;
+  let previous: FoundToken | undefined;
   for (const f of found) {
     let between = translated.slice(last, f.index);
-    if (tightBefore.has(f.entry.token)) between = between.replace(/\s+$/, "");
-    const previous = found[found.indexOf(f) - 1];
-    if (previous && tightAfter.has(previous.entry.token)) between = between.replace(/^\s+/, "");
+    if (previous && stripAfter(previous)) between = between.replace(/^\s+/, "");
+    if (stripBefore(f)) between = between.replace(/\s+$/, "");
     out += between + f.entry.restore(all);
     if (f.entry.glossaryTerm) applied.push(f.entry.glossaryTerm);
     last = f.index + f.length;
+    previous = f;
   }
   let rest = translated.slice(last);
-  const lastToken = found.at(-1);
-  if (lastToken && tightAfter.has(lastToken.entry.token)) rest = rest.replace(/^\s+/, "");
+  if (previous && stripAfter(previous)) rest = rest.replace(/^\s+/, "");
   return out + rest;
 }
 
 // ------------------------------------------------------------------------------------------------------------- text
 
 function maskText(text: string, ctx: Context): string {
-  if (!/\{[^{}]*,\s*(plural|select|selectordinal)\s*,/.test(text)) return maskFragment(text, ctx.table, ctx.terms);
+  // Markup is blanked out for the ICU parser (an XLIFF placeholder's attributes may hold braces); literal text is
+  // then taken from the source itself, tags and all, and masked like any text.
+  const blanked = blankTags(text);
+  if (!/\{[^{}]*,\s*(plural|select|selectordinal)\s*,/.test(blanked)) return maskFragment(text, ctx.table, ctx.terms);
   let elements: MessageFormatElement[];
   try {
-    elements = parseIcu(text, { captureLocation: true, ignoreTag: true });
+    elements = parseIcu(blanked, { captureLocation: true, ignoreTag: true });
   } catch (err) {
     throw new LocaliseInputError(`The text looks like an ICU MessageFormat message but does not parse (${(err as Error).message}).`);
   }
@@ -168,10 +180,14 @@ function maskText(text: string, ctx: Context): string {
   return maskIcu(elements, text, ctx);
 }
 
+/** Tags replaced by filler of the same length, so that offsets into the result are offsets into the text. */
+const blankTags = (s: string) => s.replace(/<\/?[A-Za-z\d][^<>]*>/g, (m) => "_".repeat(m.length));
+
 function maskIcu(elements: MessageFormatElement[], source: string, ctx: Context): string {
   let out = "";
   for (const el of elements) {
-    if (el.type === TYPE.literal) out += maskFragment(el.value, ctx.table, ctx.terms);
+    const loc = el.location!;
+    if (el.type === TYPE.literal) out += maskFragment(source.slice(loc.start.offset, loc.end.offset), ctx.table, ctx.terms);
     else if (el.type === TYPE.pound) out += ctx.table.add("#");
     else if (el.type === TYPE.plural || el.type === TYPE.select) {
       const kind = el.type === TYPE.select ? "select" : el.pluralType === "ordinal" ? "selectordinal" : "plural";
@@ -185,7 +201,6 @@ function maskIcu(elements: MessageFormatElement[], source: string, ctx: Context)
       );
     } else {
       // Arguments, formatted arguments and tags: as written.
-      const loc = el.location!;
       out += ctx.table.add(source.slice(loc.start.offset, loc.end.offset));
     }
   }
@@ -198,7 +213,7 @@ function maskIcu(elements: MessageFormatElement[], source: string, ctx: Context)
 type Piece = { start: number; end: number; restore?: Restorer } & ({ kind: "text" } | { kind: "open" | "close"; pair: number } | { kind: "keep" });
 
 /** Masks the source: text pieces through the fragment masker, every other character into tokens. */
-function maskPieces(source: string, pieces: Piece[], ctx: Context, characterReferences: boolean): string {
+function maskPieces(source: string, pieces: Piece[], ctx: Context): string {
   pieces.sort((a, b) => a.start - b.start);
   let out = "";
   let at = 0;
@@ -209,7 +224,7 @@ function maskPieces(source: string, pieces: Piece[], ctx: Context, characterRefe
     if (p.start < at) continue; // inside a range already kept whole
     keep(at, p.start);
     const raw = source.slice(p.start, p.end);
-    if (p.kind === "text") out += maskFragment(raw, ctx.table, { ...ctx.terms, characterReferences });
+    if (p.kind === "text") out += maskFragment(raw, ctx.table, ctx.terms);
     else if (p.kind === "keep") out += ctx.table.add(p.restore ?? raw);
     else out += ctx.table.add(p.restore ?? raw, { pair: { id: p.pair, role: p.kind } });
     at = p.end;
@@ -253,7 +268,7 @@ async function maskHtml(source: string, ctx: Context): Promise<string> {
     if (endTag && pair !== undefined) pieces.push({ kind: "close", pair, start: endTag.startOffset, end: endTag.endOffset });
   };
   for (const node of fragment.childNodes) visit(node);
-  return maskPieces(source, pieces, ctx, true);
+  return maskPieces(source, pieces, ctx);
 }
 
 /** A start tag whose alt/title/… are translated: each value is a segment of its own, put back escaped. */
@@ -305,5 +320,5 @@ async function maskMarkdown(source: string, ctx: Context): Promise<string> {
     for (const child of children) visit(child);
   };
   visit(tree);
-  return maskPieces(source, pieces, ctx, false);
+  return maskPieces(source, pieces, ctx);
 }

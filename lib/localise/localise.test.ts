@@ -89,7 +89,9 @@ describe("localisation: what is translated and what is kept", () => {
 
   it("markdown: no space is added inside emphasis, which would break it", async () => {
     const p = await protect("Pay **now** please", { format: "markdown" });
-    const r = p.restore([p.segments[0].replace(/(QZ[A-W]+X)now(QZ[A-W]+X)/, "$1 kati $2")]);
+    // The provider sees the emphasised word as a word of its own, then the source's spacing comes back.
+    expect(p.segments[0]).toMatch(/^Pay QZ[A-W]+X now QZ[A-W]+X please$/);
+    const r = p.restore([p.segments[0].replace(/(QZ[A-W]+X) now (QZ[A-W]+X)/, "$1 kati $2")]);
     expect(r).toMatchObject({ ok: true, text: "Pay **kati** please" });
   });
 });

@@ -31,6 +31,11 @@ export interface TokenEntry {
   pair?: { id: number; role: "open" | "close" };
   /** A glossary term: the target term it restores to is reported as applied. */
   glossaryTerm?: string;
+  /**
+   * Set by separateTokens(): whether the source had no whitespace before / after the token (`tight`), and whether a
+   * space was added there (`padded`) so that the provider sees the token and its neighbour as two words.
+   */
+  spacing?: { tightBefore: boolean; tightAfter: boolean; paddedBefore: boolean; paddedAfter: boolean };
 }
 
 export class TokenTable {
@@ -54,6 +59,40 @@ export interface FoundToken {
   length: number;
 }
 
+/** A letter, digit or mark: a token beside one would be read as part of a word. */
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
+
+/**
+ * Keeps every token a word of its own: where a token touches a letter, digit or another token (`QZAXcartQZBX`), a
+ * space is put between them, since a provider reads `QZAXcart` as one word and translates (or garbles) it whole.
+ * Each token's entry records what the source had on either side, so restore() can give back the source's spacing.
+ */
+export function separateTokens(masked: string, table: TokenTable): string {
+  let out = "";
+  let last = 0;
+  for (const m of masked.matchAll(TOKEN_PATTERN)) {
+    const entry = table.entries.get(`QZ${m[1].toUpperCase()}X`);
+    const end = m.index + m[0].length;
+    const before = masked[m.index - 1];
+    const after = masked[end];
+    out += masked.slice(last, m.index);
+    // A token just before this one has already added its space.
+    const paddedBefore = out.length > 0 && WORD_CHARACTER.test(out.at(-1)!);
+    if (paddedBefore) out += " ";
+    out += m[0];
+    const paddedAfter = after !== undefined && WORD_CHARACTER.test(after);
+    if (paddedAfter) out += " ";
+    if (entry)
+      entry.spacing = {
+        tightBefore: before !== undefined && !/\s/.test(before),
+        tightAfter: after !== undefined && !/\s/.test(after),
+        paddedBefore,
+        paddedAfter,
+      };
+    last = end;
+  }
+  return out + masked.slice(last);
+}
 /** Whether a masked segment holds anything to translate: a letter outside its tokens ("QZAX: QZBX" holds none). */
 export function hasTextOutsideTokens(segment: string): boolean {
   return /\p{L}/u.test(segment.replace(TOKEN_PATTERN, ""));

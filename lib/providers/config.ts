@@ -7,6 +7,8 @@
  *                   in-process emulator.
  *                   "Configured" = its credential is set, or its base URL is not the public default (so tests and
  *                   benchmarks can point live clients at loopback emulators without credentials).
+ *   SANDBOX_TRANSLATION  echo (default): a sandbox translation is the text after a marker; hostile: the text as
+ *                   machine translation at its worst leaves it (what the tests use; lib/providers/sandbox/translation.ts).
  *   each provider's URL and credential variables (its descriptor names them), PROVIDER_TIMEOUT_MS,
  *   PROVIDER_SPEECH_TIMEOUT_MS, PROVIDER_MAX_RETRIES, CIRCUIT_FAILURE_THRESHOLD, CIRCUIT_COOLDOWN_MS.
  */
@@ -29,6 +31,8 @@ export interface ProvidersConfig {
   policy: Partial<HttpPolicy>;
   speechAttemptTimeoutMs: number;
   circuit: CircuitOptions;
+  /** SANDBOX_TRANSLATION: what the in-process emulators answer for a translation (echo, or hostile as in the tests). */
+  sandboxTranslation: "echo" | "hostile";
 }
 
 /** A provider's URL and credential, read under the names its descriptor gives (each is in the configuration schema). */
@@ -52,5 +56,6 @@ export function loadProvidersConfig(c: Config, descriptors: readonly ProviderDes
     policy: { attemptTimeoutMs: c.PROVIDER_TIMEOUT_MS, maxRetries: c.PROVIDER_MAX_RETRIES },
     speechAttemptTimeoutMs: c.PROVIDER_SPEECH_TIMEOUT_MS,
     circuit: { failureThreshold: c.CIRCUIT_FAILURE_THRESHOLD, cooldownMs: c.CIRCUIT_COOLDOWN_MS },
+    sandboxTranslation: c.SANDBOX_TRANSLATION,
   };
 }

@@ -54,7 +54,7 @@ const CASES: Case[] = [
 describe.each(CASES)("$kind client against its emulator over loopback HTTP", ({ kind, make, request, expected, retryAfterVariant, charged }) => {
   let server: EmulatorServer;
   beforeAll(async () => {
-    server = await startEmulatorServer(kind, { credential: CREDENTIAL });
+    server = await startEmulatorServer(kind, { credential: CREDENTIAL, translation: "echo" });
   });
   afterAll(() => server.close());
   beforeEach(() => server.reset());

@@ -10,7 +10,7 @@ const EN_SW: HfModelRoute = { model: "Helsinki-NLP/opus-mt-en-sw", tier: "dedica
 
 let server: EmulatorServer;
 beforeAll(async () => {
-  server = await startEmulatorServer("hf", { credential: TOKEN, hfNotDeployed: ["Helsinki-NLP/opus-mt-en-zu"] });
+  server = await startEmulatorServer("hf", { credential: TOKEN, translation: "echo", hfNotDeployed: ["Helsinki-NLP/opus-mt-en-zu"] });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());

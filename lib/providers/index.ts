@@ -53,7 +53,7 @@ export function createProviders(config: ProvidersConfig, providers: readonly Pro
         const { baseUrl, credential, configured } = settings;
         return [id, new descriptor.client({ ...common, mode: "live", baseUrl, credential, configured, budget: budget() })];
       }
-      const emulator = emulatorFor(descriptor, { credential: SANDBOX_CREDENTIAL });
+      const emulator = emulatorFor(descriptor, { credential: SANDBOX_CREDENTIAL, translation: config.sandboxTranslation });
       emulators[id] = emulator;
       const baseUrl = `http://${emulator.kind}.sandbox.invalid`;
       return [

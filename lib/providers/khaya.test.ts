@@ -10,7 +10,7 @@ const KEY = "0123456789abcdef0123456789abcdef";
 
 let server: EmulatorServer;
 beforeAll(async () => {
-  server = await startEmulatorServer("khaya", { credential: KEY });
+  server = await startEmulatorServer("khaya", { credential: KEY, translation: "echo" });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());
@@ -123,7 +123,7 @@ describe("Khaya translate: error shapes", () => {
 
 describe("Khaya: ISO 639-3 codes and deprecation warnings", () => {
   it("a deprecation warning in an answer is logged once per code, not once per request", async () => {
-    const warned = await startEmulatorServer("khaya", { credential: KEY, khayaDeprecatedCodes: ["twi", "ewe"] });
+    const warned = await startEmulatorServer("khaya", { credential: KEY, translation: "echo", khayaDeprecatedCodes: ["twi", "ewe"] });
     const c = new KhayaClient({ baseUrl: warned.url, credential: KEY });
     const audio = makeWav({ durationSeconds: 0.5, seed: 1 });
     const warn = vi.spyOn(processLog(), "warn").mockImplementation(() => {});

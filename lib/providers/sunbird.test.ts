@@ -8,7 +8,7 @@ const TOKEN = "eyJ.sunbird-test-token";
 
 let server: EmulatorServer;
 beforeAll(async () => {
-  server = await startEmulatorServer("sunbird", { credential: TOKEN });
+  server = await startEmulatorServer("sunbird", { credential: TOKEN, translation: "echo" });
 });
 afterAll(() => server.close());
 beforeEach(() => server.reset());

@@ -89,6 +89,12 @@ export const CatalogResponse = z
           .number()
           .int()
           .describe("Entries taken from `existing` (unchanged source) or not to be translated (no letters, URLs, marked untranslatable)"),
+        kept_unverified: z
+          .number()
+          .int()
+          .describe(
+            "Of `kept`: entries taken from `existing` with no source hash to prove their source unchanged (a format that does not carry hashes in the file, sent without `source_hashes`): kept because their text differs from the source. Send `source_hashes` to have a changed source retranslated",
+          ),
         pending: z.number().int().describe("Entries left for a later call: the deadline or the provider's request budget ended first"),
         failed: z
           .array(z.object({ key: z.string().describe("The entry's key"), error: z.string().describe("Why it failed") }))
@@ -125,6 +131,7 @@ export const CATALOG_FILE_HEADERS = {
   "X-Lugha-Entries-Total": count("With the file: entries of the target file"),
   "X-Lugha-Entries-Translated": count("With the file: entries translated by this request"),
   "X-Lugha-Entries-Kept": count("With the file: entries kept from `existing` or not to be translated"),
+  "X-Lugha-Entries-Kept-Unverified": count("With the file: of the kept entries, those taken from `existing` without a source hash"),
   "X-Lugha-Entries-Pending": count("With the file: entries left for a later call"),
   "X-Lugha-Entries-Failed": count("With the file: entries that could not be translated"),
   "X-Lugha-Characters-Translated": count("With the file: characters of the source entries sent upstream"),

@@ -7,7 +7,7 @@ import { parseCatalog } from "@/lib/catalog";
 import { loadConfig } from "@/lib/config";
 import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient, type UpstreamBudget } from "@/lib/providers";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, hostileTranslation, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { MemoryRateLimitStore } from "@/lib/ratelimit/memory";
 import { cacheSettings } from "@/lib/server/settings";
@@ -39,6 +39,9 @@ function deps(budget?: UpstreamBudget, wrap: (c: ProviderClient) => ProviderClie
   };
 }
 
+/** What the emulators (hostile in tests) make of a text sent unmasked to Sunbird for Luganda. */
+const sunbirdLug = (text: string) => `[sandbox:sunbird eng→lug] ${hostileTranslation(text)}`;
+
 const upstreamCalls = () => Object.values(servers).reduce((n, s) => n + s.stats.requests, 0);
 const fixture = (name: string) => readFileSync(join(__dirname, "../catalog/fixtures", name), "utf8");
 
@@ -65,15 +68,15 @@ describe("translateCatalog against the emulators", () => {
     expect(upstreamCalls()).toBe(1);
     expect(r.provider).toBe("provider_a");
     const out = JSON.parse(r.content);
-    expect(out.app.title).toBe("[sandbox:sunbird eng→lug] Welcome to Lugha");
-    expect(out.app.greeting).toMatch(/^\[sandbox:sunbird eng→lug\] Hello, \{\{name\}\}!$/);
-    expect(out.app.help).toContain("<1>the guide</1>");
+    expect(out.app.title).toBe(sunbirdLug("Welcome to Lugha"));
+    expect(out.app.greeting).toBe(`${sunbirdLug("Hello,")} {{name}}!`);
+    expect(out.app.help).toContain(`<1>${hostileTranslation("the guide")}</1>`);
     expect(out.app.docs).toBe("https://lugha.example/docs");
     expect(out.app.format).toBe("%s");
     expect(out.count).toBe(3);
     // Luganda has one and other: the i18next plural keys stay, translated.
     expect(Object.keys(out.app)).toEqual(Object.keys(JSON.parse(request().content).app));
-    expect(out.app.items_other).toMatch(/^\[sandbox:sunbird eng→lug\] \{\{count\}\} items$/);
+    expect(out.app.items_other).toBe(`[sandbox:sunbird eng→lug] {{count}} ${hostileTranslation("items")}`);
     expect(r.entries.failed).toEqual([]);
     expect(r.entries.translated + r.entries.kept).toBe(r.entries.total);
     expect(r.characters_translated).toBeGreaterThan(0);
@@ -92,7 +95,10 @@ describe("translateCatalog against the emulators", () => {
       expect(r.entries).toMatchObject({ total: 600, translated: 600, pending: 0, failed: [] });
       expect(servers[provider].stats.requests).toBe(r.upstream_calls);
       perProvider[provider] = r.upstream_calls;
-      for (const value of Object.values(JSON.parse(r.content) as Record<string, string>)) expect(value).toMatch(/^\[sandbox:.*\{name\} number \d+$/);
+      for (const value of Object.values(JSON.parse(r.content) as Record<string, string>))
+        expect(value).toMatch(
+          new RegExp(String.raw`^\[sandbox:.*\] ${hostileTranslation("Open the settings for item")} \{name\} ${hostileTranslation("number")} \d+$`),
+        );
     }
     // Sunbird takes 1,200 characters per call, Khaya 1,000, the Hugging Face models 512 tokens (estimated).
     expect(perProvider.provider_a).toBeLessThanOrEqual(60);
@@ -106,8 +112,31 @@ describe("translateCatalog against the emulators", () => {
     const before = servers.provider_a.stats.requests;
     const second = await translateCatalog(request({ content: bigCatalog(100, 42), existing: first.content, source_hashes: first.source_hashes }), d);
     expect(servers.provider_a.stats.requests - before).toBe(1);
-    expect(second).toMatchObject({ upstream_calls: 1, entries: { total: 100, translated: 1, kept: 99, pending: 0 } });
-    expect(JSON.parse(second.content)["screen2.label42"]).toBe("[sandbox:sunbird eng→lug] Changed label number 42");
+    expect(second).toMatchObject({ upstream_calls: 1, entries: { total: 100, translated: 1, kept: 99, kept_unverified: 0, pending: 0 } });
+    expect(JSON.parse(second.content)["screen2.label42"]).toBe(sunbirdLug("Changed label number 42"));
+  });
+
+  it("with existing but without source_hashes for a format that needs them, says how many entries were kept unproven", async () => {
+    const d = deps();
+    const first = await translateCatalog(request({ content: bigCatalog(10) }), d);
+    const second = await translateCatalog(request({ content: bigCatalog(10, 4), existing: first.content }), d);
+    // Nothing proves that the sources of the 10 values of `existing` are unchanged: one of them is not, and is kept.
+    expect(second.entries).toMatchObject({ total: 10, translated: 0, kept: 10, kept_unverified: 10 });
+    const proven = await translateCatalog(request({ content: bigCatalog(10, 4), existing: first.content, source_hashes: first.source_hashes }), d);
+    expect(proven.entries).toMatchObject({ translated: 1, kept: 9, kept_unverified: 0 });
+  });
+
+  it("an answer identical to its source is a translation: written in the file, counted, and kept on the next call", async () => {
+    // A provider that gives every text back as sent (as MT does for "PM", "%s KB", "HH").
+    const d = deps(undefined, (c) => ({ ...c, mode: c.mode, translate: async (req) => ({ ...(await c.translate(req)), translatedText: req.text }) }));
+    const content =
+      'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "PM"\nmsgstr ""\n\n#, c-format\nmsgid "%s KB"\nmsgstr ""\n';
+    const r = await translateCatalog(request({ format: "po", content }), d);
+    expect(r.entries).toMatchObject({ total: 2, translated: 2, kept: 0, failed: [] });
+    expect(r.content).toContain('msgid "PM"\nmsgstr "PM"');
+    expect(r.content).toContain('msgid "%s KB"\nmsgstr "%s KB"');
+    const again = await translateCatalog(request({ format: "po", content, existing: r.content }), d);
+    expect(again).toMatchObject({ upstream_calls: 0, entries: { translated: 0, kept: 2, kept_unverified: 0 } });
   });
 
   it("leaves what the upstream budget cannot take pending, says when to come back, and continues from the file", async () => {
@@ -143,10 +172,10 @@ describe("translateCatalog against the emulators", () => {
     const dup = await translateCatalog(request({ content: JSON.stringify({ a: "Cancel", b: { c: "Cancel", d: "Save" }, e: "Cancel" }) }), deps());
     expect(dup.entries).toMatchObject({ total: 4, translated: 4 });
     expect(Object.values(JSON.parse(dup.content)).flatMap((v) => (typeof v === "string" ? [v] : Object.values(v as object)))).toEqual([
-      "[sandbox:sunbird eng→lug] Cancel",
-      "[sandbox:sunbird eng→lug] Cancel",
-      "[sandbox:sunbird eng→lug] Save",
-      "[sandbox:sunbird eng→lug] Cancel",
+      sunbirdLug("Cancel"),
+      sunbirdLug("Cancel"),
+      sunbirdLug("Save"),
+      sunbirdLug("Cancel"),
     ]);
     expect(dup.characters_translated).toBe("Cancel".length + "Save".length);
 

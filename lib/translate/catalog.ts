@@ -5,6 +5,7 @@ import {
   CatalogParseError,
   CatalogRenderError,
   parseCatalog,
+  protectionFormat,
   readExisting,
   renderCatalog,
   targetEntries,
@@ -38,7 +39,9 @@ import type { ProviderGate, TranslateDeps } from "./service";
  *    take now (its request budget is spent, the deadline is near, it is failing) is left `pending`, never an error,
  *    and the next call with the returned file as `existing` continues.
  *  - Incremental: an entry of `existing` whose source hash (in the file for po/arb/xliff, else `source_hashes`) is
- *    the current source's is kept. Without a hash, a value that differs from the source is taken as its translation.
+ *    the current source's is kept. Without a hash, a value that differs from the source is taken as its translation,
+ *    and counted in `entries.kept_unverified`: nothing proves that its source is unchanged (the CLI always sends
+ *    `source_hashes`, so its calls never rely on this).
  *  - Packing: each entry is masked on its own; the texts to send (an entry's message, or each branch of an ICU
  *    message) are packed, in file order, into as few calls as the route's input limit allows, joined by separator
  *    tokens (lib/localise pack.ts). An answer whose separators do not all come back in order, or an entry whose
@@ -73,8 +76,6 @@ interface Job extends Packable {
 }
 
 type Outcome = { kind: "done"; text: string; fresh: boolean } | { kind: "pending" } | { kind: "failed"; error: string };
-
-const LOCALISE_FORMAT = { xml: "html", html: "html", markdown: "markdown" } as const;
 
 export async function translateCatalog(input: CatalogRequest, deps: TranslateDeps, options: CatalogOptions = {}): Promise<CatalogResponse> {
   const started = Date.now();
@@ -112,6 +113,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   const hashes: Record<string, string> = {};
   const failed: { key: string; error: string }[] = [];
   let kept = 0;
+  let keptUnverified = 0;
   let translated = 0;
   let pending = 0;
   let characters = 0;
@@ -130,6 +132,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       translations.set(unit.id, before.translation);
       hashes[unit.id] = unit.sourceHash;
       kept++;
+      if (!before.sourceHash) keptUnverified++;
     } else todo.push(unit);
   }
 
@@ -163,7 +166,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
           await new Promise((resolve) => setImmediate(resolve));
           slice = performance.now();
         }
-        const format = unit.markup ? LOCALISE_FORMAT[unit.markup] : "text";
+        const format = protectionFormat(unit);
         const dedupe = `${format}\u0000${unit.source}`;
         const first = sentFor.get(dedupe);
         if (first !== undefined) {
@@ -335,7 +338,7 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
   return {
     format: input.format,
     content,
-    entries: { total: units.length, translated, kept, pending, failed },
+    entries: { total: units.length, translated, kept, kept_unverified: keptUnverified, pending, failed },
     upstream_calls: calls,
     characters_translated: characters,
     source_lang: source,

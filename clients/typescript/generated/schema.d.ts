@@ -1039,6 +1039,8 @@ export interface components {
                 translated: number;
                 /** @description Entries taken from `existing` (unchanged source) or not to be translated (no letters, URLs, marked untranslatable) */
                 kept: number;
+                /** @description Of `kept`: entries taken from `existing` with no source hash to prove their source unchanged (a format that does not carry hashes in the file, sent without `source_hashes`): kept because their text differs from the source. Send `source_hashes` to have a changed source retranslated */
+                kept_unverified: number;
                 /** @description Entries left for a later call: the deadline or the provider's request budget ended first */
                 pending: number;
                 /** @description Entries that could not be translated (their translation failed verification twice, or cannot be written in the format) */
@@ -2261,6 +2263,8 @@ export interface operations {
                     "X-Lugha-Entries-Translated"?: number;
                     /** @description With the file: entries kept from `existing` or not to be translated */
                     "X-Lugha-Entries-Kept"?: number;
+                    /** @description With the file: of the kept entries, those taken from `existing` without a source hash */
+                    "X-Lugha-Entries-Kept-Unverified"?: number;
                     /** @description With the file: entries left for a later call */
                     "X-Lugha-Entries-Pending"?: number;
                     /** @description With the file: entries that could not be translated */

@@ -7,7 +7,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { KhayaClient } from "../khaya";
 import { providerError, timed, within } from "../test-support";
 import { ConnectionReset } from "./emulator";
-import { createEmulator, type EmulatorServer, type FetchHandler, inProcessFetch, makeWav, parseWav, startEmulatorServer } from "./index";
+import {
+  createEmulator,
+  type EmulatorServer,
+  type FetchHandler,
+  inProcessFetch,
+  makeWav,
+  parseWav,
+  setDefaultSandboxTranslation,
+  startEmulatorServer,
+} from "./index";
+
+// The wire details are asserted on the echo, which shows exactly what each emulator read; the hostile translation
+// (what other tests run against) has its own tests in translation.test.ts.
+beforeAll(() => setDefaultSandboxTranslation("echo"));
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });

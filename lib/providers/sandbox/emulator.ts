@@ -35,6 +35,12 @@ export interface EmulatorOptions {
   hfProfile?: "all" | "reference";
   /** HF: a deployment a test keeps and changes while the emulator runs (takes precedence over the three above). */
   hfDeployment?: HfDeployment;
+  /**
+   * What a translation answers (after the sandbox marker): "echo" (default) the text as sent; "hostile" the text as
+   * machine translation at its worst leaves it (./translation.ts): every word changed, unknown tags dropped,
+   * placeholder names translated, escapes mangled, only localisation tokens intact. The tests use "hostile".
+   */
+  translation?: "echo" | "hostile";
 }
 
 /** What one upstream contributes; the shared machinery adds latency, fault injection, stats and the control routes. */

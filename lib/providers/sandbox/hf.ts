@@ -2,6 +2,7 @@ import { isRecord } from "../http";
 import type { EmulatorControls } from "./controls";
 import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
 import { binary, hash32, hex, json, readJson, sandboxMark, text } from "./respond";
+import { sandboxTranslation } from "./translation";
 import { makeWav, measuredSeconds, parseWav, speechDurationSeconds } from "./wav";
 
 const MODELS_PREFIX = "/hf-inference/models/";
@@ -100,7 +101,7 @@ export function hfBehaviour(opts: EmulatorOptions): ProviderBehaviour {
       if (token) input = input.slice(token[0].length);
       direction = `${src}→${multiTarget ? (token?.[1] ?? "?") : tgt}`;
     }
-    return json(200, [{ translation_text: sandboxMark("hf", `${model} ${direction}`, input) }]);
+    return json(200, [{ translation_text: sandboxTranslation(opts, "hf", `${model} ${direction}`, input) }]);
   };
 
   /**

@@ -3,6 +3,7 @@ import { isRecord } from "../http";
 import type { EmulatorControls } from "./controls";
 import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
 import { binary, hash32, hex, htmlPage, json, jsonAscii, readJson, sandboxMark, text } from "./respond";
+import { sandboxTranslation } from "./translation";
 import { makeWav, parseWav, speechDurationSeconds } from "./wav";
 
 const TRANSLATE_ISO3 = new Set(["eng", ...Object.keys(KHAYA_TRANSLATE_LANGUAGES).map(toIso3)]);
@@ -44,7 +45,7 @@ export function khayaBehaviour(opts: EmulatorOptions): ProviderBehaviour {
       const iso = sides.map(toIso3);
       const valid = iso.length === 2 && iso.every((s) => TRANSLATE_ISO3.has(s)) && iso.filter((s) => s === "eng").length === 1;
       if (!valid) return validationFailed("UNSUPPORTED_LANGUAGE_PAIR", `Language combination ${lang} cannot be used`, "language_pair");
-      return jsonAscii(200, sandboxMark("khaya", lang, input));
+      return jsonAscii(200, sandboxTranslation(opts, "khaya", lang, input));
     };
 
   const transcribe =

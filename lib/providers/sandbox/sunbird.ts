@@ -5,6 +5,7 @@ import type { EmulatorOptions, ProviderBehaviour } from "./emulator";
 import { hash32, hex, htmlPage, json, readJson, sandboxMark } from "./respond";
 import { sunbirdSpeechRoutes } from "./sunbird-speech";
 import { apiError, sunbirdError, uploadTooLarge, validationError } from "./sunbird-wire";
+import { sandboxTranslation } from "./translation";
 
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
@@ -40,7 +41,15 @@ export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     if (source === undefined) return unsupportedLanguage(body.source_language);
     if (source === target) return apiError(400, "BAD_REQUEST", "Source and target languages must be different");
     jobs += 1;
-    return json(200, translationBody(`trans-${hex(hash32(textValue) + jobs, 32)}`, source, target, textValue));
+    return json(
+      200,
+      translationBody(
+        `trans-${hex(hash32(textValue) + jobs, 32)}`,
+        source,
+        target,
+        sandboxTranslation(opts, "sunbird", `${source ?? "auto"}→${target}`, textValue),
+      ),
+    );
   };
 
   /**
@@ -100,7 +109,10 @@ export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
     },
 
     successSample() {
-      return { contentType: "application/json", body: JSON.stringify(translationBody("trans-0", "eng", "lug", "Hello")) };
+      return {
+        contentType: "application/json",
+        body: JSON.stringify(translationBody("trans-0", "eng", "lug", sandboxMark("sunbird", "eng→lug", "Hello"))),
+      };
     },
 
     translationText(url, body) {
@@ -110,14 +122,14 @@ export function sunbirdBehaviour(opts: EmulatorOptions): ProviderBehaviour {
 }
 
 /** The wire shape FastAPI serialises from WorkerTranslationResponse (nulls and `Error` included). */
-function translationBody(id: string, source: string | null, target: string, value: string) {
+function translationBody(id: string, source: string | null, target: string, translated: string) {
   return {
     delayTime: null,
     executionTime: null,
     id,
     output: {
       text: null,
-      translated_text: sandboxMark("sunbird", `${source ?? "auto"}→${target}`, value),
+      translated_text: translated,
       source_language: source,
       target_language: target,
       Error: null,

@@ -199,6 +199,7 @@ class CatalogEntries(TypedDict):
     total: int
     translated: int
     kept: int
+    kept_unverified: int
     pending: int
     failed: List[CatalogFailure]
 

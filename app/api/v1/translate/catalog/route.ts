@@ -40,6 +40,7 @@ function fileReply(result: CatalogResponse, mediaType: string): RawReply {
     "X-Lugha-Entries-Total": String(entries.total),
     "X-Lugha-Entries-Translated": String(entries.translated),
     "X-Lugha-Entries-Kept": String(entries.kept),
+    "X-Lugha-Entries-Kept-Unverified": String(entries.kept_unverified),
     "X-Lugha-Entries-Pending": String(entries.pending),
     "X-Lugha-Entries-Failed": String(entries.failed.length),
     "X-Lugha-Characters-Translated": String(result.characters_translated),
