@@ -123,16 +123,16 @@ test.describe("the dashboard as a workspace", () => {
     const lines = readFileSync((await logCsv.path())!, "utf8")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("time,request_id,endpoint,status,latency_ms,provider,model_used,cache");
+    expect(lines[0]).toBe("time,request_id,endpoint,status,latency_ms,provider,model_used,cache,upstream_calls");
     for (const id of ids) expect(lines.some((l) => l.split(",")[1] === id)).toBe(true);
     const chart = page.locator("section[aria-labelledby=usage-title]");
     const [usageCsv] = await Promise.all([page.waitForEvent("download"), chart.getByTestId("usage-csv").click()]);
     const usage = readFileSync((await usageCsv.path())!, "utf8")
       .trim()
       .split("\r\n");
-    expect(usage[0]).toBe("day,requests,errors,characters,cache_hits");
+    expect(usage[0]).toBe("day,requests,upstream_calls,errors,characters,cache_hits");
     expect(usage).toHaveLength(31);
-    expect(usage.at(-1)).toMatch(new RegExp(`^${new Date().toISOString().slice(0, 10)},\\d+,1,`));
+    expect(usage.at(-1)).toMatch(new RegExp(`^${new Date().toISOString().slice(0, 10)},\\d+,\\d+,1,`));
   });
 
   test("no page of the portal scrolls sideways at 390 or 1280 px", async ({ page, api }) => {
