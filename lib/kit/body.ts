@@ -107,6 +107,11 @@ export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBy
       errors: [{ loc: ["body"], msg: "Field required", type: "missing" }],
     });
   }
+  return validate(schema, jsonObject(raw), "body");
+}
+
+/** A body's bytes as a JSON object (not an array or a scalar), or the 4xx that says why not, never quoting them. */
+export function jsonObject(raw: Uint8Array): Record<string, unknown> {
   if (exceedsJsonDepth(raw, MAX_JSON_DEPTH)) {
     throw new ApiError("INVALID_JSON", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
   }
@@ -127,7 +132,7 @@ export async function parseJsonBody<T>(req: Request, schema: z.ZodType<T>, maxBy
       errors: [{ loc: ["body"], msg: "Input should be an object", type: "object_type" }],
     });
   }
-  return validate(schema, data, "body");
+  return data as Record<string, unknown>;
 }
 
 /** Validates `data`; on failure throws VALIDATION_ERROR with one {loc, msg, type} per problem. */

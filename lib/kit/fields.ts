@@ -1,6 +1,5 @@
-import { invalidJson, MAX_JSON_DEPTH, readBodyLimited } from "./body";
+import { jsonObject, readBodyLimited } from "./body";
 import { ApiError } from "./errors";
-import { exceedsJsonDepth } from "./json-depth";
 
 /**
  * The fields of a request as the protocols other than the API's own send them: the query string, with the body's
@@ -53,23 +52,4 @@ function utf8(raw: Uint8Array): string {
   } catch {
     throw new ApiError("INVALID_JSON", "The request body is not valid UTF-8.");
   }
-}
-
-function jsonObject(raw: Uint8Array): Record<string, unknown> {
-  if (exceedsJsonDepth(raw, MAX_JSON_DEPTH)) {
-    throw new ApiError("INVALID_JSON", `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
-  }
-  const text = utf8(raw);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw invalidJson(text, err instanceof Error ? err.message : "");
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new ApiError("VALIDATION_ERROR", "The request body must be a JSON object.", {
-      errors: [{ loc: ["body"], msg: "Input should be an object", type: "object_type" }],
-    });
-  }
-  return data as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
+import { readVint } from "@/lib/kit/ebml";
 import type { AudioFormat } from "./descriptor";
-import { pcmLayout } from "./wav-windows";
+import { pcmLayout, pcmSample } from "./wav-windows";
 
 /**
  * Decoding an upload to 16 kHz mono PCM in-process, so that any recording can be cut into windows and sent as WAV to a
@@ -134,13 +135,7 @@ function decodeWav(bytes: Uint8Array, out: PcmCollector) {
     for (let f = 0; f < count; f++) {
       for (let c = 0; c < channels; c++) {
         const at = dataOffset + (from + f) * blockAlign + c * width;
-        let v: number;
-        if (float) v = view.getFloat32(at, true);
-        else if (width === 1) v = (bytes[at] - 128) / 128;
-        else if (width === 2) v = view.getInt16(at, true) / 32_768;
-        else if (width === 3) v = ((bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16)) << 8) / 2 ** 31;
-        else v = view.getInt32(at, true) / 2 ** 31;
-        data[c][f] = v;
+        data[c][f] = pcmSample(view, at, width, float);
       }
     }
     out.push(data, sampleRate);
@@ -281,21 +276,6 @@ const EBML = {
 } as const;
 const DESCEND = new Set<number>([EBML.Segment, EBML.Tracks, EBML.TrackEntry, EBML.Cluster, EBML.BlockGroup]);
 
-/** EBML variable-length integer at `offset`: its length and value (undefined value = "unknown size"). */
-function vint(bytes: Uint8Array, offset: number, keepMarker: boolean): { length: number; value?: number } | undefined {
-  const first = bytes[offset];
-  if (first === undefined || first === 0) return undefined;
-  const length = Math.clz32(first) - 23;
-  if (offset + length > bytes.byteLength) return undefined;
-  let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === 0xff >> length;
-  for (let i = 1; i < length; i++) {
-    value = value * 256 + bytes[offset + i];
-    if (bytes[offset + i] !== 0xff) allOnes = false;
-  }
-  return { length, value: !keepMarker && allOnes ? undefined : value };
-}
-
 /**
  * The Opus track of a WebM file: CodecPrivate (the OpusHead) and the frames of its blocks, in file order. Elements of
  * unknown size (a live recorder's Segment and Clusters) are descended into like any other container. Laced blocks are
@@ -305,8 +285,8 @@ function webmOpus(bytes: Uint8Array): OpusStream {
   const tracks = new Map<number, { codec?: string; head?: Uint8Array }>();
   let current: { number?: number; codec?: string; head?: Uint8Array } | undefined;
   const frames: { track: number; data: Uint8Array }[] = [];
-  const header = vint(bytes, 0, true);
-  const headerSize = header && vint(bytes, header.length, false);
+  const header = readVint(bytes, 0, true);
+  const headerSize = header && readVint(bytes, header.length, false);
   if (!header || !headerSize || headerSize.value === undefined) throw new UndecodableAudio("the WebM header is incomplete");
   let offset = header.length + headerSize.length + headerSize.value;
   const closeTrack = () => {
@@ -314,8 +294,8 @@ function webmOpus(bytes: Uint8Array): OpusStream {
     current = undefined;
   };
   while (offset < bytes.byteLength) {
-    const id = vint(bytes, offset, true);
-    const size = id && vint(bytes, offset + id.length, false);
+    const id = readVint(bytes, offset, true);
+    const size = id && readVint(bytes, offset + id.length, false);
     if (!id || !size || id.value === undefined) break;
     const body = offset + id.length + size.length;
     if (id.value === EBML.TrackEntry) {
@@ -332,7 +312,7 @@ function webmOpus(bytes: Uint8Array): OpusStream {
     else if (current && id.value === EBML.CodecID) current.codec = String.fromCharCode(...content);
     else if (current && id.value === EBML.CodecPrivate) current.head = content;
     else if (id.value === EBML.SimpleBlock || id.value === EBML.Block) {
-      const track = vint(content, 0, false);
+      const track = readVint(content, 0, false);
       if (track?.value !== undefined && content.byteLength > track.length + 3) {
         const flags = content[track.length + 2];
         if ((flags & 0x06) !== 0) throw new UndecodableAudio("laced WebM blocks are not decoded in-process");

@@ -135,6 +135,15 @@ function quietestCut(from: number, to: number, frameLength: number, level: (fram
   return best;
 }
 
+/** One PCM sample at byte `at` as -1..1: unsigned 8-bit, signed 16/24/32-bit or 32-bit float, little-endian. */
+export function pcmSample(view: DataView, at: number, width: number, float: boolean): number {
+  if (float) return view.getFloat32(at, true);
+  if (width === 1) return (view.getUint8(at) - 128) / 128;
+  if (width === 2) return view.getInt16(at, true) / 32_768;
+  if (width === 3) return ((view.getUint8(at) | (view.getUint8(at + 1) << 8) | (view.getUint8(at + 2) << 16)) << 8) / 2 ** 31;
+  return view.getInt32(at, true) / 2 ** 31;
+}
+
 /** Mean absolute sample value (0..1) of `count` sample frames from `frame`, over every channel. */
 function meanLevel(bytes: Uint8Array, layout: PcmLayout, frame: number, count: number): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -144,13 +153,7 @@ function meanLevel(bytes: Uint8Array, layout: PcmLayout, frame: number, count: n
   for (let f = frame; f < frame + count; f++) {
     for (let c = 0; c < channels; c++) {
       const at = dataOffset + f * blockAlign + c * width;
-      let v: number;
-      if (float) v = view.getFloat32(at, true);
-      else if (width === 1) v = (bytes[at] - 128) / 128;
-      else if (width === 2) v = view.getInt16(at, true) / 32_768;
-      else if (width === 3) v = ((bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16)) << 8) / 2 ** 31;
-      else v = view.getInt32(at, true) / 2 ** 31;
-      sum += Math.abs(v);
+      sum += Math.abs(pcmSample(view, at, width, float));
     }
   }
   return sum / (count * channels);

@@ -1,3 +1,4 @@
+import { readVint } from "@/lib/kit/ebml";
 import { ApiError } from "@/lib/kit/errors";
 import type { AudioFormat } from "@/lib/providers/descriptor";
 
@@ -240,21 +241,6 @@ function checkOgg(bytes: Uint8Array): string | undefined {
     if (offset > bytes.byteLength) return "the last page is incomplete";
   }
   return lastFlags & 0x04 ? undefined : "the stream ends without its end-of-stream page";
-}
-
-/** EBML variable-length integer at `offset`: its length and value (undefined value = "unknown size"). */
-function readVint(bytes: Uint8Array, offset: number, keepMarker = false): { length: number; value?: number } | undefined {
-  const first = bytes[offset];
-  if (first === undefined || first === 0) return undefined;
-  const length = Math.clz32(first) - 23;
-  if (offset + length > bytes.byteLength) return undefined;
-  let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === 0xff >> length;
-  for (let i = 1; i < length; i++) {
-    value = value * 256 + bytes[offset + i];
-    if (bytes[offset + i] !== 0xff) allOnes = false;
-  }
-  return { length, value: !keepMarker && allOnes ? undefined : value };
 }
 
 /** WebM/Matroska: the EBML header, then a Segment whose declared size (unless "unknown", as live recorders write) fits. */
