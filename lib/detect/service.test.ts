@@ -89,7 +89,8 @@ describe("short and ambiguous inputs", () => {
   });
 
   it("a language it cannot detect lands between close candidates, never reliably", async () => {
-    const r = await detectOne("Guten Morgen, wie geht es dir heute? Ich hoffe, es geht dir gut und du hast einen schönen Tag.");
+    // Swedish: no provider serves it, so detection has no samples of it (German, once such a language, is now served).
+    const r = await detectOne("God morgon, hur mår du idag? Jag hoppas att du mår bra och har en fin dag.");
     expect(r.reliable).toBe(false);
     expect(["close_candidates", "mixed"]).toContain(r.reason);
     expect(r.candidates[1].confidence).toBeGreaterThan(r.candidates[0].confidence * 0.8);

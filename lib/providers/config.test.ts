@@ -95,9 +95,9 @@ describe("the provider registry / providerStatus", () => {
       expect(getSandboxEmulator(id)?.stats.requests).toBe(1);
     }
     expect(providerStatus()).toEqual({
-      provider_a: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true },
-      provider_b: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true },
-      provider_c: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true },
+      provider_a: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true, out_of_credit: false },
+      provider_b: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true, out_of_credit: false },
+      provider_c: { mode: "sandbox", circuit: "closed", base_url: "in-process sandbox", configured: true, out_of_credit: false },
     });
   });
 
@@ -141,7 +141,13 @@ describe("the provider registry / providerStatus", () => {
     env({ PROVIDER_MODE: "live" });
     const err = await providerError(getProviders().provider_a.translate(request("provider_a")));
     expect(err).toMatchObject({ kind: "auth", message: "provider is not configured" });
-    expect(providerStatus().provider_a).toEqual({ mode: "live", circuit: "closed", base_url: "https://api.sunbird.ai", configured: false });
+    expect(providerStatus().provider_a).toEqual({
+      mode: "live",
+      circuit: "closed",
+      base_url: "https://api.sunbird.ai",
+      configured: false,
+      out_of_credit: false,
+    });
   });
 
   describe("live clients pointed at loopback emulators", () => {
@@ -168,7 +174,13 @@ describe("the provider registry / providerStatus", () => {
         expect(servers[id].stats.requests).toBe(1);
       }
       const status = providerStatus();
-      expect(status.provider_c).toEqual({ mode: "live", circuit: "closed", base_url: servers.provider_c.url, configured: true });
+      expect(status.provider_c).toEqual({
+        mode: "live",
+        circuit: "closed",
+        base_url: servers.provider_c.url,
+        configured: true,
+        out_of_credit: false,
+      });
       expect(JSON.stringify(status)).not.toContain("hf_live");
     });
   });

@@ -3,7 +3,7 @@ import { createTranslationCache, SingleFlight } from "@/lib/cache";
 import { loadConfig } from "@/lib/config";
 import type { GlossaryWithEntries } from "@/lib/glossaries/store";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, hostileTranslation, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { cacheSettings } from "@/lib/server/settings";
 import { translateBatch } from "./batch";
@@ -116,7 +116,13 @@ describe("packed batches against the emulators", () => {
     // One packed call, then one call per item.
     expect(r.upstream_calls).toBe(6);
     expect(servers.provider_a.stats.quotaUnits).toBe(6);
-    expect(r.results.map((x) => x.translated_text)).toEqual(items.map((x) => `[sandbox:sunbird eng→lug] ${x.text}`));
+    // Each as the hostile sandbox translates it on its own: every word changed, the placeholder back as it was sent.
+    const alone = (text: string) =>
+      text
+        .split(/(\{name\})/)
+        .map((part) => (part === "{name}" ? part : hostileTranslation(part)))
+        .join("");
+    expect(r.results.map((x) => x.translated_text)).toEqual(items.map((x) => `[sandbox:sunbird eng→lug] ${alone(x.text)}`));
   });
 
   it("a pack whose provider fails falls back item by item; a forced provider fails each item", async () => {
@@ -163,9 +169,13 @@ describe("packed batches against the emulators", () => {
     const r = await translateBatch(items, undefined, d, { caller });
     const by = Object.fromEntries(r.results.map((x) => [x.id, x]));
     expect(r.results.map((x) => x.id)).toEqual(items.map((x) => x.id));
-    expect(by.cached).toMatchObject({ cached: true, translated_text: "[sandbox:sunbird eng→lug] Good morning", error: null });
-    expect(by.new).toMatchObject({ cached: false, translated_text: "[sandbox:sunbird eng→lug] Good evening" });
-    expect(by["same-again"]).toMatchObject({ cached: true, translated_text: "[sandbox:sunbird eng→lug] Good evening" });
+    expect(by.cached).toMatchObject({
+      cached: true,
+      translated_text: `[sandbox:sunbird eng→lug] ${hostileTranslation("Good morning")}`,
+      error: null,
+    });
+    expect(by.new).toMatchObject({ cached: false, translated_text: `[sandbox:sunbird eng→lug] ${hostileTranslation("Good evening")}` });
+    expect(by["same-again"]).toMatchObject({ cached: true, translated_text: `[sandbox:sunbird eng→lug] ${hostileTranslation("Good evening")}` });
     expect(by.blank).toMatchObject({ error_code: "VALIDATION_ERROR", translated_text: null });
     expect(by["bad-lang"]).toMatchObject({ error_code: "UNSUPPORTED_LANGUAGE", translated_text: null });
     expect(by.glossary).toMatchObject({ glossary_terms_applied: ["ebbaluwa"], error: null });
