@@ -202,7 +202,7 @@ describe("synthesizeSpeech", () => {
     const json = await apiError(synthesizeSpeech({ text: "a".repeat(1_000), language: "lug" }, capped));
     expect(json).toMatchObject({ code: "TEXT_TOO_LONG", status: 422 });
     expect(json.options.errors?.[0].loc).toEqual(["body", "text"]);
-    expect(json.message).toMatch(/the limit in wav is 560 characters on this deployment.*\(2,000 in opus\)/);
+    expect(json.message).toMatch(/the limit is 560 characters on this deployment in wav.*\(2,000 in opus\)/);
     // The raw form carries no base64, so more text fits.
     await expect(synthesizeSpeech({ text: "a".repeat(700), language: "lug", raw: true }, capped)).resolves.toBeTruthy();
     expect((await synthesizeSpeech({ text: "a".repeat(560), language: "lug" }, capped)).audio.byteLength).toBeLessThan(4_500_000);

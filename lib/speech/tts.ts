@@ -88,7 +88,7 @@ export async function synthesizeSpeech(
     const opus = ttsMaxCharsFor(deps.maxResponseBytes, input.raw === true, "opus");
     throw fieldError(
       "TEXT_TOO_LONG",
-      `text is ${characters.toLocaleString("en-US")} characters; the limit in ${format} is ${limit.toLocaleString("en-US")} characters on this deployment, whose answers may carry at most ${formatBytes(deps.maxResponseBytes)}${format === "opus" ? "" : ` (${opus.toLocaleString("en-US")} in opus)`}. Split the text.`,
+      `text is ${characters.toLocaleString("en-US")} characters; the limit is ${limit.toLocaleString("en-US")} characters on this deployment in ${format}, whose answers may carry at most ${formatBytes(deps.maxResponseBytes)}${format === "opus" ? "" : ` (${opus.toLocaleString("en-US")} in opus)`}. Split the text${format === "opus" ? "" : " or ask for Opus"}.`,
       ["body", "text"],
       "string_too_long",
     );
