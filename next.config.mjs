@@ -51,6 +51,8 @@ const nextConfig = {
     "@wasm-audio-decoders/common",
     "@eshaz/web-worker",
     "codec-parser",
+    // The Opus encoder (lib/speech/encode.ts, imported on first use) reads its WebAssembly file from beside its script.
+    "opusscript",
   ],
   poweredByHeader: false,
   // `next start` would load every page and route at boot; the API's first translation waited for the whole portal.

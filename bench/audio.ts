@@ -11,18 +11,40 @@
  *   npx tsx bench/audio.ts
  *   BENCH_AUDIO_SECONDS=600 BENCH_AUDIO_FORMATS=ogg,webm,mp3,flac,wav BENCH_AUDIO_PARALLEL=2 npx tsx bench/audio.ts
  *
- * Recordings are eSpeak NG speech encoded by ffmpeg (e2e/support/audio.ts), as in the tests. Text-to-speech encoding
- * is not measured here: answers are the providers' WAV, passed through.
+ * and, for text-to-speech answers, the time to encode BENCH_AUDIO_TTS_SECONDS (default 120: 2,000 characters of a slow
+ * voice) of a provider's WAV (24 kHz, as Sunbird's Orpheus; the sandbox voices' tone) to each answer format (lib/speech/encode.ts),
+ * as a real-time factor, and the answer's size.
+ *
+ * Recordings are eSpeak NG speech encoded by ffmpeg (e2e/support/audio.ts), as in the tests.
  */
 import { type FixtureFormat, longRecording, removeAudioFixtures } from "../e2e/support/audio";
 import { windowsFor } from "../lib/providers/audio-windows";
 import { decodeToPcm, PCM_SAMPLE_RATE } from "../lib/providers/decode";
+import { makeWav } from "../lib/providers/sandbox/wav";
 import { splitPcm } from "../lib/providers/wav-windows";
+import { encodeSpeech } from "../lib/speech/encode";
 
 const SECONDS = Number(process.env.BENCH_AUDIO_SECONDS ?? 600);
 const FORMATS = (process.env.BENCH_AUDIO_FORMATS ?? "ogg,webm,mp3,flac,wav").split(",") as FixtureFormat[];
 const PARALLEL = Number(process.env.BENCH_AUDIO_PARALLEL ?? 2);
+const TTS_SECONDS = Number(process.env.BENCH_AUDIO_TTS_SECONDS ?? 120);
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** Text-to-speech answers: a 24 kHz WAV (the sandbox voices' speech-like tone) encoded to MP3 and Ogg/Opus. */
+async function encodeTts() {
+  const wav = makeWav({ durationSeconds: TTS_SECONDS, sampleRate: 24_000 });
+  console.log(`\nencode ${TTS_SECONDS} s of a provider's 24 kHz WAV (${(wav.byteLength / 1e6).toFixed(1)} MB) per answer format`);
+  console.log("| format | encode s | real-time factor | answer kB | bytes per audio second |");
+  console.log("|---|---|---|---|---|");
+  for (const format of ["mp3", "opus"] as const) {
+    const t0 = performance.now();
+    const { audio } = await encodeSpeech(wav, "wav", format);
+    const s = (performance.now() - t0) / 1000;
+    console.log(
+      `| ${format} | ${s.toFixed(2)} | ${(s / TTS_SECONDS).toFixed(4)} | ${Math.round(audio.byteLength / 1000)} | ${Math.round(audio.byteLength / TTS_SECONDS)} |`,
+    );
+  }
+}
 
 async function main() {
   console.log(`decode and window ${SECONDS} s of speech per format (this machine's load applies)`);
@@ -69,6 +91,7 @@ async function main() {
   console.log(
     `\n${PARALLEL} × ${SECONDS} s OGG/Opus at once: ${results.map((r) => r.windows.length).join(" + ")} windows in ${((performance.now() - t0) / 1000).toFixed(1)} s; RSS ${mb(before)} MB before, peak ${mb(peak)} MB (+${mb(peak - before)} MB)`,
   );
+  await encodeTts();
   removeAudioFixtures();
 }
 

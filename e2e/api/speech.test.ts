@@ -1,6 +1,6 @@
 import http from "node:http";
 import { parseBuffer } from "music-metadata";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { call, expectEnvelope, type JsonResponse, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import {
@@ -66,6 +66,7 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
         "sandbox",
         "segments",
         "transcript",
+        "upstream_calls",
       ].sort(),
     );
     expect(b).toMatchObject({ language: "en", audio_content_type: fx.files[format].contentType, sandbox: true, fallback_used: false });
@@ -295,6 +296,7 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
         "providers_tried",
         "requested_provider",
         "sandbox",
+        "upstream_calls",
         "voice",
       ].sort(),
     );
@@ -344,6 +346,7 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
       "x-lugha-fallback-used": "false",
       "x-lugha-providers-tried": "provider_b",
       "x-lugha-sandbox": "true",
+      "x-lugha-upstream-calls": "1",
     });
     expect(res.headers.get("x-request-id")).toBeTruthy();
     expect(res.headers.get("x-ratelimit-limit")).toBe("1000");
@@ -359,6 +362,78 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
     const json = await tts({ text: "Habari", language: "sw" }, { accept: "*/*" });
     expect(json.headers.get("content-type")).toContain("application/json");
     expect(json.body.voice).toBe("246");
+  });
+
+  describe("formats: Ogg/Opus, MP3, WAV", () => {
+    // An MP3 read by its bit rate counts the encoder's delay and the last frame's padding (up to ~0.1 s at 16 kHz).
+    const DURATION_TOLERANCE = 0.15;
+    const raw = (json: unknown, accept: string) =>
+      fetch(`${app.url}/api/v1/speech/tts`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept },
+        body: JSON.stringify(json),
+      });
+
+    it.each([
+      ["audio/ogg", "audio/ogg; codecs=opus", "Ogg", "speech.ogg"],
+      ["audio/mpeg", "audio/mpeg", "MPEG", "speech.mp3"],
+      ["audio/wav", "audio/wav", "WAVE", "speech.wav"],
+    ])("Accept: %s answers the raw audio in that format, of the duration the headers state", async (accept, contentType, container, filename) => {
+      const res = await raw({ text: "Oli otya, nnyabo? Webale nnyo.", language: "lug" }, accept);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe(contentType);
+      expect(res.headers.get("content-disposition")).toContain(filename);
+      const stated = Number(res.headers.get("x-lugha-audio-duration-seconds"));
+      expect(stated).toBeGreaterThan(0.5);
+      const format = await decode(new Uint8Array(await res.arrayBuffer()), contentType);
+      expect(format.container).toBe(container);
+      expect(Math.abs((format.duration ?? 0) - stated)).toBeLessThan(DURATION_TOLERANCE);
+    });
+
+    it("a JSON answer carries the body's format (WAV by default); with Accept: audio/* the body's format decides the raw one", async () => {
+      for (const [format, contentType, container] of [
+        ["opus", "audio/ogg; codecs=opus", "Ogg"],
+        ["mp3", "audio/mpeg", "MPEG"],
+        ["wav", "audio/wav", "WAVE"],
+      ] as const) {
+        const res = await tts({ text: "Maakye, wo ho te sɛn?", language: "tw", format });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.content_type).toBe(contentType);
+        const meta = await decode(Buffer.from(res.body.audio_base64, "base64"), contentType);
+        expect(meta.container).toBe(container);
+        expect(Math.abs((meta.duration ?? 0) - res.body.audio_duration_seconds)).toBeLessThan(DURATION_TOLERANCE);
+      }
+      const star = await raw({ text: "Habari", language: "sw", format: "mp3" }, "audio/*");
+      expect(star.headers.get("content-type")).toBe("audio/mpeg");
+      // Accept naming a format wins over the body's.
+      const named = await raw({ text: "Habari", language: "sw", format: "mp3" }, "audio/ogg");
+      expect(named.headers.get("content-type")).toBe("audio/ogg; codecs=opus");
+      const bad = await tts({ text: "Habari", language: "sw", format: "flac" });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail.code).toBe("VALIDATION_ERROR");
+      expect(bad.text).not.toContain("flac");
+    });
+
+    // On Vercel PGlite is refused, so this runs on PostgreSQL only.
+    if (inject("database") === "postgres") {
+      it("on Vercel (4.5 MB answers), 2,000 characters answer in Opus as JSON within the limit; in WAV they are refused before any call", async () => {
+        const vercel = await startApp({ env: { VERCEL: "1", RATE_LIMIT_TTS: "1000/60s" } });
+        const vercelKey = await mintKey(vercel.url, "vercel tts");
+        const text = "Oli otya, nnyabo? ".repeat(112).slice(0, 2_000);
+        const opus = await call(vercel.url, "POST", "/api/v1/speech/tts", { key: vercelKey, json: { text, language: "lug", format: "opus" } });
+        expect(opus.status, opus.text).toBe(200);
+        expect(Buffer.byteLength(opus.text)).toBeLessThanOrEqual(4_500_000);
+        expect(opus.body.content_type).toBe("audio/ogg; codecs=opus");
+        // A long Ogg file's duration is read from its last page only when asked to.
+        const { format } = await parseBuffer(Buffer.from(opus.body.audio_base64, "base64"), { mimeType: "audio/ogg" }, { duration: true });
+        expect(Math.abs((format.duration ?? 0) - opus.body.audio_duration_seconds)).toBeLessThan(DURATION_TOLERANCE);
+        expect(opus.body.audio_duration_seconds).toBeGreaterThan(60);
+        const wav = await call(vercel.url, "POST", "/api/v1/speech/tts", { key: vercelKey, json: { text, language: "lug" } });
+        expect(wav.status).toBe(422);
+        expect(wav.body.detail.code).toBe("TEXT_TOO_LONG");
+        expect(wav.body.detail.message).toContain("(2,000 in opus)");
+      }, 240_000); // a second app starts on a shared machine
+    }
   });
 
   it("serves each provider's voices (Orpheus tag, MMS model) and lists them on a wrong voice", async () => {

@@ -12,6 +12,7 @@ import { matchTemplate } from "@/lib/kit/path-template";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { UPSTREAM_CALLS_RESPONSE_HEADER } from "@/lib/routing/fields";
+import { TTS_FORMATS, TTS_MEDIA_TYPES } from "@/lib/speech/formats";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
 import { CATALOG_FILE_HEADERS, CATALOG_MAX_BODY_BYTES, CATALOG_MEDIA_TYPES, CatalogRequest } from "@/lib/translate/catalog-schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
@@ -242,7 +243,7 @@ export const ROUTES = {
       tags: ["Speech"],
       summary: "Text-to-speech",
       description:
-        "The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`).",
+        "The audio is in the response itself, never a link that expires: base64 in JSON by default (in WAV, or in the body's `format`: `mp3`, `opus`), or the raw bytes when the request sends `Accept: audio/ogg` (Ogg/Opus, a voice note), `audio/mpeg`, `audio/wav` (or any `audio/*`: then the body's `format`, WAV by default).",
       auth: "api_key",
       rateLimit: "tts",
       body: { zod: TtsRequest, schema: "TtsRequest" },
@@ -250,13 +251,14 @@ export const ROUTES = {
       deadline: "SPEECH_DEADLINE_MS",
       errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "PROVIDER_ERROR"],
       ok: {
-        description: "The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers",
+        description:
+          "The speech: JSON with `audio_base64` by default; with `Accept: audio/ogg`, `audio/mpeg` or `audio/wav` the raw audio in that format, its metadata in the X-Lugha-* headers",
         schema: "TtsResponse",
         headers: {
           ...Object.fromEntries(Object.entries(TTS_AUDIO_HEADERS).filter(([name]) => name !== "Content-Type" && name !== "X-Lugha-Sandbox")),
           ...UPSTREAM_CALLS_RESPONSE_HEADER,
         },
-        content: { "audio/wav": { schema: { type: "string", format: "binary" } } },
+        content: Object.fromEntries(TTS_FORMATS.map((f) => [TTS_MEDIA_TYPES[f].contentType, { schema: { type: "string", format: "binary" } }])),
       },
       sandbox: true,
     }),

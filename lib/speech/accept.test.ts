@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { prefersRawAudio } from "./accept";
+import { prefersRawAudio, ttsFormatAccepted } from "./accept";
 
 describe("prefersRawAudio (TTS content negotiation)", () => {
   it.each([
@@ -22,5 +22,23 @@ describe("prefersRawAudio (TTS content negotiation)", () => {
     ["application/*, audio/wav", false],
   ])("Accept: %s → raw audio %s", (accept, expected) => {
     expect(prefersRawAudio(accept)).toBe(expected);
+  });
+});
+
+describe("ttsFormatAccepted (the format of a raw TTS answer)", () => {
+  it.each([
+    ["audio/ogg", "opus"],
+    ["audio/ogg; codecs=opus", "opus"],
+    ["audio/mpeg", "mp3"],
+    ["audio/wav", "wav"],
+    ["audio/x-wav", "wav"],
+    ["audio/mpeg;q=0.5, audio/ogg;q=0.9", "opus"],
+    ["audio/wav, audio/mpeg", "wav"],
+    ["audio/*", undefined],
+    ["audio/flac", undefined],
+    ["application/json", undefined],
+    [null, undefined],
+  ])("Accept %s → %s", (accept, format) => {
+    expect(ttsFormatAccepted(accept)).toBe(format);
   });
 });

@@ -4,39 +4,49 @@
  * services as SpeechDeps.
  */
 
+import { MP3_KBITS_PER_SECOND, OPUS_BITS_PER_SECOND, type TtsFormat } from "./formats";
+
 /** TTS text, Unicode code points after trimming (Sunbird Orpheus takes 2,000). */
 export const MAX_TTS_CHARS = 2_000;
 /** Room for the multipart framing and the small fields around the audio part. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
+/** The slowest current voices speak about 8 characters a second: the size rule counts that many seconds per character. */
+const TTS_CHARS_PER_SECOND = 8;
+
 /**
- * Audio bytes per character of TTS text, at most: Sunbird's Orpheus answers WAV at 24 kHz, 16-bit, mono (48,000 bytes a
- * second, the largest of the current voices), and its slowest voices speak about 8 characters a second.
+ * Answer bytes per second of audio, at most, in each format: WAV is the provider's own (Sunbird's Orpheus answers at
+ * 24 kHz, 16-bit, mono: 48,000 bytes a second, the largest of the current voices); MP3 and Opus are encoded here at
+ * fixed bit rates (lib/speech/encode.ts), with room for the frame and Ogg page overhead.
  */
-export const TTS_AUDIO_BYTES_PER_CHAR = 6_000;
+const TTS_BYTES_PER_SECOND: Record<TtsFormat, number> = {
+  wav: 48_000,
+  mp3: (MP3_KBITS_PER_SECOND * 1000) / 8 + 500,
+  opus: OPUS_BITS_PER_SECOND / 8 + 500,
+};
 const WAV_HEADER_BYTES = 44;
 /** Room in the JSON answer for everything but the audio (the metadata fields). */
 const TTS_JSON_METADATA_BYTES = 16 * 1024;
 
-/** The largest answer a text of `characters` can produce: raw audio, or JSON (base64, a third larger, plus the fields). */
-export function ttsAnswerBytes(characters: number, raw: boolean): number {
-  const audio = WAV_HEADER_BYTES + characters * TTS_AUDIO_BYTES_PER_CHAR;
+/** The largest answer a text of `characters` can produce in `format`: raw audio, or JSON (base64, a third larger, plus the fields). */
+export function ttsAnswerBytes(characters: number, raw: boolean, format: TtsFormat = "wav"): number {
+  const audio = WAV_HEADER_BYTES + Math.ceil((characters / TTS_CHARS_PER_SECOND) * TTS_BYTES_PER_SECOND[format]);
   return raw ? audio : Math.ceil(audio / 3) * 4 + TTS_JSON_METADATA_BYTES;
 }
 
-/** The longest text (at most MAX_TTS_CHARS) whose answer — raw audio or JSON — fits `maxBytes`. */
-export function ttsMaxCharsFor(maxBytes: number, raw: boolean): number {
+/** The longest text (at most MAX_TTS_CHARS) whose answer in `format` — raw audio or JSON — fits `maxBytes`. */
+export function ttsMaxCharsFor(maxBytes: number, raw: boolean, format: TtsFormat = "wav"): number {
   let lo = 0;
   let hi = MAX_TTS_CHARS;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (ttsAnswerBytes(mid, raw) <= maxBytes) lo = mid;
+    if (ttsAnswerBytes(mid, raw, format) <= maxBytes) lo = mid;
     else hi = mid - 1;
   }
   return lo;
 }
 
-/** The longest TTS text whose JSON answer fits a response body of `bodyLimitBytes` (Vercel's 4.5 MB: 560 characters). */
-export function ttsCharsFitting(bodyLimitBytes: number): number {
-  return ttsMaxCharsFor(bodyLimitBytes, false);
+/** The longest TTS text whose JSON answer in `format` fits a response body of `bodyLimitBytes` (Vercel's 4.5 MB: 560 characters in WAV, all 2,000 in MP3 or Opus). */
+export function ttsCharsFitting(bodyLimitBytes: number, format: TtsFormat = "wav"): number {
+  return ttsMaxCharsFor(bodyLimitBytes, false, format);
 }

@@ -3,6 +3,7 @@ import { CONFIG_DEFAULTS, PLATFORM_BODY_LIMIT_BYTES, PLATFORM_DEFAULTS } from "@
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { providerChoiceError, UpstreamCalls } from "@/lib/routing/fields";
 import { ACCEPTED_FORMATS_TEXT } from "./audio";
+import { TTS_FORMATS } from "./formats";
 import { MAX_TTS_CHARS, ttsCharsFitting } from "./limits";
 
 /**
@@ -139,7 +140,7 @@ export const TtsRequest = z
     text: z
       .string(required("a string"))
       .describe(
-        `Text to speak: 1–${MAX_TTS_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points); on Vercel 1–${ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES).toLocaleString("en-US")}, so that the answer fits the platform's 4.5 MB response body (TEXT_TOO_LONG beyond).`,
+        `Text to speak: 1–${MAX_TTS_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). On Vercel, whose response body stops at 4.5 MB, a JSON answer in WAV takes 1–${ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "wav").toLocaleString("en-US")}; in MP3 or Opus 1–${Math.min(ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "mp3"), ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "opus")).toLocaleString("en-US")} (TEXT_TOO_LONG beyond).`,
       ),
     language: SpeechLanguage("Language of the text"),
     voice: z
@@ -152,20 +153,31 @@ export const TtsRequest = z
         'Voice id from GET /api/v1/languages (tts.providers[].voices[].id): e.g. "248" (provider_a, Luganda), "salt_lug_0001" (provider_a), "female" (provider_b), "facebook/mms-tts-swh" (provider_c). A voice belongs to one provider, so it also fixes the provider (no fallback). Default: the default voice of each provider tried. An unknown voice, or one that does not speak the language, is a 422 UNSUPPORTED_VOICE — never silently another voice.',
       ),
     provider: SpeechProviderChoice.optional(),
+    format: z
+      .enum(TTS_FORMATS, { error: () => `Input should be ${TTS_FORMATS.map((f) => `'${f}'`).join(", ")}` })
+      .optional()
+      .describe(
+        'Format of the audio in a JSON answer: "wav" (default: the provider\'s own audio), "mp3" (audio/mpeg, 32 kbit/s) or "opus" (audio/ogg; codecs=opus, 24 kbit/s: a voice note WhatsApp and Telegram play). MP3 and Opus are 16 kHz mono. A raw answer takes its format from Accept (audio/ogg, audio/mpeg, audio/wav); with only audio/*, from this field.',
+      ),
   })
   .describe("POST /api/v1/speech/tts request")
   .meta({
     examples: [
       { text: "Wasuze otya nno?", language: "lug" },
       { text: "Wasuze otya nno?", language: "lug", voice: "248" },
+      { text: "Wasuze otya nno?", language: "lug", format: "opus" },
     ],
   });
 export type TtsRequest = z.infer<typeof TtsRequest>;
 
 export const TtsResponse = z
   .object({
-    audio_base64: z.string().describe("The audio file, base64. Send Accept: audio/wav (or any audio/*) to receive the raw bytes instead"),
-    content_type: z.string().describe("Media type of the audio, recognised from its bytes (audio/wav from every current provider)"),
+    audio_base64: z
+      .string()
+      .describe(
+        "The audio file, base64, in the format requested. Send Accept: audio/ogg, audio/mpeg or audio/wav (or any audio/*) to receive the raw bytes instead",
+      ),
+    content_type: z.string().describe("Media type of the audio: audio/wav, audio/mpeg or audio/ogg; codecs=opus (see format)"),
     language: z.string().describe("Canonical code of the language requested"),
     voice: z.string().describe("The voice id that spoke"),
     model_used: z.string().describe('"<provider>/<model>", e.g. "provider_a/spark-tts", "provider_b/khaya-tts-v1"'),
@@ -202,10 +214,10 @@ export type TtsResponse = z.infer<typeof TtsResponse>;
  */
 export const TTS_AUDIO_HEADERS: Readonly<Record<string, { description: string; schema: { type: "string" | "integer" | "number" | "boolean" } }>> = {
   "Content-Type": {
-    description: "Media type of the audio (audio/wav from every current provider); the service does not transcode",
+    description: "Media type of the audio: audio/ogg; codecs=opus, audio/mpeg or audio/wav, as Accept (or the body's format) asked",
     schema: { type: "string" },
   },
-  "Content-Disposition": { description: 'inline; filename="speech.wav" (the extension of the media type)', schema: { type: "string" } },
+  "Content-Disposition": { description: 'inline; filename="speech.ogg", "speech.mp3" or "speech.wav"', schema: { type: "string" } },
   "X-Lugha-Language": { description: "language", schema: { type: "string" } },
   "X-Lugha-Voice": { description: "voice", schema: { type: "string" } },
   "X-Lugha-Model-Used": { description: "model_used", schema: { type: "string" } },

@@ -202,12 +202,18 @@ describe("synthesizeSpeech", () => {
     const json = await apiError(synthesizeSpeech({ text: "a".repeat(1_000), language: "lug" }, capped));
     expect(json).toMatchObject({ code: "TEXT_TOO_LONG", status: 422 });
     expect(json.options.errors?.[0].loc).toEqual(["body", "text"]);
-    expect(json.message).toMatch(/the limit is 560 characters on this deployment.*\(749 with Accept: audio\/wav/);
+    expect(json.message).toMatch(/the limit is 560 characters on this deployment in wav.*\(2,000 in opus\)/);
     // The raw form carries no base64, so more text fits.
     await expect(synthesizeSpeech({ text: "a".repeat(700), language: "lug", raw: true }, capped)).resolves.toBeTruthy();
     expect((await synthesizeSpeech({ text: "a".repeat(560), language: "lug" }, capped)).audio.byteLength).toBeLessThan(4_500_000);
     expect(await apiError(synthesizeSpeech({ text: "a".repeat(561), language: "lug" }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
     expect(await apiError(synthesizeSpeech({ text: "a".repeat(750), language: "lug", raw: true }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
+    // Opus and MP3 are a tenth of WAV's size or less: the whole 2,000 characters fit, as JSON too.
+    for (const format of ["opus", "mp3"] as const) {
+      const { response, audio } = await synthesizeSpeech({ text: "a".repeat(2_000), language: "lug", format }, capped);
+      expect(response.content_type).toBe(format === "opus" ? "audio/ogg; codecs=opus" : "audio/mpeg");
+      expect(Math.ceil(audio.byteLength / 3) * 4).toBeLessThan(4_500_000);
+    }
   });
 
   it("falls back to the next provider's default voice when provider_a fails, and says so", async () => {

@@ -6,13 +6,16 @@ import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
 import { ProviderError, type ProviderId } from "@/lib/providers/types";
 import { chainFailure, fieldError, routingFields, runChain } from "@/lib/routing";
 import { type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
+import { encodeSpeech } from "./encode";
+import { TTS_MEDIA_TYPES, type TtsFormat } from "./formats";
 import { MAX_TTS_CHARS, ttsAnswerBytes, ttsMaxCharsFor } from "./limits";
 import type { SpeechProviderChoice, TtsResponse } from "./schemas";
 import { describe, noteSpeechFailure, round3, type SpeechDeps, speechView } from "./stt";
 
 /**
  * Text-to-speech: text, language, voice and provider checks, then plan → run the chain (lib/routing) → respond with the audio —
- * always the bytes themselves (provider_a's signed URL is downloaded by its client), checked and measured here.
+ * always the bytes themselves (provider_a's signed URL is downloaded by its client), checked and measured here, then
+ * encoded to MP3 or Ogg/Opus when that format was asked for (lib/speech/encode.ts; WAV passes through).
  *
  *   empty / whitespace-only text              → 422 VALIDATION_ERROR (body.text)
  *   text over 2,000 characters                → 422 TEXT_TOO_LONG (body.text)
@@ -40,6 +43,8 @@ export interface SynthesizeInput {
   provider?: SpeechProviderChoice;
   /** The answer will be the raw audio (Accept: audio/*) rather than JSON with base64: what the size check assumes. */
   raw?: boolean;
+  /** The audio's format (default WAV, the provider's own): MP3 and Opus are encoded here after the synthesis. */
+  format?: TtsFormat;
 }
 
 /** The JSON result plus the audio bytes, so a route can answer with either form. */
@@ -75,13 +80,15 @@ export async function synthesizeSpeech(
     );
   }
   // Where the platform caps a response (Vercel: 4.5 MB), a text whose audio could pass the cap is refused before any
-  // provider is called (and charged), rather than failing after the synthesis. Raw audio (no base64) fits more.
-  if (deps.maxResponseBytes !== undefined && ttsAnswerBytes(characters, input.raw === true) > deps.maxResponseBytes) {
-    const limit = ttsMaxCharsFor(deps.maxResponseBytes, input.raw === true);
-    const raw = ttsMaxCharsFor(deps.maxResponseBytes, true);
+  // provider is called (and charged), rather than failing after the synthesis. Raw audio (no base64) fits more, and
+  // MP3 and Opus far more than WAV.
+  const format = input.format ?? "wav";
+  if (deps.maxResponseBytes !== undefined && ttsAnswerBytes(characters, input.raw === true, format) > deps.maxResponseBytes) {
+    const limit = ttsMaxCharsFor(deps.maxResponseBytes, input.raw === true, format);
+    const opus = ttsMaxCharsFor(deps.maxResponseBytes, input.raw === true, "opus");
     throw fieldError(
       "TEXT_TOO_LONG",
-      `text is ${characters.toLocaleString("en-US")} characters; the limit is ${limit.toLocaleString("en-US")} characters on this deployment, whose answers may carry at most ${formatBytes(deps.maxResponseBytes)}${input.raw === true ? "" : ` (${raw.toLocaleString("en-US")} with Accept: audio/wav: raw audio, no base64)`}. Split the text.`,
+      `text is ${characters.toLocaleString("en-US")} characters; the limit is ${limit.toLocaleString("en-US")} characters on this deployment in ${format}, whose answers may carry at most ${formatBytes(deps.maxResponseBytes)}${format === "opus" ? "" : ` (${opus.toLocaleString("en-US")} in opus)`}. Split the text${format === "opus" ? "" : " or ask for Opus"}.`,
       ["body", "text"],
       "string_too_long",
     );
@@ -178,16 +185,18 @@ export async function synthesizeSpeech(
 
   const { result, info, voice, sandbox } = outcome.value;
   const { provider, requested_provider, fallback_used, providers_tried } = routingFields(requested, outcome);
+  const answer =
+    format === "wav" ? { audio: result.audio, durationSeconds: info.durationSeconds } : await encodeSpeech(result.audio, info.format, format);
   return {
-    audio: result.audio,
+    audio: answer.audio,
     response: {
-      content_type: info.contentType,
+      content_type: format === "wav" ? info.contentType : TTS_MEDIA_TYPES[format].contentType,
       language,
       voice: voice.id,
       model_used: `${provider}/${result.model}`,
       provider,
       latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
-      audio_duration_seconds: round3(info.durationSeconds),
+      audio_duration_seconds: round3(answer.durationSeconds),
       requested_provider,
       fallback_used,
       providers_tried,

@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Text-to-speech
-         * @description The audio is in the response itself, never a link that expires: base64 in JSON by default, or the raw bytes when the request sends `Accept: audio/wav` (or any `audio/*`). Rate limit: tts bucket (20/min per key by default). Body limit: 64 kB.
+         * @description The audio is in the response itself, never a link that expires: base64 in JSON by default (in WAV, or in the body's `format`: `mp3`, `opus`), or the raw bytes when the request sends `Accept: audio/ogg` (Ogg/Opus, a voice note), `audio/mpeg`, `audio/wav` (or any `audio/*`: then the body's `format`, WAV by default). Rate limit: tts bucket (20/min per key by default). Body limit: 64 kB.
          */
         post: operations["textToSpeech"];
         delete?: never;
@@ -709,7 +709,7 @@ export interface components {
          *     }
          */
         TtsRequest: {
-            /** @description Text to speak: 1–2,000 characters after trimming surrounding whitespace (Unicode code points); on Vercel 1–560, so that the answer fits the platform's 4.5 MB response body (TEXT_TOO_LONG beyond). */
+            /** @description Text to speak: 1–2,000 characters after trimming surrounding whitespace (Unicode code points). On Vercel, whose response body stops at 4.5 MB, a JSON answer in WAV takes 1–560; in MP3 or Opus 1–2,000 (TEXT_TOO_LONG beyond). */
             text: string;
             /** @description Language of the text. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts. */
             language: string;
@@ -720,6 +720,11 @@ export interface components {
              * @enum {string}
              */
             provider?: "auto" | "provider_a" | "provider_b" | "provider_c";
+            /**
+             * @description Format of the audio in a JSON answer: "wav" (default: the provider's own audio), "mp3" (audio/mpeg, 32 kbit/s) or "opus" (audio/ogg; codecs=opus, 24 kbit/s: a voice note WhatsApp and Telegram play). MP3 and Opus are 16 kHz mono. A raw answer takes its format from Accept (audio/ogg, audio/mpeg, audio/wav); with only audio/*, from this field.
+             * @enum {string}
+             */
+            format?: "wav" | "mp3" | "opus";
         };
         /** @description POST /api/v1/speech/stt request: multipart/form-data fields */
         SttForm: {
@@ -1545,9 +1550,9 @@ export interface components {
          *     }
          */
         TtsResponse: {
-            /** @description The audio file, base64. Send Accept: audio/wav (or any audio/*) to receive the raw bytes instead */
+            /** @description The audio file, base64, in the format requested. Send Accept: audio/ogg, audio/mpeg or audio/wav (or any audio/*) to receive the raw bytes instead */
             audio_base64: string;
-            /** @description Media type of the audio, recognised from its bytes (audio/wav from every current provider) */
+            /** @description Media type of the audio: audio/wav, audio/mpeg or audio/ogg; codecs=opus (see format) */
             content_type: string;
             /** @description Canonical code of the language requested */
             language: string;
@@ -2690,14 +2695,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The speech: JSON with `audio_base64` by default; with `Accept: audio/wav` the raw audio, its metadata in the X-Lugha-* headers */
+            /** @description The speech: JSON with `audio_base64` by default; with `Accept: audio/ogg`, `audio/mpeg` or `audio/wav` the raw audio in that format, its metadata in the X-Lugha-* headers */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    /** @description inline; filename="speech.wav" (the extension of the media type) */
+                    /** @description inline; filename="speech.ogg", "speech.mp3" or "speech.wav" */
                     "Content-Disposition"?: string;
                     /** @description language */
                     "X-Lugha-Language"?: string;
@@ -2726,6 +2731,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TtsResponse"];
                     "audio/wav": string;
+                    "audio/mpeg": string;
+                    "audio/ogg; codecs=opus": string;
                 };
             };
             /** @description `INVALID_JSON`: The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body */
