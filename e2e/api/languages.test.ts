@@ -36,7 +36,7 @@ describe("GET /api/v1/languages", () => {
       quality_score: 0.9,
       quality_band: "excellent",
     });
-    expect(yo.stt.providers).toContainEqual({ provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg"] });
+    expect(yo.stt.providers).toContainEqual({ provider: "provider_b", model: "khaya-asr-v3", formats: ["wav", "mp3", "flac", "ogg", "webm"] });
     expect(yo.tts.providers.find((p: { provider: string }) => p.provider === "provider_b").voices[0]).toEqual({
       id: "female",
       name: "Female",
@@ -45,7 +45,7 @@ describe("GET /api/v1/languages", () => {
       default: true,
     });
     const lug = res.body.languages.find((l: { code: string }) => l.code === "lug");
-    expect(lug.stt.providers).toEqual([{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm"] }]);
+    expect(lug.stt.providers).toEqual([{ provider: "provider_a", model: "sunbird-stt", formats: ["wav", "mp3", "ogg", "m4a", "webm", "flac"] }]);
     expect(lug.tts.providers[0].voices[0]).toEqual({ id: "248", name: "Luganda (female)", gender: "female", model: "spark-tts", default: true });
     expect(res.headers.get("etag")).toBeTruthy();
     expect(res.headers.get("x-ratelimit-limit")).toBe("120");
