@@ -1,5 +1,6 @@
 import * as deepl from "deepl-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostileTranslation } from "@/lib/providers/sandbox";
 import { mintKey } from "../support/api";
 import { COLD_START_MS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
@@ -24,13 +25,15 @@ describe("deepl-node", () => {
   it("translates one text, with the source detected", async () => {
     const result = await translator.translateText("Good morning, how are you?", null, "lg" as deepl.TargetLanguageCode);
     expect(result.text).toMatch(/^\[sandbox:/);
-    expect(result.text).toContain("Good morning, how are you?");
+    expect(result.text).toContain(hostileTranslation("Good morning, how are you?"));
     expect(result.detectedSourceLang).toBe("en");
   });
 
   it("translates many texts in order (one batch)", async () => {
     const results = await translator.translateText(["Good morning", "Thank you very much", "Where is the market?"], "en", "sw");
-    expect(results.map((r) => r.text.replace(/^\[sandbox:[^\]]*\] /, ""))).toEqual(["Good morning", "Thank you very much", "Where is the market?"]);
+    expect(results.map((r) => r.text.replace(/^\[sandbox:[^\]]*\] /, ""))).toEqual(
+      ["Good morning", "Thank you very much", "Where is the market?"].map(hostileTranslation),
+    );
     expect(results.every((r) => r.detectedSourceLang === "en")).toBe(true);
   });
 
@@ -72,7 +75,9 @@ describe("deepl-node", () => {
 
   it("formality more is refused (400, DeepL's wording); prefer_more is accepted", async () => {
     await expect(translator.translateText("Good morning", "en", "sw", { formality: "more" })).rejects.toThrow(/formality/);
-    expect((await translator.translateText("Good morning", "en", "sw", { formality: "prefer_more" })).text).toContain("Good morning");
+    expect((await translator.translateText("Good morning", "en", "sw", { formality: "prefer_more" })).text).toContain(
+      hostileTranslation("Good morning"),
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import translate from "translate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostileTranslation } from "@/lib/providers/sandbox";
 import { mintKey } from "../support/api";
 import { COLD_START_MS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
@@ -31,7 +32,7 @@ describe("the translate package's libre engine", () => {
   it("translates English to Luganda with a key, through the sandbox", async () => {
     const text = await libre(key)("Good morning, my friend", { from: "en", to: "lg" });
     expect(text).toMatch(/^\[sandbox:/);
-    expect(text).toContain("Good morning, my friend");
+    expect(text).toContain(hostileTranslation("Good morning, my friend"));
   });
 
   it("surfaces LibreTranslate's error for a bad key", async () => {
@@ -50,7 +51,7 @@ describe("Weblate's requests", () => {
     expect(res.headers.get("x-lugha-sandbox")).toBe("true");
     const body = await res.json();
     expect(typeof body.translatedText).toBe("string");
-    expect(body.translatedText).toContain("Where is the market?");
+    expect(body.translatedText).toContain(hostileTranslation("Where is the market?"));
     expect(body.detectedLanguage).toBeUndefined(); // source was given
   });
 
@@ -92,8 +93,8 @@ describe("Mastodon's requests", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.translatedText).toHaveLength(2);
-    expect(body.translatedText[0]).toContain("Good morning");
-    expect(body.translatedText[1]).toContain("Thank you very much");
+    expect(body.translatedText[0]).toContain(hostileTranslation("Good morning"));
+    expect(body.translatedText[1]).toContain(hostileTranslation("Thank you very much"));
     expect(body.detectedLanguage.map((d: { language: string }) => d.language)).toEqual(["en", "en"]);
   });
 });

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSnippets } from "@/lib/portal/snippets";
+import { hostileTranslation } from "@/lib/providers/sandbox";
 import { call, mintKey } from "../support/api";
 import { COLD_START_MS, type RunningApp, startApp, stopAllApps } from "../support/app";
 
@@ -194,10 +195,10 @@ describe("the playground's View code", () => {
     );
     expect(tools.map((t) => t.label)).toEqual([expect.stringMatching(/^LibreTranslate/), expect.stringMatching(/^DeepL/)]);
     const [libreOut, deeplOut] = await Promise.all(tools.map(({ code }) => promisify(execFile)("sh", ["-c", code], { timeout: 30_000 })));
-    expect(JSON.parse(libreOut.stdout).translatedText).toContain("Good morning, friends");
+    expect(JSON.parse(libreOut.stdout).translatedText).toContain(hostileTranslation("Good morning, friends"));
     expect(JSON.parse(deeplOut.stdout).translations[0]).toEqual({
       detected_source_language: "EN",
-      text: expect.stringContaining("Good morning, friends"),
+      text: expect.stringContaining(hostileTranslation("Good morning, friends")),
     });
   });
 });
