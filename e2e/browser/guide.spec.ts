@@ -40,7 +40,7 @@ test.describe("developer guide", () => {
       // The guide is several times longer than the pages the default budget was set for (the other protocols, voice
       // notes, quota, protected syntaxes): its full-page screenshot and the axe pass over it need more than 90 s on
       // two busy cores.
-      test.setTimeout(240_000);
+      test.setTimeout(360_000);
       await page.setViewportSize({ width: vp.width, height: vp.height });
       const response = await page.goto("/docs/guide");
       expect(response!.status()).toBe(200);
