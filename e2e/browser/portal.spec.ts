@@ -121,9 +121,11 @@ test.describe("portal journey", () => {
     await page.getByText("Show the numbers as a table").click();
     const today = new Date().toISOString().slice(0, 10);
     const row = page.getByRole("row", { name: new RegExp(today) });
+    // Cells: requests, upstream calls, errors, characters, cache hits.
     await expect(row.getByRole("cell").first()).toHaveText("6");
-    await expect(row.getByRole("cell").nth(1)).toHaveText("1");
-    await expect(row.getByRole("cell").nth(2)).not.toHaveText("0");
+    await expect(row.getByRole("cell").nth(1)).not.toHaveText("0");
+    await expect(row.getByRole("cell").nth(2)).toHaveText("1");
+    await expect(row.getByRole("cell").nth(3)).not.toHaveText("0");
     await screenshot(page, "dashboard-after-playground-desktop");
 
     // 8. Revoke, with confirmation; then signed out, and the API refuses the key.
