@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNDECIDED_SENTENCES } from "@/lib/detect/test-support";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import type { EmulatorServer } from "@/lib/providers/sandbox";
 import { call, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, type RunningApp, startApp } from "../support/app";
+import { startLiveEmulators } from "../support/emulators";
 
 /**
  * Sunbird's free language identification over HTTP: the built app with live clients on loopback emulators (budgets
@@ -14,18 +15,10 @@ let key: string;
 let emulators: Record<"a" | "b" | "c", EmulatorServer>;
 
 beforeAll(async () => {
-  const [a, b, c] = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
+  const live = await startLiveEmulators();
+  const [a, b, c] = live.emulators;
   emulators = { a, b, c };
-  app = await startApp({
-    env: {
-      PROVIDER_MODE: "live",
-      SUNBIRD_API_URL: a.url,
-      KHAYA_API_URL: b.url,
-      HF_API_URL: c.url,
-      UPSTREAM_BUDGET_PROVIDER_A: "3/60s",
-      TRANSLATION_CACHE: "off",
-    },
-  });
+  app = await startApp({ env: { ...live.env, UPSTREAM_BUDGET_PROVIDER_A: "3/60s", TRANSLATION_CACHE: "off" } });
   key = await mintKey(app.url, "language id tests");
 });
 afterAll(async () => {

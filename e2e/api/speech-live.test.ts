@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
-import { type AudioFile, type AudioFixtures, audioFixtures, removeAudioFixtures } from "../support/audio";
+import { type AudioFile, type AudioFixtures, audioFixtures, removeAudioFixtures, sttUpload } from "../support/audio";
 
 /**
  * Speech in live mode: the app's real provider clients talk to the three upstream emulators over loopback HTTP, with
@@ -53,12 +53,7 @@ beforeEach(() => {
   for (const s of [sunbird, khaya, hf]) s.reset();
 });
 
-function upload(file: AudioFile, fields: Record<string, string>) {
-  const f = new FormData();
-  f.set("audio", new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }), file.name);
-  for (const [k, v] of Object.entries(fields)) f.set(k, v);
-  return call(app.url, "POST", "/api/v1/speech/stt", { key, body: f });
-}
+const upload = (file: AudioFile, fields: Record<string, string>) => sttUpload(app.url, key, file.bytes, file.name, fields);
 const tts = (json: unknown) => call(app.url, "POST", "/api/v1/speech/tts", { key, json });
 
 describe("STT against the live clients", () => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
-import { call, expectEnvelope, mintKey } from "../support/api";
+import { expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
-import { type AudioFile, longRecording, removeAudioFixtures } from "../support/audio";
+import { type AudioFile, longRecording, removeAudioFixtures, sttUpload } from "../support/audio";
+import { liveEnv } from "../support/emulators";
 
 /**
  * Voice notes and long recordings, decoded in-process and sent in windows (live clients, loopback emulators): a
@@ -26,18 +27,14 @@ beforeAll(async () => {
     longRecording(598, "ogg"),
   ]);
   app = await startApp({
-    env: {
-      PROVIDER_MODE: "live",
-      SUNBIRD_API_URL: sunbird.url,
+    env: liveEnv([sunbird, khaya, hf], {
       SUNBIRD_API_TOKEN: CREDENTIALS.sunbird,
-      KHAYA_API_URL: khaya.url,
       KHAYA_API_KEY: CREDENTIALS.khaya,
-      HF_API_URL: hf.url,
       HF_TOKEN: CREDENTIALS.hf,
       HF_HUB_URL: hf.url,
       CIRCUIT_FAILURE_THRESHOLD: "1000",
       RATE_LIMIT_STT: "1000/60s",
-    },
+    }),
   });
   key = await mintKey(app.url, "long");
 }, 300_000);
@@ -50,12 +47,7 @@ beforeEach(() => {
   for (const s of [sunbird, khaya, hf]) s.reset();
 });
 
-function upload(file: AudioFile, fields: Record<string, string>) {
-  const f = new FormData();
-  f.set("audio", new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }), file.name);
-  for (const [k, v] of Object.entries(fields)) f.set(k, v);
-  return call(app.url, "POST", "/api/v1/speech/stt", { key, body: f });
-}
+const upload = (file: AudioFile, fields: Record<string, string>) => sttUpload(app.url, key, file.bytes, file.name, fields);
 
 interface Segment {
   start: number;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type EmulatorServer, makeWav, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
-import { type AudioFixtures, audioFixtures, removeAudioFixtures } from "../support/audio";
+import { type AudioFixtures, audioFixtures, removeAudioFixtures, sttUpload } from "../support/audio";
 
 /**
  * Speech against the upstreams as they actually behave (live clients, loopback emulators): Whisper's 400 on more than
@@ -97,12 +97,8 @@ beforeEach(() => {
   served.requests = 0;
 });
 
-function upload(base: string, apiKey: string, bytes: Uint8Array, fields: Record<string, string>) {
-  const f = new FormData();
-  f.set("audio", new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }), "speech.wav");
-  for (const [k, v] of Object.entries(fields)) f.set(k, v);
-  return call(base, "POST", "/api/v1/speech/stt", { key: apiKey, body: f });
-}
+const upload = (base: string, apiKey: string, bytes: Uint8Array, fields: Record<string, string>) =>
+  sttUpload(base, apiKey, bytes, "speech.wav", fields);
 const byUrl = (json: Record<string, unknown>) => call(app.url, "POST", "/api/v1/speech/stt", { key, json });
 
 describe("long audio on Hugging Face Whisper", () => {

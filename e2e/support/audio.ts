@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
+import { call } from "./api";
 
 const run = promisify(execFile);
 const FFMPEG_BIN = process.env.FFMPEG_PATH ?? ffmpegInstaller.path;
@@ -283,4 +284,12 @@ export function multipartStream(
     },
   });
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** POST /api/v1/speech/stt as a multipart upload of `bytes` (typed only by its name, as many clients send it) with `fields`. */
+export function sttUpload(baseUrl: string, key: string, bytes: Uint8Array, fileName: string, fields: Record<string, string>) {
+  const form = new FormData();
+  form.set("audio", new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }), fileName);
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  return call(baseUrl, "POST", "/api/v1/speech/stt", { key, body: form });
 }

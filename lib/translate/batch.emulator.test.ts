@@ -1,26 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTranslationCache, SingleFlight } from "@/lib/cache";
 import { loadConfig } from "@/lib/config";
 import type { GlossaryWithEntries } from "@/lib/glossaries/store";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
-import { type EmulatorServer, hostileTranslation, startEmulatorServer } from "@/lib/providers/sandbox";
-import type { ProviderClient, ProviderId } from "@/lib/providers/types";
+import { hostileTranslation } from "@/lib/providers/sandbox";
+import type { ProviderClient } from "@/lib/providers/types";
 import { cacheSettings } from "@/lib/server/settings";
 import { translateBatch } from "./batch";
+import { emulatorServersForFile } from "./emulators.test-support";
 import type { BatchItem } from "./schemas";
 import type { TranslateDeps } from "./service";
 
 /** Packed batches against the real clients and the emulators over loopback HTTP: quota units counted at the upstream. */
 
-let servers: Record<ProviderId, EmulatorServer>;
-beforeAll(async () => {
-  const [a, b, c] = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
-  servers = { provider_a: a, provider_b: b, provider_c: c };
-});
-afterAll(async () => Promise.all(Object.values(servers).map((s) => s.close())));
-beforeEach(() => {
-  for (const s of Object.values(servers)) s.reset();
-});
+const servers = emulatorServersForFile({}, { resetEach: true });
 
 function deps(wrap: (c: ProviderClient) => ProviderClient = (c) => c): TranslateDeps {
   const common = { policy: { maxRetries: 0 }, circuit: { failureThreshold: 1000, cooldownMs: 60_000 } };

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisServer, startRedis } from "@/e2e/support/redis";
 import { UpstreamBudgets } from "@/lib/budgets";
 import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient, type UpstreamBudget } from "@/lib/providers";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import type { RateLimitRule } from "@/lib/ratelimit";
 import { MemoryRateLimitStore } from "@/lib/ratelimit/memory";
 import { RedisRateLimitStore } from "@/lib/ratelimit/redis";
+import { emulatorServersForFile } from "./emulators.test-support";
 import { type TranslateDeps, translateText } from "./service";
 
 /**
@@ -16,15 +16,7 @@ import { type TranslateDeps, translateText } from "./service";
  * Redis shared by two "instances" (each its own store connection, budgets and clients).
  */
 
-let servers: Record<ProviderId, EmulatorServer>;
-beforeAll(async () => {
-  const [a, b, c] = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
-  servers = { provider_a: a, provider_b: b, provider_c: c };
-});
-afterAll(async () => Promise.all(Object.values(servers).map((s) => s.close())));
-beforeEach(() => {
-  for (const s of Object.values(servers)) s.reset();
-});
+const servers = emulatorServersForFile({}, { resetEach: true });
 
 const minute = (limit: number): RateLimitRule[] => [{ limit, windowMs: 60_000 }];
 

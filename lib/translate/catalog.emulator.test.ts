@@ -1,31 +1,24 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UpstreamBudgets } from "@/lib/budgets";
 import { createTranslationCache, SingleFlight } from "@/lib/cache";
 import { parseCatalog } from "@/lib/catalog";
 import { loadConfig } from "@/lib/config";
 import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient, type UpstreamBudget } from "@/lib/providers";
-import { type EmulatorServer, hostileTranslation, startEmulatorServer } from "@/lib/providers/sandbox";
-import type { ProviderClient, ProviderId } from "@/lib/providers/types";
+import { hostileTranslation } from "@/lib/providers/sandbox";
+import type { ProviderClient } from "@/lib/providers/types";
 import { MemoryRateLimitStore } from "@/lib/ratelimit/memory";
 import { cacheSettings } from "@/lib/server/settings";
 import { translateCatalog } from "./catalog";
 import type { CatalogRequest } from "./catalog-schemas";
+import { emulatorServersForFile } from "./emulators.test-support";
 import type { TranslateDeps } from "./service";
 
 /** Catalogs against the real clients and the emulators over loopback HTTP: calls counted at the upstream. */
 
-let servers: Record<ProviderId, EmulatorServer>;
-beforeAll(async () => {
-  const [a, b, c] = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
-  servers = { provider_a: a, provider_b: b, provider_c: c };
-});
-afterAll(async () => Promise.all(Object.values(servers).map((s) => s.close())));
-beforeEach(() => {
-  for (const s of Object.values(servers)) s.reset();
-});
+const servers = emulatorServersForFile({}, { resetEach: true });
 
 function deps(budget?: UpstreamBudget, wrap: (c: ProviderClient) => ProviderClient = (c) => c): TranslateDeps {
   const common = { budget, policy: { maxRetries: 0 }, circuit: { failureThreshold: 1000, cooldownMs: 60_000 } };

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type CatalogFormat, parseCatalog, targetEntries } from "@/lib/catalog";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
-import type { ProviderId } from "@/lib/providers/types";
 import { translateCatalog } from "./catalog";
 import { emulatorDeps, entryProblems, toolingProblem, writtenTranslations } from "./catalog.protection.test-support";
+import { emulatorServersForFile } from "./emulators.test-support";
 
 /**
  * The 14 real catalog files kept beside the checkout (SHARED: excerpts of open-source projects' English catalogs,
@@ -33,12 +32,7 @@ const FILES: [string, CatalogFormat][] = [
   ["markdown-eslint-shareable-configs.md", "markdown"],
 ];
 
-let servers: Record<ProviderId, EmulatorServer>;
-beforeAll(async () => {
-  const [a, b, c] = await Promise.all(["sunbird", "khaya", "hf"].map((kind) => startEmulatorServer(kind, { translation: "hostile" })));
-  servers = { provider_a: a, provider_b: b, provider_c: c };
-});
-afterAll(async () => Promise.all(Object.values(servers ?? {}).map((s) => s.close())));
+const servers = emulatorServersForFile({ translation: "hostile" });
 
 describe.skipIf(!existsSync(SHARED))("the 14 real catalog files of ../shared/catalogs through the hostile sandbox", () => {
   describe.each(["lug", "tw", "sw"])("into %s", (target) => {

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type CatalogFormat, parseCatalog, targetEntries } from "@/lib/catalog";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
-import type { ProviderId } from "@/lib/providers/types";
 import { translateCatalog } from "./catalog";
 import { emulatorDeps, entryProblems, toolingProblem, withoutMarks, writtenTranslations } from "./catalog.protection.test-support";
+import { emulatorServersForFile } from "./emulators.test-support";
 
 /**
  * Every placeholder and markup syntax of the supported formats' ecosystems, in each format that carries it, through
@@ -140,12 +139,7 @@ function file(format: Sample["formats"][number], sample: Sample): { format: Cata
   }
 }
 
-let servers: Record<ProviderId, EmulatorServer>;
-beforeAll(async () => {
-  const [a, b, c] = await Promise.all(["sunbird", "khaya", "hf"].map((kind) => startEmulatorServer(kind, { translation: "hostile" })));
-  servers = { provider_a: a, provider_b: b, provider_c: c };
-});
-afterAll(async () => Promise.all(Object.values(servers ?? {}).map((s) => s.close())));
+const servers = emulatorServersForFile({ translation: "hostile" });
 
 const CASES = SAMPLES.flatMap((sample) => sample.formats.map((format) => [sample.name, format, sample] as const));
 

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
-import { type EmulatorServer, hostileTranslation, startEmulatorServer } from "@/lib/providers/sandbox";
+import { hostileTranslation } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { translateBatch } from "./batch";
+import { emulatorServersForFile } from "./emulators.test-support";
 import { englishParagraphs } from "./long-text.test-support";
 import type { BatchItem } from "./schemas";
 import { type TranslateDeps, translateText } from "./service";
@@ -13,16 +14,7 @@ import { type TranslateDeps, translateText } from "./service";
  * same code paths as production, with faults injected at the upstream.
  */
 
-let servers: Record<ProviderId, EmulatorServer>;
-
-beforeAll(async () => {
-  const [a, b, c] = await Promise.all([startEmulatorServer("sunbird"), startEmulatorServer("khaya"), startEmulatorServer("hf")]);
-  servers = { provider_a: a, provider_b: b, provider_c: c };
-});
-
-afterAll(async () => {
-  await Promise.all(Object.values(servers).map((s) => s.close()));
-});
+const servers = emulatorServersForFile();
 
 beforeEach(() => {
   for (const s of Object.values(servers)) s.reset();

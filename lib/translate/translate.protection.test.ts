@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EmulatorServer, hostileTranslation, startEmulatorServer } from "@/lib/providers/sandbox";
-import type { ProviderId } from "@/lib/providers/types";
+import { describe, expect, it } from "vitest";
+import { hostileTranslation } from "@/lib/providers/sandbox";
 import { emulatorDeps, icuShape, keptParts, withoutMarks } from "./catalog.protection.test-support";
+import { emulatorServersForFile } from "./emulators.test-support";
 import { translateText } from "./service";
 
 /**
@@ -11,12 +11,7 @@ import { translateText } from "./service";
  * around each tag is kept.
  */
 
-let servers: Record<ProviderId, EmulatorServer>;
-beforeAll(async () => {
-  const [a, b, c] = await Promise.all(["sunbird", "khaya", "hf"].map((kind) => startEmulatorServer(kind, { translation: "hostile" })));
-  servers = { provider_a: a, provider_b: b, provider_c: c };
-});
-afterAll(async () => Promise.all(Object.values(servers ?? {}).map((s) => s.close())));
+const servers = emulatorServersForFile({ translation: "hostile" });
 
 const TARGETS = ["lug", "tw", "sw"] as const;
 
