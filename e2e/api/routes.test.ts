@@ -178,7 +178,8 @@ describe("outside the manifest", () => {
 
 /**
  * The error envelope, or on another protocol's route (a dialect) that protocol's status for the code and its body's
- * shape (LibreTranslate {"error"}, DeepL {"message"}); the request id is then in the header only.
+ * shape (LibreTranslate {"error"}, DeepL {"message"}, OpenAI {"error": {message, type, param, code}}); the request id is
+ * then in the header only.
  */
 function expectRefusal(res: JsonResponse, operation: Operation, code: ErrorCode) {
   const { dialect } = operation;
@@ -186,7 +187,11 @@ function expectRefusal(res: JsonResponse, operation: Operation, code: ErrorCode)
   expect(res.status, res.text).toBe(dialect.status(code, ERROR_STATUS[code]));
   const shape = dialect.errorBody({ code, status: res.status, message: "", requestId: "" });
   expect(Object.keys(res.body ?? {}).sort(), res.text).toEqual(Object.keys(shape).sort());
-  for (const value of Object.values(res.body)) expect(typeof value === "string" && value.length > 0, res.text).toBe(true);
+  // A message, at the top (LibreTranslate, DeepL) or in the one object there (OpenAI's {"error": {message, ...}}).
+  for (const value of Object.values(res.body)) {
+    const message = typeof value === "object" && value !== null ? (value as { message?: unknown }).message : value;
+    expect(typeof message === "string" && message.length > 0, res.text).toBe(true);
+  }
   expect(res.headers.get("x-request-id")).toBeTruthy();
 }
 

@@ -1,7 +1,7 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { invalidApiKey, missingApiKey, notBearer } from "@/lib/keys/refusals";
+import { bearerCredential, invalidApiKey, missingApiKey } from "@/lib/keys/refusals";
 import type { AuthenticatedKey } from "@/lib/keys/store";
 import { parseJsonBody, validate } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
@@ -279,9 +279,15 @@ export function methodNotAllowed(allow: string, dialect?: Dialect) {
   return (req: Request) => errorResponse(refusal, requestIdFor(req.headers.get("x-request-id")), undefined, undefined, dialect);
 }
 
-/** Any path under /api or /health without a route of its own: 404 in the error envelope, whatever the method. */
-export function notFoundRoute(): Record<Exclude<NextMethod, "OPTIONS">, (req: Request) => Response> {
-  const notFound = (req: Request) => errorResponse(noSuchEndpoint(), requestIdFor(req.headers.get("x-request-id")));
+/**
+ * Any path under /api, /health or /compat without a route of its own: 404 in the error envelope, whatever the method
+ * (under /compat, in the shape of the protocol `dialectOf` names for the path).
+ */
+export function notFoundRoute(
+  dialectOf: (pathname: string) => Dialect | undefined = () => undefined,
+): Record<Exclude<NextMethod, "OPTIONS">, (req: Request) => Response> {
+  const notFound = (req: Request) =>
+    errorResponse(noSuchEndpoint(), requestIdFor(req.headers.get("x-request-id")), undefined, undefined, dialectOf(new URL(req.url).pathname));
   return { GET: notFound, HEAD: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
@@ -391,18 +397,6 @@ function requireOperator(s: Services, req: Request) {
   if (req.headers.get("authorization") === null)
     throw new ApiError("MISSING_API_KEY", "This endpoint is for the operator: send Authorization: Bearer <HEALTH_OPERATOR_TOKEN>.");
   throw new ApiError("INVALID_API_KEY", "The operator token is not valid.");
-}
-
-/**
- * Authorization: Bearer <key>, or null without the header. Any other form — another scheme (Basic …), an empty token
- * — is INVALID_API_KEY: a credential was sent, and it is not acceptable.
- */
-export function bearerCredential(req: Request): string | null {
-  const header = req.headers.get("authorization");
-  if (header === null) return null;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  if (!match) throw notBearer();
-  return match[1];
 }
 
 /**
