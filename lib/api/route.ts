@@ -135,14 +135,19 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     let key: AuthenticatedKey | undefined;
     try {
       const maxBodyBytes = bodyLimit(options, s.config) ?? DEFAULT_MAX_BODY_BYTES;
-      // Another protocol's fields are read first: its key may be one of them, and its bucket may depend on them.
+      const exact = options.exactUsage === true;
+      // A key sent in a header is checked before the body is read, as on the API's own routes; another protocol's
+      // fields are read before the rate limit (its bucket may depend on them), and before authentication when its key
+      // is one of them.
+      if (options.auth === "api_key" && !dialect?.keyInFields) {
+        key = await authenticate(s, req, dialect ? dialect.credential(req, {}) : bearerCredential(req), exact);
+      }
       const fields = dialect ? await dialect.readFields(req, maxBodyBytes) : undefined;
       const rateLimit = fields && options.rateLimitFor ? options.rateLimitFor(fields) : options.rateLimit;
       if (options.auth === "operator") {
         requireOperator(s, req);
       } else if (options.auth === "api_key") {
-        const credential = dialect && fields ? dialect.credential(req, fields) : bearerCredential(req);
-        key = await authenticate(s, req, credential, options.exactUsage === true);
+        key ??= await authenticate(s, req, dialect!.credential(req, fields ?? {}), exact);
         if (rateLimit) await enforceRateLimit(s, rateLimit, key.id, headers);
       } else if (rateLimit) {
         const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
