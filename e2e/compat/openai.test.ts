@@ -21,13 +21,19 @@ let fx: AudioFixtures;
 const dir = mkdtempSync(path.join(tmpdir(), "lugha-openai-"));
 const run = promisify(execFile);
 
-// The TTS bucket is small, so that the limit test reaches it; every other speech test spends a key of its own.
+// The speech buckets are small, so that the limit tests reach them; every other test spends a key of its own.
 const TTS_LIMIT = 3;
+const STT_LIMIT = 4;
 
 beforeAll(async () => {
   [app, fx] = await Promise.all([
     startApp({
-      env: { RATE_LIMIT_TTS: `${TTS_LIMIT}/60s`, RATE_LIMIT_STT: "1000/60s", RATE_LIMIT_DEFAULT: "1000/60s", RATE_LIMIT_ISSUANCE: "1000/60s" },
+      env: {
+        RATE_LIMIT_TTS: `${TTS_LIMIT}/60s`,
+        RATE_LIMIT_STT: `${STT_LIMIT}/60s`,
+        RATE_LIMIT_DEFAULT: "1000/60s",
+        RATE_LIMIT_ISSUANCE: "1000/60s",
+      },
       readyTimeoutMs: COLD_START_MS,
     }),
     audioFixtures(),
@@ -42,12 +48,17 @@ afterAll(async () => {
 const client = (apiKey: string) => new OpenAI({ baseURL: `${app.url}/compat/openai/v1`, apiKey, maxRetries: 0 });
 const wav = () => toFile(Buffer.from(fx.files.wav.bytes), "speech.wav", { type: "audio/wav" });
 
-/** The native answer for the same recording and language. */
-async function nativeTranscript(key: string, language: string) {
+/** POST /api/v1/speech/stt of the same recording. */
+function nativeStt(key: string, language: string) {
   const form = new FormData();
   form.set("audio", new Blob([fx.files.wav.bytes as Uint8Array<ArrayBuffer>]), "speech.wav");
   form.set("language", language);
-  const res = await call(app.url, "POST", "/api/v1/speech/stt", { key, body: form });
+  return call(app.url, "POST", "/api/v1/speech/stt", { key, body: form });
+}
+
+/** The native answer for the same recording and language. */
+async function nativeTranscript(key: string, language: string) {
+  const res = await nativeStt(key, language);
   expect(res.status, res.text).toBe(200);
   return res.body as { transcript: string; segments: { start: number; end: number; text: string }[] | null; audio_duration_seconds: number };
 }
@@ -232,6 +243,17 @@ describe("the same pipeline as the native routes", () => {
     expect(limited.requestID).toMatch(/^req_/);
     expect(Number(limited.headers?.get("retry-after"))).toBeGreaterThan(0);
     expect((await call(app.url, "POST", "/api/v1/speech/tts", { key, json: native })).body.detail.code).toBe("RATE_LIMIT_EXCEEDED");
+  });
+
+  it("transcriptions spend the native STT bucket: after the limit, RateLimitError here and 429 on the native route", async () => {
+    const key = await mintKey(app.url, "stt bucket");
+    const openai = client(key);
+    await nativeTranscript(key, "lug");
+    for (let i = 1; i < STT_LIMIT; i++) await openai.audio.transcriptions.create({ file: await wav(), model: "lugha-stt-lg" });
+    const err = await openai.audio.transcriptions.create({ file: await wav(), model: "lugha-stt-lg" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((err as InstanceType<typeof OpenAI.RateLimitError>).requestID).toMatch(/^req_/);
+    expect((await nativeStt(key, "lug")).body.detail.code).toBe("RATE_LIMIT_EXCEEDED");
   });
 
   it("the key's usage and request log show the calls, with their request ids and providers", async () => {
