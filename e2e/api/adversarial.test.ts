@@ -286,7 +286,7 @@ describeOn("pglite", "hostile input (issue 40)", () => {
     ["vtt", "wide catalog", `WEBVTT\n\n${Array.from({ length: 5_001 }, (_, i) => `00:00:01.000 --> 00:00:02.000\nLine ${i}\n`).join("\n")}`],
     ["markdown", "deep nesting", `${"> ".repeat(10_000)}deep`],
     ["markdown", "nested list lines", Array.from({ length: 4_000 }, () => "- - - x").join("\n")],
-  ])("%s %s: 422 within 2 s, no upstream call, harmless", async (format, what, content) => {
+  ])("%s %s: 422 within 2 s, no upstream call, harmless", async (format, _what, content) => {
     const calls = upstreamCalls();
     const started = performance.now();
     const { result: res, watch } = await watched(app, () => catalog(format, content, "lug"));
