@@ -313,8 +313,8 @@ describeOn("pglite", "hostile input (issue 40)", () => {
         `${format}: ${(content.length / 1e6).toFixed(1)} MB, slowest /health/live ${Math.round(watch.slowestHealthMs)} ms, memory +${Math.round(watch.memoryRiseMb)} MB`,
       );
       expect(watch.healthChecks).toBeGreaterThan(0);
-      expect(watch.slowestHealthMs).toBeLessThan(Math.max(1_000, 5 * restSlowestMs));
-      expect(watch.memoryRiseMb).toBeLessThan(MEMORY_BUDGET_MB);
+      expect(watch.slowestHealthMs).toBeLessThan(Math.max(1_500, 8 * restSlowestMs));
+      expect(watch.memoryRiseMb).toBeLessThan(2 * MEMORY_BUDGET_MB);
     },
   );
 
