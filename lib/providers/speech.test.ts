@@ -221,7 +221,7 @@ describe("Sunbird batch synthesis", () => {
   it("more than 128 pieces go in further requests of at most 128", async () => {
     const results = await client().synthesizeBatch({ ...batchRequest(130), deadline: within(20_000) });
     expect(results).toHaveLength(130);
-    results.forEach((r, i) => expectWav(r.audio, 24_000, texts(130)[i]));
+    for (const [i, r] of results.entries()) expectWav(r.audio, 24_000, texts(130)[i]);
     expect(server.stats.byPath["/tasks/audio/speech/batch"]).toBe(2);
     expect(server.stats.quotaUnits).toBe(2);
   }, 30_000);
@@ -229,7 +229,7 @@ describe("Sunbird batch synthesis", () => {
   it("an item that failed is sent again alone, once: the audio is whole, for a second quota unit", async () => {
     Object.assign(faults, { failAfter: 2, failNext: 1 });
     const results = await client().synthesizeBatch(batchRequest(5));
-    results.forEach((r, i) => expectWav(r.audio, 24_000, texts(5)[i]));
+    for (const [i, r] of results.entries()) expectWav(r.audio, 24_000, texts(5)[i]);
     expect(posts().map(itemTexts)).toEqual([texts(5), [texts(5)[2]]]);
     expect(server.stats.quotaUnits).toBe(2);
   });
