@@ -112,7 +112,7 @@ test.describe("playground tabs", () => {
     const voices = speak.getByLabel("Voice").locator("option");
     expect(await voices.count()).toBeGreaterThan(1);
     await speak.getByLabel("Voice").selectOption({ index: 1 });
-    await expect(speak.getByLabel("Text")).toHaveAccessibleDescription("16 / 2,000 characters");
+    await expect(speak.getByLabel("Text")).toHaveAccessibleDescription("16 / 5,000 characters");
     const speakPanel = page.getByRole("tabpanel", { name: "Speak" });
     await speakPanel.getByRole("button", { name: "Speak" }).click();
     await expect(speakPanel.getByTestId("tts-audio")).toBeVisible();
