@@ -91,6 +91,8 @@ export class ConnectionReset extends Error {
 
 const CONTROL_PATH = "/__control";
 const MAX_RECENT = 100;
+/** Text of a recorded body kept: a batch of speech items (up to 128 pieces of text) included. */
+const MAX_RECORDED_TEXT = 64 * 1024;
 
 export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, initial: Partial<EmulatorControls> = {}): Emulator {
   const controls: EmulatorControls = { ...defaultControls(), ...initial };
@@ -209,7 +211,7 @@ async function record(stats: EmulatorStats, req: Request, url: URL, behaviour: P
     path: url.pathname + url.search,
     headers: Object.fromEntries(req.headers),
     bodyBytes: bytes.byteLength,
-    ...(isText && { bodyText: new TextDecoder().decode(bytes.subarray(0, 4096)) }),
+    ...(isText && { bodyText: new TextDecoder().decode(bytes.subarray(0, MAX_RECORDED_TEXT)) }),
   };
   stats.requests += 1;
   stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1;
