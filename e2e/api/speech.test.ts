@@ -431,7 +431,7 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
         const wav = await call(vercel.url, "POST", "/api/v1/speech/tts", { key: vercelKey, json: { text, language: "lug" } });
         expect(wav.status).toBe(422);
         expect(wav.body.detail.code).toBe("TEXT_TOO_LONG");
-        expect(wav.body.detail.message).toContain("(2,000 in opus)");
+        expect(wav.body.detail.message).toContain("(5,000 in opus)");
       }, 240_000); // a second app starts on a shared machine
     }
   });
@@ -458,7 +458,7 @@ describe("POST /api/v1/speech/tts (sandbox providers)", () => {
   it.each([
     ["missing text", { language: "lug" }, "VALIDATION_ERROR", ["body", "text"]],
     ["whitespace text", { text: " \n ", language: "lug" }, "VALIDATION_ERROR", ["body", "text"]],
-    ["text over 2,000 characters", { text: "a".repeat(2_001), language: "lug" }, "TEXT_TOO_LONG", ["body", "text"]],
+    ["text over 5,000 characters", { text: "a".repeat(5_001), language: "lug" }, "TEXT_TOO_LONG", ["body", "text"]],
     ["missing language", { text: "Hello" }, "VALIDATION_ERROR", ["body", "language"]],
     ["unknown language", { text: "Hello", language: "xx" }, "UNSUPPORTED_LANGUAGE", ["body", "language"]],
     ["a language without TTS", { text: "Sawubona", language: "zu" }, "UNSUPPORTED_LANGUAGE", ["body", "language"]],

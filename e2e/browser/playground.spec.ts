@@ -112,7 +112,7 @@ test.describe("playground tabs", () => {
     const voices = speak.getByLabel("Voice").locator("option");
     expect(await voices.count()).toBeGreaterThan(1);
     await speak.getByLabel("Voice").selectOption({ index: 1 });
-    await expect(speak.getByLabel("Text")).toHaveAccessibleDescription("16 / 2,000 characters");
+    await expect(speak.getByLabel("Text")).toHaveAccessibleDescription("16 / 5,000 characters");
     const speakPanel = page.getByRole("tabpanel", { name: "Speak" });
     await speakPanel.getByRole("button", { name: "Speak" }).click();
     await expect(speakPanel.getByTestId("tts-audio")).toBeVisible();
@@ -132,7 +132,7 @@ test.describe("playground tabs", () => {
     await expect(speakPanel.getByTestId("view-code")).toContainText("client.speak(");
     await expect(page.getByTestId("requests-total")).toHaveText("5");
     // Past the limit, the counter warns.
-    await speak.getByLabel("Text").fill("a".repeat(2_001));
+    await speak.getByLabel("Text").fill("a".repeat(5_001));
     await expect(speak.getByTestId("char-counter")).toContainText("1 over the limit");
     await tablist.getByRole("tab", { name: "Detect" }).click(); // View code open, for the accessibility check
 

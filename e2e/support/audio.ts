@@ -94,6 +94,25 @@ export function wavDurationSeconds(bytes: Uint8Array): number {
 
 const FFMPEG = ["-hide_banner", "-loglevel", "error", "-y"];
 
+/**
+ * Seconds of audio ffmpeg decodes from `bytes` (read from a pipe, 16 kHz mono 16-bit PCM out): an independent decoder
+ * for what the service answers. `name` gives ffmpeg the format's extension.
+ */
+export async function ffmpegSeconds(bytes: Uint8Array, name: string): Promise<number> {
+  const dir = mkdtempSync(path.join(tmpdir(), "lugha-decode-"));
+  try {
+    const file = path.join(dir, name);
+    writeFileSync(file, bytes);
+    const { stdout } = await run(FFMPEG_BIN, ["-hide_banner", "-loglevel", "error", "-i", file, "-f", "s16le", "-ac", "1", "-ar", "16000", "-"], {
+      encoding: "buffer",
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return stdout.length / 2 / 16_000;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function generate(): Promise<AudioFixtures> {
   const dir = mkdtempSync(path.join(tmpdir(), "lugha-audio-"));
   cachedDir = dir;

@@ -103,7 +103,7 @@ export async function transcribeWindows(
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /** `fn` over `items`, at most `limit` at a time; results in order; the first failure fails the whole (the rest stop starting). */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;

@@ -130,6 +130,12 @@ export interface ProviderDescriptor {
     voices(): readonly VoiceSpec[];
     /** Request fields that select the voice (default: `voice` = its id). */
     request?(voice: { id: string; model: string }): Partial<Pick<SynthesizeRequest, "voice" | "hfModel">>;
+    /**
+     * The longest text, in characters, one synthesis with `voice` is given: a longer one is split at sentence boundaries
+     * into pieces of at most this many, each synthesised (in one batch request where the client has synthesizeBatch)
+     * and the audio joined.
+     */
+    pieceChars(voice: { id: string; model: string }): number;
   };
 }
 

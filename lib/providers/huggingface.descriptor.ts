@@ -1,7 +1,7 @@
 import { defaultHfTtsModel } from "./codes";
 import { catalogueSettings } from "./deployment";
 import { type ProviderDescriptor, type VoiceSpec, withDecoded } from "./descriptor";
-import { HF_ASR_NATIVE_FORMATS, HF_MAX_INPUT_TOKENS, HF_WHISPER_WINDOW_SECONDS, HuggingFaceClient } from "./huggingface";
+import { HF_ASR_NATIVE_FORMATS, HF_MAX_INPUT_TOKENS, HF_TTS_PIECE_CHARS, HF_WHISPER_WINDOW_SECONDS, HuggingFaceClient } from "./huggingface";
 import { hfBehaviour } from "./sandbox/hf";
 
 /**
@@ -45,5 +45,5 @@ export const huggingFace: ProviderDescriptor = {
     timestamps: true,
   },
   // Best effort: hf-inference no longer lists text-to-speech, so it is the last resort of the chain.
-  tts: { voices: mmsVoices, request: (voice) => ({ hfModel: voice.model }) },
+  tts: { voices: mmsVoices, request: (voice) => ({ hfModel: voice.model }), pieceChars: () => HF_TTS_PIECE_CHARS },
 };

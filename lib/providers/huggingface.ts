@@ -27,6 +27,12 @@ const HF_ASR_AUDIO: UpstreamAudioLimits = { native: HF_ASR_NATIVE_FORMATS, maxSe
 
 /** Marian (opus-mt) and NLLB models truncate input beyond 512 tokens: longer text is never sent (lib/translate/limits.ts estimates). */
 export const HF_MAX_INPUT_TOKENS = 512;
+/**
+ * The longest text sent to an MMS-TTS model in one call: VITS synthesises its whole input in one pass, whose time and
+ * memory grow with it, so pieces of a few sentences (under a minute of speech) stay well within what the serverless API
+ * serves. Each piece is a call of its own.
+ */
+export const HF_TTS_PIECE_CHARS = 500;
 
 /** provider_c: the Hugging Face inference router, hf-inference provider. */
 export class HuggingFaceClient extends BaseClient implements ProviderClient {

@@ -7,6 +7,7 @@ import {
   KHAYA_STT_NATIVE_FORMATS,
   KHAYA_TRANSLATE_MODEL,
   KHAYA_TTS_MODEL,
+  KHAYA_TTS_PIECE_CHARS,
   KhayaClient,
 } from "./khaya";
 import { khayaBehaviour } from "./sandbox/khaya";
@@ -40,5 +41,5 @@ export const khaya: ProviderDescriptor = {
     routes: toAndFromEnglish(KHAYA_ROUTED_LANGUAGES, { model: KHAYA_TRANSLATE_MODEL, tier: "specialised-b" }),
   },
   stt: { languages: KHAYA_ASR_LANGUAGES, formats: withDecoded(KHAYA_STT_NATIVE_FORMATS), model: () => KHAYA_STT_MODEL, timestamps: true },
-  tts: { voices: khayaVoices },
+  tts: { voices: khayaVoices, pieceChars: () => KHAYA_TTS_PIECE_CHARS },
 };

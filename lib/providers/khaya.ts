@@ -31,6 +31,11 @@ export const KHAYA_STT_NATIVE_FORMATS: readonly AudioFormat[] = ["wav", "mp3", "
 export const KHAYA_STT_WINDOW_SECONDS = 120;
 const KHAYA_WINDOW_CONCURRENCY = 4;
 export const KHAYA_TTS_MODEL = "khaya-tts-v1";
+/**
+ * The longest text sent to Khaya's TTS in one call. Khaya publishes no TTS limit; its gateway's translation limit
+ * (1,000 characters) is the one it states, and each piece is a call of its own (a quota unit), so pieces are that long.
+ */
+export const KHAYA_TTS_PIECE_CHARS = KHAYA_MAX_TEXT_CHARS;
 /** TTS v1 speakers; an unknown one is silently replaced upstream, so we refuse it rather than misreport the voice. */
 export const KHAYA_SPEAKERS: readonly string[] = ["female", "male_low", "male_high"];
 

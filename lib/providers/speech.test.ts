@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ClientOptions } from "./client";
 import { HuggingFaceClient } from "./huggingface";
 import { KhayaClient } from "./khaya";
-import { type EmulatorServer, makeWav, parseWav, startEmulatorServer } from "./sandbox";
+import { type EmulatorServer, makeWav, parseWav, type SunbirdBatchFaults, startEmulatorServer } from "./sandbox";
 import { SunbirdClient } from "./sunbird";
 import { providerError, timed, within } from "./test-support";
 
@@ -178,6 +178,89 @@ describe("Sunbird speech", () => {
     expect(c.circuitState).toBe("closed");
     await providerError(c.synthesize(speechRequest("lug")));
     expect(c.circuitState).toBe("open");
+  });
+});
+
+describe("Sunbird batch synthesis", () => {
+  const TOKEN = "eyJ.batch";
+  const faults: SunbirdBatchFaults = { failAfter: 0, failNext: 0 };
+  let server: EmulatorServer;
+  beforeAll(async () => {
+    server = await startEmulatorServer("sunbird", { credential: TOKEN, sunbirdBatchFaults: faults });
+  });
+  afterAll(() => server.close());
+  beforeEach(() => {
+    server.reset();
+    Object.assign(faults, { failAfter: 0, failNext: 0 });
+  });
+  const client = () => new SunbirdClient({ baseUrl: server.url, credential: TOKEN, policy: FAST });
+  const texts = (n: number) => Array.from({ length: n }, (_, i) => `Sentence number ${i + 1} of the text.`);
+  const batchRequest = (n: number, voice?: string) => ({ texts: texts(n), language: "lug", voice, deadline: within(5_000) });
+  const posts = () => server.stats.recent.filter((r) => r.method === "POST");
+  const itemTexts = (post: { bodyText?: string }) => (JSON.parse(post.bodyText ?? "").items as { text: string }[]).map((i) => i.text);
+
+  it("sends every piece in one POST /tasks/audio/speech/batch (one quota unit) and downloads each piece's audio, in order", async () => {
+    const results = await client().synthesizeBatch(batchRequest(5));
+    expect(results).toHaveLength(5);
+    results.forEach((r, i) => {
+      expect(r).toMatchObject({ contentType: "audio/wav", model: "orpheus-3b-tts", voice: "salt_lug_0001" });
+      expectWav(r.audio, 24_000, texts(5)[i]);
+    });
+    const [post] = posts();
+    expect(posts()).toHaveLength(1);
+    expect(post.path).toBe("/tasks/audio/speech/batch");
+    expect(post.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(JSON.parse(post.bodyText ?? "")).toEqual({
+      model: "orpheus-3b-tts",
+      items: texts(5).map((text) => ({ text, voice: "salt_lug_0001", language: "lug" })),
+    });
+    expect(server.stats.quotaUnits).toBe(1);
+    expect(server.stats.byPath["/tasks/audio/speech/batch"]).toBe(1);
+  });
+
+  it("more than 128 pieces go in further requests of at most 128", async () => {
+    const results = await client().synthesizeBatch({ ...batchRequest(130), deadline: within(20_000) });
+    expect(results).toHaveLength(130);
+    for (const [i, r] of results.entries()) expectWav(r.audio, 24_000, texts(130)[i]);
+    expect(server.stats.byPath["/tasks/audio/speech/batch"]).toBe(2);
+    expect(server.stats.quotaUnits).toBe(2);
+  }, 30_000);
+
+  it("an item that failed is sent again alone, once: the audio is whole, for a second quota unit", async () => {
+    Object.assign(faults, { failAfter: 2, failNext: 1 });
+    const results = await client().synthesizeBatch(batchRequest(5));
+    for (const [i, r] of results.entries()) expectWav(r.audio, 24_000, texts(5)[i]);
+    expect(posts().map(itemTexts)).toEqual([texts(5), [texts(5)[2]]]);
+    expect(server.stats.quotaUnits).toBe(2);
+  });
+
+  it("items that fail again fail the call: no piece of the text is left out", async () => {
+    Object.assign(faults, { failAfter: 1, failNext: 3 });
+    const err = await providerError(client().synthesizeBatch(batchRequest(3)));
+    expect(err).toMatchObject({ kind: "unavailable", upstreamCode: "BATCH_ITEMS_FAILED" });
+    expect(err.message).toBe("provider failed to synthesise 1 of the 3 parts of the text, also when asked again");
+    expect(posts().map((p) => itemTexts(p).length)).toEqual([3, 2]);
+  });
+
+  it("every item failing is Sunbird's 502 for the whole batch: charged, so not sent again", async () => {
+    Object.assign(faults, { failNext: 100 });
+    const err = await providerError(client().synthesizeBatch(batchRequest(4)));
+    expect(err).toMatchObject({ kind: "unavailable", status: 502, upstreamCode: "EXTERNAL_SERVICE_ERROR" });
+    expect(server.stats.requests).toBe(1);
+    expect(server.stats.quotaUnits).toBe(1);
+  });
+
+  it("refuses spark-tts voices (Orpheus only), over-long and empty pieces without calling", async () => {
+    expect((await providerError(client().synthesizeBatch(batchRequest(2, "248")))).upstreamCode).toBe("BATCH_UNSUPPORTED");
+    const long = { ...batchRequest(2), texts: ["Short.", "a".repeat(2_001)] };
+    expect((await providerError(client().synthesizeBatch(long))).upstreamCode).toBe("TEXT_TOO_LONG");
+    expect((await providerError(client().synthesizeBatch({ ...batchRequest(2), texts: ["Fine.", " "] }))).kind).toBe("rejected");
+    expect(server.stats.requests).toBe(0);
+  });
+
+  it("an answer with fewer results than items sent is malformed, not a shorter text", async () => {
+    server.setControls({ failMode: "malformed", variant: "shape", pathPrefix: "/tasks" });
+    expect((await providerError(client().synthesizeBatch(batchRequest(2)))).kind).toBe("malformed");
   });
 });
 

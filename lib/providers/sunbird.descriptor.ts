@@ -8,6 +8,8 @@ import {
   SUNBIRD_STT_MODEL,
   SUNBIRD_STT_NATIVE_FORMATS,
   SUNBIRD_TRANSLATE_MODEL,
+  SUNBIRD_TTS_PIECE_CHARS,
+  SUNBIRD_TTS_TEXT_LIMITS,
   SunbirdClient,
 } from "./sunbird";
 
@@ -75,5 +77,9 @@ export const sunbird: ProviderDescriptor = {
     maxAudioSeconds: (format) => (format === "m4a" ? catalogueSettings().sunbirdSttWindowSeconds : undefined),
     timestamps: false,
   },
-  tts: { voices: sunbirdVoices },
+  tts: {
+    voices: sunbirdVoices,
+    // Orpheus pieces go in one batch request; spark-tts has no batch endpoint, but takes more than the API's limit whole.
+    pieceChars: (voice) => (voice.model === "spark-tts" ? SUNBIRD_TTS_TEXT_LIMITS["spark-tts"] : SUNBIRD_TTS_PIECE_CHARS),
+  },
 };

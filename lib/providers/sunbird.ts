@@ -1,7 +1,7 @@
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { audioFileName } from "./audio";
-import { transcribeWindows, windowsFor } from "./audio-windows";
+import { mapLimited, transcribeWindows, windowsFor } from "./audio-windows";
 import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, DEFAULT_HANG_OPTIONS } from "./circuit";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
@@ -11,6 +11,7 @@ import { errorForStatus, isRecord, parseRetryAfter, tryParseJson } from "./http"
 import {
   type ProviderClient,
   ProviderError,
+  type SynthesizeBatchRequest,
   type SynthesizeRequest,
   type SynthesizeResult,
   type TranscribeRequest,
@@ -32,8 +33,20 @@ export const SUNBIRD_MAX_CHUNK_CHARS = 1_200;
 export const SUNBIRD_TRANSLATE_MODEL = "sunflower";
 /** Sunbird does not name its STT model either (Whisper large-v3 fine-tuned, on Modal). */
 export const SUNBIRD_STT_MODEL = "sunbird-stt";
-const TTS_TEXT_LIMITS = { "orpheus-3b-tts": 2_000, "spark-tts": 10_000 } as const;
-type TtsModel = keyof typeof TTS_TEXT_LIMITS;
+/** The longest text one synthesis takes, per model (a batch item too). */
+export const SUNBIRD_TTS_TEXT_LIMITS = { "orpheus-3b-tts": 2_000, "spark-tts": 10_000 } as const;
+type TtsModel = keyof typeof SUNBIRD_TTS_TEXT_LIMITS;
+/** Items of one POST /tasks/audio/speech/batch (Sunbird refuses more); more pieces go in further requests. */
+export const SUNBIRD_BATCH_MAX_ITEMS = 128;
+/**
+ * The longest piece of a long text sent as one Orpheus batch item (an item may hold 2,000 characters). Sunbird
+ * synthesises a batch's items side by side (continuous batching on its GPU), so a batch answers when its longest item is
+ * done: pieces of a few sentences (500 characters, under a minute of speech) answer a long text about as fast as one
+ * paragraph, for the same single quota unit that fewer, longer items would cost.
+ */
+export const SUNBIRD_TTS_PIECE_CHARS = 500;
+/** Signed audio links of a batch downloaded at once (Cloud Storage: no quota unit). */
+const DOWNLOAD_CONCURRENCY = 4;
 
 /**
  * How long Sunbird's own backend works on one speech request before it gives up: 120 s for a transcription (Modal
@@ -203,7 +216,8 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
   async synthesize(req: SynthesizeRequest): Promise<SynthesizeResult> {
     if (!req.text.trim()) this.reject("text is empty");
     const { model, voice, language } = this.chooseVoice(req);
-    if (codePointLength(req.text) > TTS_TEXT_LIMITS[model]) this.reject(`text exceeds ${TTS_TEXT_LIMITS[model]} characters`, "TEXT_TOO_LONG");
+    if (codePointLength(req.text) > SUNBIRD_TTS_TEXT_LIMITS[model])
+      this.reject(`text exceeds ${SUNBIRD_TTS_TEXT_LIMITS[model]} characters`, "TEXT_TOO_LONG");
     const body = { text: req.text, model, voice, response_mode: "url", ...(language && { language }) };
 
     return this.guard(async (upstream) => {
@@ -218,14 +232,77 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
         },
         upstream,
       );
-      const { audio, contentType } = await this.sendTo(meta.audioUrl, true, {
-        init: { method: "GET" },
-        deadline: req.deadline,
-        signal: req.signal,
-        handle: (res, signal) => this.readAudio(res, signal, DOWNLOAD),
-      });
+      const { audio, contentType } = await this.download(meta.audioUrl, req);
       return { audio, contentType, model: meta.model ?? model, voice: meta.voice ?? voice };
     }, req.signal);
+  }
+
+  /**
+   * POST /tasks/audio/speech/batch {model, items: [{text, voice, language}]}: Orpheus only, up to 128 items a request,
+   * one quota unit a request however many items it holds (checked once, before the work). Each item answers with its own
+   * status: the request is 200 when any item succeeded, 502 when all failed. Items that failed in a 200 answer (their
+   * audio did not reach storage) are sent once more, together, in one further request (one more quota unit); an item
+   * that fails again fails the whole call — no piece of the text is ever left out of the audio. A 502 for the whole
+   * batch is not sent again (it was charged, as any Sunbird 5xx; see sunbirdRetryable). The signed links are then
+   * downloaded as in `synthesize`.
+   */
+  async synthesizeBatch(req: SynthesizeBatchRequest): Promise<SynthesizeResult[]> {
+    if (req.texts.length === 0 || req.texts.some((text) => !text.trim())) this.reject("text is empty");
+    const { model, voice, language } = this.chooseVoice(req);
+    if (model !== "orpheus-3b-tts") this.reject("provider synthesises batches with Orpheus voices only", "BATCH_UNSUPPORTED");
+    const limit = SUNBIRD_TTS_TEXT_LIMITS[model];
+    if (req.texts.some((text) => codePointLength(text) > limit)) this.reject(`text exceeds ${limit} characters`, "TEXT_TOO_LONG");
+
+    return this.guard(async (upstream) => {
+      const links = new Array<SpeechLink>(req.texts.length);
+      const send = async (indexes: readonly number[]): Promise<number[]> => {
+        const body = { model, items: indexes.map((i) => ({ text: req.texts[i], voice, ...(language && { language }) })) };
+        const answers = await this.sendTo(
+          `${this.baseUrl}/tasks/audio/speech/batch`,
+          true,
+          {
+            init: { method: "POST", headers: this.headers({ "content-type": "application/json" }), body: JSON.stringify(body) },
+            deadline: req.deadline,
+            signal: req.signal,
+            handle: async (res, signal) => this.parseBatch(res, await this.readJson(res, signal), indexes.length),
+          },
+          upstream,
+        );
+        answers.forEach((link, j) => {
+          if (link) links[indexes[j]] = link;
+        });
+        return indexes.filter((_, j) => !answers[j]);
+      };
+      const all = req.texts.map((_, i) => i);
+      for (let first = 0; first < all.length; first += SUNBIRD_BATCH_MAX_ITEMS) {
+        const failed = await send(all.slice(first, first + SUNBIRD_BATCH_MAX_ITEMS));
+        const lost = failed.length > 0 ? await send(failed) : [];
+        if (lost.length > 0)
+          throw new ProviderError(
+            this.id,
+            "unavailable",
+            `provider failed to synthesise ${lost.length} of the ${req.texts.length} parts of the text, also when asked again`,
+            200,
+            undefined,
+            "BATCH_ITEMS_FAILED",
+          );
+      }
+      return mapLimited(links, DOWNLOAD_CONCURRENCY, async (link) => ({
+        ...(await this.download(link.audioUrl, req)),
+        model: link.model ?? model,
+        voice: link.voice ?? voice,
+      }));
+    }, req.signal);
+  }
+
+  /** The signed link's audio, fetched without our token (it carries its own signature) within the call's deadline. */
+  private download(url: string, req: { deadline: number; signal?: AbortSignal }) {
+    return this.sendTo(url, true, {
+      init: { method: "GET" },
+      deadline: req.deadline,
+      signal: req.signal,
+      handle: (res, signal) => this.readAudio(res, signal, DOWNLOAD),
+    });
   }
 
   /**
@@ -233,7 +310,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
    * API default) with the first catalog voice for the language, else the spark-tts speaker for it (Lugbara has no
    * Orpheus voice).
    */
-  private chooseVoice(req: SynthesizeRequest): { model: TtsModel; voice: string; language?: string } {
+  private chooseVoice(req: Pick<SynthesizeRequest, "language" | "voice">): { model: TtsModel; voice: string; language?: string } {
     const language = toIso3(req.language);
     if (req.voice !== undefined) {
       const voice = req.voice;
@@ -261,13 +338,42 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
     return translated;
   }
 
-  private parseSpeech(res: UpstreamResponse, body: unknown): { audioUrl: string; model?: string; voice?: string } {
-    const audioUrl = isRecord(body) && typeof body.audio_url === "string" ? body.audio_url : undefined;
-    if (!isRecord(body) || !audioUrl || !this.isAllowedAudioUrl(audioUrl)) throw this.malformed("provider sent an unexpected response", res.status);
+  private parseSpeech(res: UpstreamResponse, body: unknown): SpeechLink {
+    const link = isRecord(body) ? this.speechLink(body, body.model) : undefined;
+    if (!link) throw this.malformed("provider sent an unexpected response", res.status);
+    return link;
+  }
+
+  /**
+   * A batch answer: {model, results: [{index, status: "ok" | "error", audio_url?, voice, ...}]}, one result per item
+   * sent. Each item's link in the order sent, or undefined for an item that failed.
+   */
+  private parseBatch(res: UpstreamResponse, body: unknown, items: number): (SpeechLink | undefined)[] {
+    const results = isRecord(body) && Array.isArray(body.results) ? body.results : undefined;
+    if (!isRecord(body) || !results || results.length !== items) throw this.malformed("provider sent an unexpected response", res.status);
+    const links = new Array<SpeechLink | undefined>(items);
+    const seen = new Set<number>();
+    for (const result of results) {
+      const index = isRecord(result) ? result.index : undefined;
+      if (!isRecord(result) || typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= items || seen.has(index))
+        throw this.malformed("provider sent an unexpected response", res.status);
+      seen.add(index);
+      if (result.status === "error") continue;
+      const link = result.status === "ok" ? this.speechLink(result, body.model) : undefined;
+      if (!link) throw this.malformed("provider sent an unexpected response", res.status);
+      links[index] = link;
+    }
+    return links;
+  }
+
+  /** The signed link and the model and voice an answer (or a batch item) names; undefined without a usable link. */
+  private speechLink(fields: Record<string, unknown>, model: unknown): SpeechLink | undefined {
+    const audioUrl = typeof fields.audio_url === "string" ? fields.audio_url : undefined;
+    if (!audioUrl || !this.isAllowedAudioUrl(audioUrl)) return undefined;
     return {
       audioUrl,
-      model: typeof body.model === "string" ? body.model : undefined,
-      voice: typeof body.voice === "string" || typeof body.voice === "number" ? String(body.voice) : undefined,
+      model: typeof model === "string" ? model : undefined,
+      voice: typeof fields.voice === "string" || typeof fields.voice === "number" ? String(fields.voice) : undefined,
     };
   }
 
@@ -324,6 +430,13 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
 
 /** Marks the signed-URL download step for `failure`. */
 const DOWNLOAD = "download";
+
+/** Where a synthesis's audio waits (a signed Cloud Storage link), and the model and voice that spoke. */
+interface SpeechLink {
+  audioUrl: string;
+  model?: string;
+  voice?: string;
+}
 
 interface SunbirdErrorInfo {
   code?: string;

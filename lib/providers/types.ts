@@ -82,6 +82,11 @@ export interface SynthesizeRequest {
   signal?: AbortSignal;
 }
 
+/** Several texts (the pieces of one long text) spoken by one voice. */
+export interface SynthesizeBatchRequest extends Omit<SynthesizeRequest, "text"> {
+  texts: readonly string[];
+}
+
 export interface SynthesizeResult {
   audio: Uint8Array;
   contentType: string;
@@ -119,4 +124,9 @@ export interface ProviderClient {
   transcribe?(req: TranscribeRequest): Promise<TranscribeResult>;
   /** Text-to-speech; always returns audio bytes, never a link. Absent when the provider offers none. */
   synthesize?(req: SynthesizeRequest): Promise<SynthesizeResult>;
+  /**
+   * Text-to-speech of several texts in as few upstream requests as the provider's batch endpoint allows: one result per
+   * text, in order, or a failure — never some of them. Absent when the provider has no batch endpoint.
+   */
+  synthesizeBatch?(req: SynthesizeBatchRequest): Promise<SynthesizeResult[]>;
 }

@@ -18,7 +18,7 @@ export interface AudioWindow {
   end: number;
 }
 
-interface PcmLayout {
+export interface PcmLayout {
   sampleRate: number;
   channels: number;
   bitsPerSample: number;
@@ -160,7 +160,7 @@ function meanLevel(bytes: Uint8Array, layout: PcmLayout, frame: number, count: n
 }
 
 /** A WAV file with `fmtChunk` (header included) around `samples`. */
-function wavOf(fmtChunk: Uint8Array, samples: Uint8Array): Uint8Array {
+export function wavOf(fmtChunk: Uint8Array, samples: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + fmtChunk.byteLength + 8 + samples.byteLength);
   const view = new DataView(out.buffer);
   const put = (offset: number, s: string) => {

@@ -2,38 +2,14 @@
  * MP3 and Ogg/Opus answers of text-to-speech, decoded back independently: by the in-process decoders
  * (lib/providers/decode.ts), by this service's own audio analysis, and by ffmpeg (the devDependency's binary).
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
-import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { ffmpegSeconds } from "@/e2e/support/audio";
 import { decodeToPcm, PCM_SAMPLE_RATE } from "@/lib/providers/decode";
 import { makeWav } from "@/lib/providers/sandbox/wav";
 import { analyzeAudio } from "./audio";
 import { encodeRawPcm, encodeSpeech, OPUS_PRE_SKIP, oggCrc, oggOpusFile } from "./encode";
 import { TTS_MEDIA_TYPES } from "./formats";
-import { ttsAnswerBytes, ttsCharsFitting } from "./limits";
-
-const run = promisify(execFile);
-const dir = mkdtempSync(path.join(tmpdir(), "lugha-tts-encode-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Seconds of audio ffmpeg decodes from `bytes` (16 kHz mono 16-bit PCM out). */
-async function ffmpegSeconds(bytes: Uint8Array, name: string): Promise<number> {
-  const file = path.join(dir, name);
-  writeFileSync(file, bytes);
-  const { stdout } = await run(
-    ffmpegInstaller.path,
-    ["-hide_banner", "-loglevel", "error", "-i", file, "-f", "s16le", "-ac", "1", "-ar", "16000", "-"],
-    {
-      encoding: "buffer",
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
-  return stdout.length / 2 / 16_000;
-}
+import { MAX_TTS_CHARS, ttsAnswerBytes, ttsCharsFitting } from "./limits";
 
 // What Sunbird's Orpheus answers: 24 kHz 16-bit mono WAV.
 const SOURCE_SECONDS = 3.37;
@@ -134,8 +110,9 @@ describe("Ogg Opus file", () => {
   });
 });
 
-it("the size rule: on Vercel (4.5 MB), 560 characters of JSON in WAV, all 2,000 in MP3 and in Opus", () => {
+it("the size rule: on Vercel (4.5 MB), 560 characters of JSON in WAV, all 5,000 in MP3 and in Opus", () => {
   expect(ttsCharsFitting(4_500_000, "wav")).toBe(560);
-  expect(ttsCharsFitting(4_500_000, "mp3")).toBe(2_000);
-  expect(ttsCharsFitting(4_500_000, "opus")).toBe(2_000);
+  expect(MAX_TTS_CHARS).toBe(5_000);
+  expect(ttsCharsFitting(4_500_000, "mp3")).toBe(MAX_TTS_CHARS);
+  expect(ttsCharsFitting(4_500_000, "opus")).toBe(MAX_TTS_CHARS);
 });

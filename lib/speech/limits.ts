@@ -6,8 +6,13 @@
 
 import { MP3_KBITS_PER_SECOND, OPUS_BITS_PER_SECOND, type TtsFormat } from "./formats";
 
-/** TTS text, Unicode code points after trimming (Sunbird Orpheus takes 2,000). */
-export const MAX_TTS_CHARS = 2_000;
+/**
+ * TTS text, Unicode code points after trimming: as much as the API translates, so any translation can be spoken. Longer
+ * than one synthesis of most voices (Sunbird's Orpheus takes 2,000 characters, and pieces of 500 in its batch): a
+ * longer text is split and the audio joined (lib/speech/tts.ts). At the slowest voices' 8 characters a second that is
+ * at most about ten minutes of speech, as long as the longest recording speech-to-text takes.
+ */
+export const MAX_TTS_CHARS = 5_000;
 /** Room for the multipart framing and the small fields around the audio part. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
@@ -46,7 +51,7 @@ export function ttsMaxCharsFor(maxBytes: number, raw: boolean, format: TtsFormat
   return lo;
 }
 
-/** The longest TTS text whose JSON answer in `format` fits a response body of `bodyLimitBytes` (Vercel's 4.5 MB: 560 characters in WAV, all 2,000 in MP3 or Opus). */
+/** The longest TTS text whose JSON answer in `format` fits a response body of `bodyLimitBytes` (Vercel's 4.5 MB: 560 characters in WAV). */
 export function ttsCharsFitting(bodyLimitBytes: number, format: TtsFormat = "wav"): number {
   return ttsMaxCharsFor(bodyLimitBytes, false, format);
 }

@@ -140,7 +140,7 @@ export const TtsRequest = z
     text: z
       .string(required("a string"))
       .describe(
-        `Text to speak: 1–${MAX_TTS_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). On Vercel, whose response body stops at 4.5 MB, a JSON answer in WAV takes 1–${ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "wav").toLocaleString("en-US")}; in MP3 or Opus 1–${Math.min(ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "mp3"), ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "opus")).toLocaleString("en-US")} (TEXT_TOO_LONG beyond).`,
+        `Text to speak: 1–${MAX_TTS_CHARS.toLocaleString("en-US")} characters after trimming surrounding whitespace (Unicode code points). On Vercel, whose response body stops at 4.5 MB, a JSON answer in WAV takes 1–${ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "wav").toLocaleString("en-US")}; in MP3 or Opus 1–${Math.min(ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "mp3"), ttsCharsFitting(PLATFORM_BODY_LIMIT_BYTES, "opus")).toLocaleString("en-US")} (TEXT_TOO_LONG beyond). A text longer than one synthesis of the voice is split at sentence ends, every piece spoken by the same voice and the audio joined into one answer; upstream_calls counts the provider requests it took (provider_a's Orpheus voices: one batch request for all the pieces).`,
       ),
     language: SpeechLanguage("Language of the text"),
     voice: z

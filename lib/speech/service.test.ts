@@ -5,10 +5,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AudioFixtures, audioFixtures, removeAudioFixtures } from "@/e2e/support/audio";
 import { apiError } from "@/lib/kit/test-support";
+import { HF_TTS_PIECE_CHARS } from "@/lib/providers/huggingface";
+import { KHAYA_TTS_PIECE_CHARS } from "@/lib/providers/khaya";
 import type { Emulator } from "@/lib/providers/sandbox";
-import { type EmulatorServer, makeWav, speechDurationSeconds, startEmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, makeWav, parseWav, speechDurationSeconds, startEmulatorServer } from "@/lib/providers/sandbox";
+import { SUNBIRD_TTS_PIECE_CHARS } from "@/lib/providers/sunbird";
 import { testProviders } from "@/lib/providers/test-support";
 import type { ProviderId } from "@/lib/providers/types";
+import { splitForLimit } from "@/lib/translate/segment";
+import { analyzeAudio } from "./audio";
 import type { SpeechDeps } from "./stt";
 import { transcribeAudio } from "./stt";
 import { synthesizeSpeech } from "./tts";
@@ -35,6 +40,13 @@ afterAll(removeAudioFixtures);
 beforeEach(build);
 
 const wav = makeWav({ durationSeconds: 1.25, seed: 5 });
+
+/** The signed-audio downloads an emulator served, by path (one object each). */
+function gcsPaths(emulator: Emulator, count: number): Record<string, number> {
+  const paths = Object.keys(emulator.stats.byPath).filter((p) => p.startsWith("/gcs/"));
+  expect(paths).toHaveLength(count);
+  return Object.fromEntries(paths.map((p) => [p, 1]));
+}
 
 describe("transcribeAudio: routing", () => {
   it("provider_a for Luganda, with the fields of the response and the duration measured from the file", async () => {
@@ -187,10 +199,10 @@ describe("synthesizeSpeech", () => {
     expect(Object.values(emulators).every((e) => e.stats.requests === 0)).toBe(true);
   });
 
-  it("422 for empty text, text over 2,000 characters, unknown language, language without TTS, forced provider without it", async () => {
+  it("422 for empty text, text over 5,000 characters, unknown language, language without TTS, forced provider without it", async () => {
     expect(await apiError(synthesizeSpeech({ text: " \n ", language: "lug" }, deps))).toMatchObject({ code: "VALIDATION_ERROR" });
-    expect(await apiError(synthesizeSpeech({ text: "a".repeat(2_001), language: "lug" }, deps))).toMatchObject({ code: "TEXT_TOO_LONG" });
-    await expect(synthesizeSpeech({ text: "é".repeat(2_000), language: "lug" }, deps)).resolves.toBeTruthy();
+    expect(await apiError(synthesizeSpeech({ text: "a".repeat(5_001), language: "lug" }, deps))).toMatchObject({ code: "TEXT_TOO_LONG" });
+    await expect(synthesizeSpeech({ text: "é".repeat(5_000), language: "lug" }, deps)).resolves.toBeTruthy();
     expect(await apiError(synthesizeSpeech({ text: "Hi", language: "xx" }, deps))).toMatchObject({ code: "UNSUPPORTED_LANGUAGE" });
     expect(await apiError(synthesizeSpeech({ text: "Hi", language: "zu" }, deps))).toMatchObject({ code: "UNSUPPORTED_LANGUAGE" });
     const forced = await apiError(synthesizeSpeech({ text: "Hi", language: "lug", provider: "provider_b" }, deps));
@@ -202,13 +214,13 @@ describe("synthesizeSpeech", () => {
     const json = await apiError(synthesizeSpeech({ text: "a".repeat(1_000), language: "lug" }, capped));
     expect(json).toMatchObject({ code: "TEXT_TOO_LONG", status: 422 });
     expect(json.options.errors?.[0].loc).toEqual(["body", "text"]);
-    expect(json.message).toMatch(/the limit is 560 characters on this deployment in wav.*\(2,000 in opus\)/);
+    expect(json.message).toMatch(/the limit is 560 characters on this deployment in wav.*\(5,000 in opus\)/);
     // The raw form carries no base64, so more text fits.
     await expect(synthesizeSpeech({ text: "a".repeat(700), language: "lug", raw: true }, capped)).resolves.toBeTruthy();
     expect((await synthesizeSpeech({ text: "a".repeat(560), language: "lug" }, capped)).audio.byteLength).toBeLessThan(4_500_000);
     expect(await apiError(synthesizeSpeech({ text: "a".repeat(561), language: "lug" }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
     expect(await apiError(synthesizeSpeech({ text: "a".repeat(750), language: "lug", raw: true }, capped))).toMatchObject({ code: "TEXT_TOO_LONG" });
-    // Opus and MP3 are a tenth of WAV's size or less: the whole 2,000 characters fit, as JSON too.
+    // Opus and MP3 are a tenth of WAV's size or less: 2,000 characters fit easily, as JSON too (all 5,000 do).
     for (const format of ["opus", "mp3"] as const) {
       const { response, audio } = await synthesizeSpeech({ text: "a".repeat(2_000), language: "lug", format }, capped);
       expect(response.content_type).toBe(format === "opus" ? "audio/ogg; codecs=opus" : "audio/mpeg");
@@ -225,6 +237,53 @@ describe("synthesizeSpeech", () => {
       fallback_used: true,
       providers_tried: ["provider_a", "provider_c"],
     });
+  });
+
+  const sentences = (n: number) =>
+    Array.from({ length: n }, (_, i) => `Omukazi ono ${i + 1} yagenda mu katale. `)
+      .join("")
+      .trim();
+
+  it("a text longer than one synthesis: split at sentence ends, one Sunbird batch request, the clips joined to their summed duration", async () => {
+    const text = sentences(40);
+    // An Orpheus voice: Luganda's default is spark-tts, which takes 10,000 characters whole (one call, no batch).
+    const { response, audio } = await synthesizeSpeech({ text, language: "lug", voice: "salt_lug_0001" }, deps);
+    const pieces = splitForLimit(text, SUNBIRD_TTS_PIECE_CHARS).chunks;
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) expect(piece).toMatch(/katale\.$/);
+    expect(emulators.provider_a.stats.byPath).toEqual({ "/tasks/audio/speech/batch": 1, ...gcsPaths(emulators.provider_a, pieces.length) });
+    expect(emulators.provider_a.stats.quotaUnits).toBe(1);
+    // Each piece's clip (24 kHz) end to end: the WAV holds exactly their samples, and the answer says so.
+    const expected = pieces.reduce((sum, p) => sum + Math.round(speechDurationSeconds(p) * 24_000), 0) / 24_000;
+    expect(parseWav(audio)).toMatchObject({ sampleRate: 24_000, channels: 1 });
+    expect(parseWav(audio)?.durationSeconds).toBeCloseTo(expected, 6);
+    expect(response).toMatchObject({ provider: "provider_a", voice: "salt_lug_0001", content_type: "audio/wav", upstream_calls: 1 });
+    expect(response.audio_duration_seconds).toBeCloseTo(expected, 3);
+  });
+
+  it("on a provider without a batch endpoint (provider_b, Twi): one call per piece, at most two at a time, each counted", async () => {
+    const text = Array.from({ length: 60 }, (_, i) => `Maakye, me nua ${i + 1}, wo ho te sɛn?`).join(" ");
+    const { response, audio } = await synthesizeSpeech({ text, language: "tw", format: "opus" }, deps);
+    const pieces = splitForLimit(text, KHAYA_TTS_PIECE_CHARS).chunks;
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(emulators.provider_b.stats.requests).toBe(pieces.length);
+    expect(emulators.provider_b.stats.maxInFlight).toBeLessThanOrEqual(2);
+    expect(response).toMatchObject({ provider: "provider_b", content_type: "audio/ogg; codecs=opus", upstream_calls: pieces.length });
+    const expected = pieces.reduce((sum, p) => sum + speechDurationSeconds(p), 0);
+    expect(response.audio_duration_seconds).toBeCloseTo(expected, 1);
+    expect((await analyzeAudio(audio)).durationSeconds).toBeCloseTo(response.audio_duration_seconds, 1);
+  });
+
+  it("a piece that fails fails the whole on that provider (no audio left out): the next provider speaks the whole text", async () => {
+    // English: provider_a's batch answers 502, provider_b's second piece fails, provider_c speaks every piece.
+    emulators.provider_a.setControls({ failMode: "status", status: 502, pathPrefix: "/tasks" });
+    emulators.provider_b.setControls({ failMode: "status", status: 500, failAfter: 1, failNext: 1 });
+    const text = Array.from({ length: 60 }, (_, i) => `Good morning, my friend number ${i + 1}, how are you?`).join(" ");
+    const { response } = await synthesizeSpeech({ text, language: "en" }, deps);
+    expect(response).toMatchObject({ fallback_used: true, providers_tried: ["provider_a", "provider_b", "provider_c"], provider: "provider_c" });
+    expect(emulators.provider_a.stats.byPath).toEqual({ "/tasks/audio/speech/batch": 1 });
+    expect(emulators.provider_c.stats.requests).toBe(splitForLimit(text, HF_TTS_PIECE_CHARS).chunks.length);
+    expect(response.upstream_calls).toBe(1 + emulators.provider_b.stats.requests + emulators.provider_c.stats.requests);
   });
 
   it("falls back when provider_a's signed audio download fails", async () => {

@@ -3,11 +3,13 @@ import type { ApiError } from "@/lib/kit/errors";
 import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
 import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "@/lib/languages/speech";
 import { descriptorFor, PROVIDERS } from "@/lib/providers/descriptors";
-import { ProviderError, type ProviderId } from "@/lib/providers/types";
+import { type ProviderClient, ProviderError, type ProviderId, type SynthesizeRequest, type SynthesizeResult } from "@/lib/providers/types";
 import { chainFailure, fieldError, routingFields, runChain } from "@/lib/routing";
+import { mapWithConcurrency, splitForLimit } from "@/lib/translate/segment";
 import { type AudioInfo, AudioRejected, analyzeAudio } from "./audio";
 import { encodeSpeech } from "./encode";
 import { TTS_MEDIA_TYPES, type TtsFormat } from "./formats";
+import { joinClips } from "./join";
 import { MAX_TTS_CHARS, ttsAnswerBytes, ttsMaxCharsFor } from "./limits";
 import type { SpeechProviderChoice, TtsResponse } from "./schemas";
 import { describe, noteSpeechFailure, round3, type SpeechDeps, speechView } from "./stt";
@@ -17,8 +19,12 @@ import { describe, noteSpeechFailure, round3, type SpeechDeps, speechView } from
  * always the bytes themselves (provider_a's signed URL is downloaded by its client), checked and measured here, then
  * encoded to MP3 or Ogg/Opus when that format was asked for (lib/speech/encode.ts; WAV passes through).
  *
+ * A text longer than one synthesis of the voice takes (its descriptor's tts.pieceChars) is split at sentence boundaries
+ * (lib/translate/segment.ts) into pieces, synthesised by one provider and voice (see synthesizePieces: Sunbird's batch
+ * endpoint takes them all in one request), and the clips are joined into one WAV (./join.ts) before any encoding.
+ *
  *   empty / whitespace-only text              → 422 VALIDATION_ERROR (body.text)
- *   text over 2,000 characters                → 422 TEXT_TOO_LONG (body.text)
+ *   text over 5,000 characters                → 422 TEXT_TOO_LONG (body.text)
  *   unknown language, or nobody speaks it     → 422 UNSUPPORTED_LANGUAGE (body.language)
  *   forced provider does not speak it         → 422 UNSUPPORTED_LANGUAGE (body.provider)
  *   unknown voice, a voice of another
@@ -156,23 +162,22 @@ export async function synthesizeSpeech(
         provider,
         attempt: async (callDeadline: number) => {
           const client = deps.providers[provider];
-          if (!client.synthesize) throw new ProviderError(provider, "rejected", "provider offers no text-to-speech");
-          const result = await client
-            .synthesize({
-              text,
-              language,
-              ...(descriptorFor(provider, catalogue).tts?.request?.(voice) ?? { voice: voice.id }),
-              deadline: callDeadline,
-            })
-            .catch((err: unknown) => noteSpeechFailure(err, deps, { provider, model: voice.model }));
-          let info: AudioInfo;
-          try {
-            info = await analyzeAudio(result.audio);
-          } catch (err) {
-            if (err instanceof AudioRejected) throw new ProviderError(provider, "malformed", "provider returned audio that could not be decoded");
-            throw err;
+          const tts = descriptorFor(provider, catalogue).tts;
+          const pieces = splitForLimit(text, tts?.pieceChars(voice) ?? MAX_TTS_CHARS, { locale: language }).chunks;
+          const request = { language, ...(tts?.request?.(voice) ?? { voice: voice.id }), deadline: callDeadline };
+          const results = await synthesizePieces(client, pieces, request).catch((err: unknown) =>
+            noteSpeechFailure(err, deps, { provider, model: voice.model }),
+          );
+          const clips: AudioInfo[] = [];
+          for (const result of results) {
+            try {
+              clips.push(await analyzeAudio(result.audio));
+            } catch (err) {
+              if (err instanceof AudioRejected) throw new ProviderError(provider, "malformed", "provider returned audio that could not be decoded");
+              throw err;
+            }
           }
-          return { result, info, voice, sandbox: client.mode === "sandbox" };
+          return { results, clips, voice, sandbox: client.mode === "sandbox" };
         },
       })),
       deadline,
@@ -183,17 +188,25 @@ export async function synthesizeSpeech(
     throw chainFailure(outcome, { what: `to synthesise speech in ${describe(language)}`, forced, forcedBy });
   }
 
-  const { result, info, voice, sandbox } = outcome.value;
+  const { results, clips, voice, sandbox } = outcome.value;
   const { provider, requested_provider, fallback_used, providers_tried } = routingFields(requested, outcome);
-  const answer =
-    format === "wav" ? { audio: result.audio, durationSeconds: info.durationSeconds } : await encodeSpeech(result.audio, info.format, format);
+  // One piece: the provider's own audio. Several: their clips joined into one WAV first.
+  const whole =
+    results.length === 1
+      ? { audio: results[0].audio, format: clips[0].format, contentType: clips[0].contentType, durationSeconds: clips[0].durationSeconds }
+      : {
+          ...(await joinClips(results.map((r, i) => ({ audio: r.audio, format: clips[i].format })))),
+          format: "wav" as const,
+          contentType: TTS_MEDIA_TYPES.wav.contentType,
+        };
+  const answer = format === "wav" ? whole : await encodeSpeech(whole.audio, whole.format, format);
   return {
     audio: answer.audio,
     response: {
-      content_type: format === "wav" ? info.contentType : TTS_MEDIA_TYPES[format].contentType,
+      content_type: format === "wav" ? whole.contentType : TTS_MEDIA_TYPES[format].contentType,
       language,
       voice: voice.id,
-      model_used: `${provider}/${result.model}`,
+      model_used: `${provider}/${results[0].model}`,
       provider,
       latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
       audio_duration_seconds: round3(answer.durationSeconds),
@@ -204,6 +217,34 @@ export async function synthesizeSpeech(
       sandbox,
     },
   };
+}
+
+/** Pieces of one text synthesised at once on a provider without a batch endpoint (each is a call of its own). */
+export const TTS_PIECE_CONCURRENCY = 2;
+
+/**
+ * The audio of each piece, in order, from one provider and voice: a single piece in one call; several in the provider's
+ * batch endpoint when it has one (Sunbird: one request, one quota unit), else one call each, TTS_PIECE_CONCURRENCY at
+ * a time. Any piece failing fails the whole: a text is never answered with a part of its audio missing.
+ */
+async function synthesizePieces(
+  client: ProviderClient,
+  pieces: readonly string[],
+  request: Omit<SynthesizeRequest, "text">,
+): Promise<SynthesizeResult[]> {
+  const synthesize = client.synthesize?.bind(client);
+  if (!synthesize) throw new ProviderError(client.id, "rejected", "provider offers no text-to-speech");
+  if (pieces.length === 1) return [await synthesize({ ...request, text: pieces[0] })];
+  if (client.synthesizeBatch) return client.synthesizeBatch({ ...request, texts: pieces });
+  try {
+    return await mapWithConcurrency(pieces, TTS_PIECE_CONCURRENCY, (text, _, signal) => synthesize({ ...request, text, signal }), {
+      deadline: request.deadline,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "TimeoutError")
+      throw new ProviderError(client.id, "timeout", `deadline reached before the ${pieces.length} parts of the text were synthesised`);
+    throw err;
+  }
 }
 
 /** 422 UNSUPPORTED_VOICE for a voice id no provider has; `voices` are the ones `language` has now. */

@@ -95,6 +95,27 @@ describe("splitForLimit", () => {
     expect(checkSplit("aaaa bbbb   cccc dddd", 10).separators).toEqual(["", "   ", ""]);
   });
 
+  test("a period after an abbreviation or an initial does not end a sentence; a decimal point never does", () => {
+    const text = "Dr. Okello paid 3.5 million shillings. Bw. Juma and J. Kato came, e.g. Mulago staff. They left.";
+    // With room for one sentence at a time, each cut is a real sentence end.
+    expect(checkSplit(text, 50).chunks).toEqual([
+      "Dr. Okello paid 3.5 million shillings.",
+      "Bw. Juma and J. Kato came, e.g. Mulago staff.",
+      "They left.",
+    ]);
+    // "etc." and a time end sentences as often as not: they stay cut points.
+    expect(checkSplit("We sell rice, beans etc. Come at 10 a.m. Bring cash.", 24).chunks).toEqual([
+      "We sell rice, beans etc.",
+      "Come at 10 a.m.",
+      "Bring cash.",
+    ]);
+  });
+
+  test("a sentence too long to keep whole is cut after a comma, semicolon or colon when that keeps half the piece", () => {
+    const text = "when the rains come early, the farmers plant maize and beans in every field they have";
+    expect(checkSplit(text, 40).chunks).toEqual(["when the rains come early,", "the farmers plant maize and beans in", "every field they have"]);
+  });
+
   test("no-break spaces are not cut at", () => {
     // The last whitespace within 10 code points is the no-break space inside the number; the cut goes before it.
     expect(checkSplit("Pay 100\u00a0000", 10).chunks).toEqual(["Pay", "100\u00a0000"]);

@@ -3,12 +3,16 @@ import { codePointLength } from "@/lib/kit/text";
 /*
  * Long texts for providers with a smaller input (or output) limit than the API's own.
  *
- * splitForLimit cuts a text into chunks a provider accepts, and joinSegments puts the translated chunks back:
+ * splitForLimit cuts a text into chunks a provider accepts (a translation, or a synthesis of speech), and joinSegments
+ * puts translated chunks back:
  *   - Cuts fall between sentences (Intl.Segmenter, sentence granularity, so `.`, `?`, `!`, Ethiopic `።`, Arabic `؟`
- *     and line breaks all end one). Sentences are packed greedily; when a chunk is full it is closed at its last line
- *     break if it holds one, else at its last sentence end, so paragraphs stay whole wherever they fit.
+ *     and line breaks all end one; a decimal point never does). ICU ends a sentence at any period followed by a space
+ *     and a capital, so a period after an abbreviation (`Dr. Okello`, `e.g. Mulago`, `Bw. Juma`) or an initial
+ *     (`J. Kato`) does not end one here (ABBREVIATIONS). Sentences are packed greedily; when a chunk is full it is
+ *     closed at its last line break if it holds one, else at its last sentence end, so paragraphs stay whole wherever
+ *     they fit.
  *   - A sentence longer than the limit is cut at the last whitespace that keeps the piece within it (no-break spaces
- *     excepted), or, with no whitespace at all, at the last grapheme boundary within it: an emoji ZWJ sequence, a
+ *     excepted; after a comma, semicolon, colon or dash when that keeps at least half the piece), or, with no whitespace at all, at the last grapheme boundary within it: an emoji ZWJ sequence, a
  *     letter with its combining marks or a surrogate pair is never cut.
  *   - The whitespace at every cut (spaces, `\n\n` between paragraphs), before the first chunk and after the last goes
  *     into `separators`, never into a chunk, so a chunk never starts or ends with whitespace and the translated text
@@ -33,6 +37,8 @@ interface Unit {
 
 // Whitespace where a long sentence may be cut: any but the no-break spaces, which exist to forbid exactly that.
 const BREAKABLE_SPACE = /[^\S\u00a0\u2007\u202f]+/g;
+/** Marks after which a sentence too long to keep whole is best cut. */
+const CLAUSE_END = /[,;:–—]/;
 
 export function splitForLimit(text: string, limit: ChunkLimit, options: { locale?: string } = {}): Segments {
   const fits = toPredicate(limit);
@@ -93,17 +99,43 @@ function render(units: readonly Unit[]): string {
   return out;
 }
 
+/**
+ * Words that end with a period without ending the sentence, lower-cased and without their periods: titles and Latin
+ * abbreviations in English, and the common ones in Swahili (Bw. Bwana, Bi. Bibi, Dkt. Daktari, Mh. Mheshimiwa, k.m.
+ * kwa mfano, n.k. na kadhalika). Not "etc.", "a.m." or "No.": they end sentences as often as not.
+ */
+const ABBREVIATIONS = new Set(
+  "mr mrs ms dr prof st mt sr jr gen col capt lt sgt rev hon gov pres sen rep fr vol fig art sec ch pp approx dept est inc ltd co corp vs eg ie cf al bw bi dkt mh km nk".split(
+    " ",
+  ),
+);
+/** The word before a sentence's final period: letters and inner periods ("e.g", "Dr", "J"). */
+const LAST_WORD = /(?:^|[\s(“"'‘])([\p{L}][\p{L}.]*)\.$/u;
+
+/** Whether a sentence ends with an abbreviation or an initial rather than a full stop. */
+function endsWithAbbreviation(sentence: string): boolean {
+  const word = LAST_WORD.exec(sentence)?.[1];
+  if (!word) return false;
+  const bare = word.replaceAll(".", "").toLowerCase();
+  return ABBREVIATIONS.has(bare) || [...bare].length === 1;
+}
+
 /** Sentences of a text without leading or trailing whitespace; whitespace-only segments join the next gap. */
 function sentences(core: string, locale: string | undefined): Unit[] {
   const units: Unit[] = [];
   let pending = "";
+  let glued = false;
   for (const { segment } of new Intl.Segmenter(locale, { granularity: "sentence" }).segment(core)) {
     const [, lead, body, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(segment)!;
     if (!body) {
       pending += segment;
       continue;
     }
-    units.push({ gap: pending + lead, text: body });
+    // After an abbreviation on the same line, the sentence goes on: this segment joins the previous one.
+    const previous = units.at(-1);
+    if (glued && previous && !(pending + lead).includes("\n")) previous.text += pending + lead + body;
+    else units.push({ gap: pending + lead, text: body });
+    glued = endsWithAbbreviation(body);
     pending = trail;
   }
   return units;
@@ -119,12 +151,17 @@ function splitLongSentence(unit: Unit, fits: (chunk: string) => boolean): Unit[]
     const ends: number[] = [];
     for (const { index, segment } of graphemes.segment(rest)) ends.push(index + segment.length);
     const longest = longestFitting(rest, ends, fits) ?? longestFitting(rest, codePointEnds(rest), fits) ?? codePointEnds(rest)[0];
-    // The last breakable whitespace run that starts after the first character and no later than the cut point.
+    // The last breakable whitespace run that starts after the first character and no later than the cut point; the
+    // last one after a clause mark (, ; : – —) instead when it keeps at least half the piece, so speech pauses there.
     let space: { index: number; length: number } | undefined;
+    let clause: typeof space;
     for (const m of rest.matchAll(BREAKABLE_SPACE)) {
       if (m.index > longest) break;
-      if (m.index > 0) space = { index: m.index, length: m[0].length };
+      if (m.index === 0) continue;
+      space = { index: m.index, length: m[0].length };
+      if (CLAUSE_END.test(rest[m.index - 1]) && m.index >= longest / 2) clause = space;
     }
+    space = clause ?? space;
     // Cut before the whitespace run, or hard at the grapheme boundary; whitespace next to the cut (a run of spaces, a
     // no-break space beside it) goes to the gap, so pieces stay trimmed.
     const [end, resume] = space ? [space.index, space.index + space.length] : [longest, longest];

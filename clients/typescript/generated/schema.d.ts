@@ -709,7 +709,7 @@ export interface components {
          *     }
          */
         TtsRequest: {
-            /** @description Text to speak: 1–2,000 characters after trimming surrounding whitespace (Unicode code points). On Vercel, whose response body stops at 4.5 MB, a JSON answer in WAV takes 1–560; in MP3 or Opus 1–2,000 (TEXT_TOO_LONG beyond). */
+            /** @description Text to speak: 1–5,000 characters after trimming surrounding whitespace (Unicode code points). On Vercel, whose response body stops at 4.5 MB, a JSON answer in WAV takes 1–560; in MP3 or Opus 1–5,000 (TEXT_TOO_LONG beyond). A text longer than one synthesis of the voice is split at sentence ends, every piece spoken by the same voice and the audio joined into one answer; upstream_calls counts the provider requests it took (provider_a's Orpheus voices: one batch request for all the pieces). */
             text: string;
             /** @description Language of the text. Canonical code (en, lug, sw, ...) or ISO 639-3 (eng, lug, swa, ...), any case. See GET /api/v1/languages?capability=stt|tts. */
             language: string;

@@ -51,7 +51,7 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   bodyBytes: number;
-  /** UTF-8 body, first 4 KB, for text bodies only. */
+  /** UTF-8 body, first 64 KB, for text bodies only. */
   bodyText?: string;
 }
 

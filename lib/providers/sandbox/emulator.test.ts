@@ -291,6 +291,50 @@ describe("emulator speech routes", () => {
     expect(parseWav(new Uint8Array(await audio.arrayBuffer()))?.sampleRate).toBe(16_000);
   });
 
+  it("Sunbird /tasks/audio/speech/batch: auth, 1–128 items, Orpheus only, each item checked by index; a status per item; 502 when all fail; one quota unit a request", async () => {
+    const faults = { failAfter: 0, failNext: 0 };
+    const emulator = createEmulator("sunbird", { credential: "eyJ.b", sunbirdBatchFaults: faults });
+    const batch = (body: unknown, token = "eyJ.b") =>
+      emulator.handler(
+        new Request("http://sunbird.test/tasks/audio/speech/batch", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `Item ${i}.`, voice: "salt_lug_0001" }));
+    expect((await batch({ items: items(1) }, "wrong")).status).toBe(401);
+    expect((await (await batch({ items: [] })).json()).errors[0].loc).toEqual(["body", "items"]);
+    expect((await batch({ items: items(129) })).status).toBe(422);
+    expect((await (await batch({ model: "spark-tts", items: items(1) })).json()).message).toMatch(/only supported for model='orpheus-3b-tts'/);
+    const tooLong = await batch({ items: [...items(1), { text: "a".repeat(2_001) }] });
+    expect(await tooLong.json()).toMatchObject({ error_code: "BAD_REQUEST", message: "item index 1: `text` is too long (max 2000 characters)." });
+    const wrongLanguage = await (await batch({ items: [{ text: "Hi.", voice: "salt_lug_0001", language: "ach" }] })).json();
+    expect(wrongLanguage.message).toBe("item index 0: speaker 'salt_lug_0001' is for language 'lug', not 'ach'; see /speakers/ach");
+
+    Object.assign(faults, { failAfter: 1, failNext: 1 });
+    const res = await batch({ items: items(3) });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ model: "orpheus-3b-tts", platform: "modal", request_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(body.results.map((r: { index: number; status: string }) => [r.index, r.status])).toEqual([
+      [0, "ok"],
+      [1, "error"],
+      [2, "ok"],
+    ]);
+    expect(body.results[1]).toMatchObject({ audio_url: null, error_code: "EXTERNAL_SERVICE_ERROR", error_detail: "Orpheus audio upload failed" });
+    const audio = await emulator.handler(new Request(body.results[2].audio_url));
+    expect(parseWav(new Uint8Array(await audio.arrayBuffer()))).toMatchObject({ sampleRate: 24_000 });
+    expect(body.results[2].audio_size_bytes).toBe(Number(audio.headers.get("content-length") ?? (await audio.clone().arrayBuffer()).byteLength));
+
+    Object.assign(faults, { failNext: 2 });
+    const allFailed = await batch({ items: items(2) });
+    expect(allFailed.status).toBe(502);
+    expect(await allFailed.json()).toMatchObject({ error_code: "EXTERNAL_SERVICE_ERROR", message: "all 2 batch items failed during upload" });
+    // Every batch request to the API costs a unit, however many items it held or failed (the downloads cost none).
+    expect(emulator.stats.quotaUnits).toBe(emulator.stats.byPath["/tasks/audio/speech/batch"]);
+  });
+
   it("Sunbird /gcs refuses a tampered signature (403) and an unknown object (404)", async () => {
     const emulator = createEmulator("sunbird");
     const res = await emulator.handler(

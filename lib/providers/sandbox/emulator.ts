@@ -2,6 +2,7 @@ import { codePointLength } from "@/lib/kit/text";
 import { defaultControls, type EmulatorControls, type EmulatorStats, emptyStats, emulatorControlsSchema, type RecordedRequest } from "./controls";
 import type { HfDeployment } from "./hf";
 import { htmlPage, json } from "./respond";
+import type { SunbirdBatchFaults } from "./sunbird-speech";
 
 /** Which upstream an emulator speaks for: the `emulator.kind` of a provider's descriptor ("sunbird", "khaya", "hf"). */
 export type EmulatorKind = string;
@@ -23,6 +24,8 @@ export interface EmulatorOptions {
   sunbirdSttWaitMs?: number;
   /** Sunbird: the longest recording its default STT path finishes within that wait, seconds (default 300). */
   sunbirdSttLongestSeconds?: number;
+  /** Sunbird: batch synthesis items that fail (none by default); a test keeps the object and changes it live. */
+  sunbirdBatchFaults?: SunbirdBatchFaults;
   /** Khaya: whether /v2/translate refuses two-letter codes, as the official skills doc says (default true). */
   khayaV2RejectsLegacyCodes?: boolean;
   /** Khaya: ASR codes answered with a deprecation warning although they are ISO 639-3 (as two-letter codes always are). */
@@ -88,6 +91,8 @@ export class ConnectionReset extends Error {
 
 const CONTROL_PATH = "/__control";
 const MAX_RECENT = 100;
+/** Text of a recorded body kept: a batch of speech items (up to 128 pieces of text) included. */
+const MAX_RECORDED_TEXT = 64 * 1024;
 
 export function createEmulatorCore(kind: string, behaviour: ProviderBehaviour, initial: Partial<EmulatorControls> = {}): Emulator {
   const controls: EmulatorControls = { ...defaultControls(), ...initial };
@@ -206,7 +211,7 @@ async function record(stats: EmulatorStats, req: Request, url: URL, behaviour: P
     path: url.pathname + url.search,
     headers: Object.fromEntries(req.headers),
     bodyBytes: bytes.byteLength,
-    ...(isText && { bodyText: new TextDecoder().decode(bytes.subarray(0, 4096)) }),
+    ...(isText && { bodyText: new TextDecoder().decode(bytes.subarray(0, MAX_RECORDED_TEXT)) }),
   };
   stats.requests += 1;
   stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + 1;

@@ -44,6 +44,23 @@ const DEFAULT_STT_WAIT_MS = 120_000;
  */
 const DEFAULT_STT_LONGEST_SECONDS = 300;
 const DEFAULT_SIGNED_URL_TTL_MS = 30 * 60_000;
+/** Orpheus's text limit, for a single synthesis and for each batch item. */
+const ORPHEUS_MAX_CHARS = 2000;
+/** What one batch request may hold. */
+const BATCH_MAX_ITEMS = 128;
+/** The batch endpoint's voice when an item names none, whatever its language. */
+const BATCH_DEFAULT_VOICE = "salt_lug_0001";
+const ORPHEUS_SAMPLE_RATE = 24_000;
+
+/**
+ * Items of batch syntheses that fail, the way Sunbird's fail when an item's audio does not reach storage: the next
+ * `failAfter` items (counted across requests) are synthesised, then the `failNext` after them fail; both count down.
+ * A test keeps the object and changes it while the emulator runs.
+ */
+export interface SunbirdBatchFaults {
+  failAfter: number;
+  failNext: number;
+}
 const MAX_STORED_OBJECTS = 1_000;
 
 interface StoredAudio {
@@ -151,13 +168,14 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
     let language: string | null = null;
     if (model === "orpheus-3b-tts") {
       if (platform === "runpod") return apiError(400, "BAD_REQUEST", "orpheus-3b-tts runs on platform='modal' only.");
-      if (value.length > 2000) return apiError(400, "BAD_REQUEST", "Text is too long for orpheus-3b-tts (max 2000 characters).");
+      if (value.length > ORPHEUS_MAX_CHARS)
+        return apiError(400, "BAD_REQUEST", `Text is too long for orpheus-3b-tts (max ${ORPHEUS_MAX_CHARS} characters).`);
       language = typeof body.language === "string" ? body.language : null;
       const catalog = Object.values(SUNBIRD_ORPHEUS_VOICES).flat();
       if (typeof body.voice === "string" && !catalog.includes(body.voice))
         return apiError(400, "BAD_REQUEST", `Unknown orpheus voice '${body.voice}'.`);
       voice = typeof body.voice === "string" ? body.voice : (SUNBIRD_ORPHEUS_VOICES[language ?? "lug"]?.[0] ?? "salt_lug_0001");
-      sampleRate = 24_000;
+      sampleRate = ORPHEUS_SAMPLE_RATE;
     } else {
       if (body.language !== undefined) return apiError(400, "BAD_REQUEST", "'language' is only valid for model='orpheus-3b-tts'.");
       if (body.temperature !== undefined && platform === "modal")
@@ -185,6 +203,104 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
       request_id: hex(hash32(stored.object), 32),
       timings_ms: { inference_ms: 0, upload_ms: 0, signed_url_ms: 0, total_ms: now() - started },
     });
+  };
+
+  /**
+   * POST /tasks/audio/speech/batch: 1 to 128 Orpheus items, each validated before any work (a bad item fails the whole
+   * request with 400, naming its index), then each synthesised and stored on its own: an item whose upload fails is
+   * answered with status "error" beside the others (see SunbirdBatchFaults). 200 when any item succeeded; 502 when every
+   * item failed — the quota unit is spent either way (the emulator core counts it on arrival).
+   */
+  const batch = async (req: Request): Promise<Response> => {
+    const body = await readJson(req);
+    if (!isRecord(body)) return validationError(["body"], "Input should be a valid dictionary", body);
+    const model = body.model ?? "orpheus-3b-tts";
+    if (model !== "orpheus-3b-tts" && model !== "spark-tts")
+      return validationError(["body", "model"], "Input should be 'orpheus-3b-tts' or 'spark-tts'", model);
+    const items = body.items;
+    if (!Array.isArray(items))
+      return validationError(["body", "items"], items === undefined ? "Field required" : "Input should be a valid list", items);
+    if (items.length === 0 || items.length > BATCH_MAX_ITEMS) {
+      const bound = items.length === 0 ? "at least 1 item" : `at most ${BATCH_MAX_ITEMS} items`;
+      return validationError(["body", "items"], `List should have ${bound} after validation, not ${items.length}`, null);
+    }
+    const parsed: { text: string; voice: string; language: string | null }[] = [];
+    for (const [i, item] of items.entries()) {
+      if (!isRecord(item)) return validationError(["body", "items", i], "Input should be a valid dictionary", item);
+      const value = typeof item.text === "string" ? item.text.trim() : "";
+      if (!value) return validationError(["body", "items", i, "text"], "Value error, text must not be empty", item.text);
+      parsed.push({
+        text: value,
+        voice: typeof item.voice === "string" ? item.voice : BATCH_DEFAULT_VOICE,
+        language: typeof item.language === "string" ? item.language : null,
+      });
+    }
+    if (model !== "orpheus-3b-tts") return apiError(400, "BAD_REQUEST", "batch synthesis is only supported for model='orpheus-3b-tts'.");
+    for (const [i, { text: value, voice, language }] of parsed.entries()) {
+      if (value.length > ORPHEUS_MAX_CHARS)
+        return apiError(400, "BAD_REQUEST", `item index ${i}: \`text\` is too long (max ${ORPHEUS_MAX_CHARS} characters).`);
+      const own = orpheusLanguageOf(voice);
+      if (!own) return apiError(400, "BAD_REQUEST", `item index ${i}: speaker_id '${voice}' not found; see /speakers`);
+      if (language !== null && !SUNBIRD_ORPHEUS_VOICES[language]?.length)
+        return apiError(400, "BAD_REQUEST", `item index ${i}: language '${language}' not supported; supported: ${orpheusLanguages()}`);
+      if (language !== null && own !== language)
+        return apiError(
+          400,
+          "BAD_REQUEST",
+          `item index ${i}: speaker '${voice}' is for language '${own}', not '${language}'; see /speakers/${language}`,
+        );
+    }
+    const started = now();
+    const requestId = hex(hash32(`batch|${started}|${counter}`), 32);
+    const origin = new URL(req.url).origin;
+    const results = parsed.map(({ text: value, voice }, index) => {
+      if (batchItemFails()) {
+        return {
+          ...BATCH_ITEM_EMPTY,
+          index,
+          status: "error",
+          voice,
+          error_code: "EXTERNAL_SERVICE_ERROR",
+          error_detail: "Orpheus audio upload failed",
+        };
+      }
+      const stored = store(origin, "orpheus-3b-tts", { text: value, voice, sampleRate: ORPHEUS_SAMPLE_RATE });
+      return {
+        ...BATCH_ITEM_EMPTY,
+        index,
+        status: "ok",
+        voice,
+        audio_url: stored.url,
+        audio_url_expires_at: new Date(stored.expiresAt).toISOString(),
+        language: orpheusLanguageOf(voice),
+        duration_seconds: Number(stored.durationSeconds.toFixed(2)),
+        audio_size_bytes: 44 + 2 * Math.max(1, Math.round(stored.durationSeconds * ORPHEUS_SAMPLE_RATE)),
+        gcs_object: stored.object,
+        request_id: requestId,
+      };
+    });
+    if (results.every((r) => r.status === "error"))
+      return apiError(502, "EXTERNAL_SERVICE_ERROR", `all ${results.length} batch items failed during upload`);
+    return json(200, {
+      model,
+      platform: "modal",
+      results,
+      request_id: requestId,
+      timings_ms: { inference_ms: 0, upload_ms: 0, total_ms: now() - started },
+    });
+  };
+
+  /** Whether the next batch item fails (SunbirdBatchFaults). */
+  const batchItemFails = (): boolean => {
+    const faults = opts.sunbirdBatchFaults;
+    if (!faults) return false;
+    if (faults.failAfter > 0) {
+      faults.failAfter -= 1;
+      return false;
+    }
+    if (faults.failNext <= 0) return false;
+    faults.failNext -= 1;
+    return true;
   };
 
   const legacyTts = async (req: Request): Promise<Response> => {
@@ -222,10 +338,38 @@ export function sunbirdSpeechRoutes(opts: EmulatorOptions, now: () => number) {
       "/tasks/audio/transcriptions": transcribe(false),
       "/tasks/stt": transcribe(true),
       "/tasks/audio/speech": speech,
+      "/tasks/audio/speech/batch": batch,
       "/tasks/tts": legacyTts,
     },
     download,
   };
+}
+
+/** A batch item's fields that only some items carry, as Sunbird's answer serialises them when unset. */
+const BATCH_ITEM_EMPTY = {
+  audio_url: null,
+  audio_url_expires_at: null,
+  language: null,
+  sample_rate: ORPHEUS_SAMPLE_RATE,
+  duration_seconds: null,
+  audio_size_bytes: null,
+  gcs_object: null,
+  request_id: null,
+  error_code: null,
+  error_detail: null,
+};
+
+/** The language of an Orpheus catalog voice, or undefined for a voice the catalog does not have. */
+function orpheusLanguageOf(voice: string): string | undefined {
+  return Object.keys(SUNBIRD_ORPHEUS_VOICES).find((language) => SUNBIRD_ORPHEUS_VOICES[language].includes(voice));
+}
+
+function orpheusLanguages(): string {
+  return `[${Object.keys(SUNBIRD_ORPHEUS_VOICES)
+    .filter((l) => SUNBIRD_ORPHEUS_VOICES[l].length > 0)
+    .sort()
+    .map((l) => `'${l}'`)
+    .join(", ")}]`;
 }
 
 function gcsError(status: number, code: string, message: string): Response {
