@@ -95,22 +95,25 @@ export function wavDurationSeconds(bytes: Uint8Array): number {
 const FFMPEG = ["-hide_banner", "-loglevel", "error", "-y"];
 
 /**
- * Seconds of audio ffmpeg decodes from `bytes` (read from a pipe, 16 kHz mono 16-bit PCM out): an independent decoder
- * for what the service answers. `name` gives ffmpeg the format's extension.
+ * The 16 kHz mono 16-bit samples ffmpeg decodes from `bytes`: an independent decoder for what the service answers.
+ * `name` gives ffmpeg the format's extension; `inputFormat` describes input that has no header (raw PCM).
  */
-export async function ffmpegSeconds(bytes: Uint8Array, name: string): Promise<number> {
+export async function ffmpegPcm(bytes: Uint8Array, name: string, inputFormat: string[] = []): Promise<Int16Array> {
   const dir = mkdtempSync(path.join(tmpdir(), "lugha-decode-"));
   try {
     const file = path.join(dir, name);
     writeFileSync(file, bytes);
-    const { stdout } = await run(FFMPEG_BIN, ["-hide_banner", "-loglevel", "error", "-i", file, "-f", "s16le", "-ac", "1", "-ar", "16000", "-"], {
-      encoding: "buffer",
-      maxBuffer: 256 * 1024 * 1024,
-    });
-    return stdout.length / 2 / 16_000;
+    const args = ["-hide_banner", "-loglevel", "error", ...inputFormat, "-i", file, "-f", "s16le", "-ac", "1", "-ar", "16000", "-"];
+    const { stdout } = await run(FFMPEG_BIN, args, { encoding: "buffer", maxBuffer: 256 * 1024 * 1024 });
+    return new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Seconds of audio ffmpeg decodes from `bytes` (see ffmpegPcm). */
+export async function ffmpegSeconds(bytes: Uint8Array, name: string): Promise<number> {
+  return (await ffmpegPcm(bytes, name)).length / 16_000;
 }
 
 async function generate(): Promise<AudioFixtures> {

@@ -3,7 +3,7 @@
  * (lib/providers/decode.ts), by this service's own audio analysis, and by ffmpeg (the devDependency's binary).
  */
 import { describe, expect, it } from "vitest";
-import { ffmpegSeconds } from "@/e2e/support/audio";
+import { ffmpegPcm, ffmpegSeconds } from "@/e2e/support/audio";
 import { decodeToPcm, PCM_SAMPLE_RATE } from "@/lib/providers/decode";
 import { makeWav } from "@/lib/providers/sandbox/wav";
 import { analyzeAudio } from "./audio";
@@ -50,14 +50,7 @@ describe("encodeRawPcm", () => {
     const { audio, durationSeconds } = await encodeRawPcm(source, "wav", 24_000);
     expect(Math.abs(durationSeconds - SOURCE_SECONDS)).toBeLessThan(0.01);
     expect(Math.abs(audio.length / 2 / 24_000 - SOURCE_SECONDS)).toBeLessThan(0.01);
-    const file = path.join(dir, "speech.pcm");
-    writeFileSync(file, audio);
-    const { stdout } = await run(
-      ffmpegInstaller.path,
-      ["-hide_banner", "-loglevel", "error", "-f", "s16le", "-ar", "24000", "-ac", "1", "-i", file, "-f", "s16le", "-ac", "1", "-ar", "16000", "-"],
-      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
-    );
-    const back = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
+    const back = await ffmpegPcm(audio, "speech.pcm", ["-f", "s16le", "-ar", "24000", "-ac", "1"]);
     expect(Math.abs(back.length / 16_000 - SOURCE_SECONDS)).toBeLessThan(0.01);
     // The same sound as the source, not noise or silence: the 16 kHz samples ffmpeg brings back follow the decoded source.
     const original = await decodeToPcm(source, "wav");

@@ -433,6 +433,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/compat/openai/v1/audio/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI: transcribe audio
+         * @description OpenAI's POST /audio/transcriptions, for OpenAI's SDKs (`baseURL`: this site's /compat/openai/v1) and the tools built on them (Open WebUI, LibreChat). multipart/form-data with `file` and `model`; the key as `Authorization: Bearer svc_…`. POST /api/v1/speech/stt's service, rate limit and usage. The language comes from `language` or from the model (lugha-stt-lg); without either, a 400 on `language`. `response_format`: json, text, srt, vtt or verbose_json (segments; the whole recording is one segment when the provider gives no timing). Errors are `{"error": {message, type, param, code}}`: 400, 401 for the key, 404, 413, 429, 500, 503. Rate limit: stt bucket (20/min per key by default). Body limit: 10.1 MB.
+         */
+        post: operations["openaiTranscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/openai/v1/audio/speech": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OpenAI: text to speech
+         * @description OpenAI's POST /audio/speech: `{model, input, voice, response_format}` as JSON, the key as `Authorization: Bearer svc_…`. POST /api/v1/speech/tts's service, rate limit and usage. The language comes from `language` or from the model (lugha-tts-lg); without either, a 400 on `language`. `voice`: a voice id of GET /api/v1/languages; OpenAI's own names (alloy, ...) mean the language's default voice. `response_format`: mp3 (default), opus, wav, pcm (24 kHz, 16-bit little-endian, mono, no header); aac, flac and a `speed` other than 1 are refused. Errors are `{"error": {message, type, param, code}}`. Rate limit: tts bucket (20/min per key by default). Body limit: 64 kB.
+         */
+        post: operations["openaiSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/openai/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenAI: models
+         * @description What this surface serves: lugha-stt and lugha-tts (the language from the request's `language`), and lugha-stt-<code> and lugha-tts-<code> for each language transcribed or spoken now (ISO 639-1 where a language has one: lugha-tts-lg). Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["openaiModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compat/openai/v1/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenAI: one model
+         * @description A model GET /compat/openai/v1/models lists; any other is 404. Rate limit: default bucket (120/min per key by default).
+         */
+        get: operations["openaiModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -850,6 +930,60 @@ export interface components {
             glossary_id?: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description OpenAI POST /audio/transcriptions (multipart/form-data); other OpenAI fields are accepted and have no effect */
+        OpenAITranscriptionRequest: {
+            /**
+             * Format: binary
+             * @description The recording: WAV, MP3, OGG/Opus, WebM, FLAC or M4A, recognised by its bytes (as POST /api/v1/speech/stt takes it)
+             */
+            file: string;
+            /** @description lugha-stt (the language from `language`) or lugha-stt-<language> (lugha-stt-lg, lugha-stt-sw, ...): GET /models */
+            model: string;
+            /** @description lg, sw, ach, ... (ISO 639-1 where a language has one, else ISO 639-3); required unless the model names it */
+            language?: string;
+            /** @description Accepted; no effect (no provider here takes a prompt) */
+            prompt?: string;
+            /**
+             * @description json (default), text, srt, vtt or verbose_json (with segments). A provider that gives no timing makes the whole recording one segment.
+             * @default json
+             * @enum {string}
+             */
+            response_format?: "json" | "text" | "srt" | "vtt" | "verbose_json";
+            /** @description segment (the default): word timings are not available */
+            timestamp_granularities?: "segment" | "segment"[];
+            /** @description Accepted; no effect */
+            temperature?: number;
+            /** @description false only */
+            stream?: false | "false";
+        };
+        /** @description OpenAI POST /audio/speech (JSON) */
+        OpenAISpeechRequest: {
+            /** @description lugha-tts (the language from `language`) or lugha-tts-<language> (lugha-tts-lg, lugha-tts-sw, ...): GET /models */
+            model: string;
+            /** @description The text to speak (at most 2,000 characters) */
+            input: string;
+            /** @description A voice id of GET /api/v1/languages (248, female, ...), or {"id": …}. OpenAI's own voice names (alloy, ash, ballad, coral, echo, fable, onyx, nova, sage, shimmer, verse, marin, cedar) and none mean the language's default voice. */
+            voice?: string | {
+                id: string;
+            };
+            /** @description lg, sw, tw, ... (ISO 639-1 where a language has one, else ISO 639-3); required unless the model names it */
+            language?: string;
+            /**
+             * @description mp3 (default), opus (Ogg/Opus), wav, or pcm (16-bit little-endian mono at 24 kHz, no header)
+             * @default mp3
+             * @enum {string}
+             */
+            response_format?: "mp3" | "opus" | "wav" | "pcm";
+            /** @description 1 only */
+            speed?: number;
+            /** @description Accepted; no effect (no voice here takes instructions) */
+            instructions?: string;
+            /**
+             * @description audio only
+             * @enum {string}
+             */
+            stream_format?: "audio";
         };
         /**
          * @description Translation result
@@ -1926,6 +2060,64 @@ export interface components {
         DeepLError: {
             /** @description What went wrong */
             message: string;
+        };
+        /** @description An OpenAI transcription (json or verbose_json) */
+        OpenAITranscription: {
+            /** @description The transcript */
+            text: string;
+            usage: {
+                /** @enum {string} */
+                type: "duration";
+                /** @description The recording's duration */
+                seconds: number;
+            };
+            /**
+             * @description verbose_json
+             * @enum {string}
+             */
+            task?: "transcribe";
+            /** @description verbose_json: the language's English name, lower case (luganda) */
+            language?: string;
+            /** @description verbose_json: seconds */
+            duration?: number;
+            /** @description verbose_json: the timed parts (id, start, end, text) */
+            segments?: {
+                id: number;
+                start: number;
+                end: number;
+                text: string;
+            }[];
+        };
+        /** @description An OpenAI model */
+        OpenAIModel: {
+            id: string;
+            /** @enum {string} */
+            object: "model";
+            /** @description 0 */
+            created: number;
+            owned_by: string;
+        };
+        /** @description OpenAI models */
+        OpenAIModelList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["OpenAIModel"][];
+        };
+        /** @description An OpenAI error */
+        OpenAIError: {
+            error: {
+                /** @description What went wrong */
+                message: string;
+                /**
+                 * @description requests for a rate limit, server_error for 5xx
+                 * @enum {string}
+                 */
+                type: "invalid_request_error" | "requests" | "server_error";
+                /** @description The request field at fault, when one is */
+                param: string | null;
+                /** @description The API's error code in lower case: invalid_api_key, rate_limit_exceeded, unsupported_language, ... */
+                code: string;
+            };
         };
     };
     responses: never;
@@ -4436,6 +4628,413 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeepLError"];
+                };
+            };
+        };
+    };
+    openaiTranscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["OpenAITranscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The transcript: JSON for json and verbose_json, text for text, SubRip for srt, WebVTT for vtt */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAITranscription"];
+                    "text/plain": string;
+                    "application/x-subrip": string;
+                    "text/vtt": string;
+                };
+            };
+            /** @description The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body. JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted. Missing or invalid fields; detail.errors lists each one. A language code Lugha does not know (see GET /api/v1/languages) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The body is larger than 10.1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+        };
+    };
+    openaiSpeech: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenAISpeechRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OpenAISpeechRequest"];
+            };
+        };
+        responses: {
+            /** @description The audio file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description `true` when a sandbox emulator served the request: the output is NOT a real translation */
+                    "X-Lugha-Sandbox"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/ogg": string;
+                    "audio/wav": string;
+                    "audio/pcm": string;
+                };
+            };
+            /** @description The body is not valid JSON (or not UTF-8, or nested too deep); the message says where parsing failed, never quoting the body. JSON endpoint without Content-Type: application/json, or audio of a format that is not accepted. Missing or invalid fields; detail.errors lists each one. A language code Lugha does not know (see GET /api/v1/languages). A TTS voice the language's provider does not have. Text above 5,000 characters, or above a forced provider's input limit (provider_b 1,000 characters, provider_c 512 tokens); with provider auto a long text is split instead */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The body is larger than 64 kB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Every provider that could serve the request failed (network error, timeout, outage) or was at its upstream request budget; Retry-After when every failure carried a wait. The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+        };
+    };
+    openaiModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIModelList"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+        };
+    };
+    openaiModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description lugha-stt, lugha-tts-lg, ... */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIModel"];
+                };
+            };
+            /** @description No Authorization header. The key is malformed, unknown, expired or revoked, or the header is not `Bearer <key>` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @example Bearer realm="lugha" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description No such endpoint (any method), or no glossary with that id belongs to the calling key */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description Too many requests for this key (per endpoint bucket), or from this address: key issuance, and failed authentications (any authenticated endpoint); wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description An unexpected error (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            /** @description The database (or, in fail-closed mode, the rate limiter) is unavailable; Retry-After is set */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
                 };
             };
         };
