@@ -1,4 +1,5 @@
 import { type CatalogFormat, parseCatalog, targetEntries } from "@/lib/catalog";
+import { largeCatalogs } from "@/lib/catalog/catalog.test-support";
 
 /**
  * How long one catalog parse can hold the event loop when its input is as hostile as the budgets of lib/catalog allow
@@ -41,40 +42,23 @@ function measure(format: CatalogFormat, content: string, target?: string): { ms:
 
 const table = (columns: number, rows: number) =>
   `${"| h ".repeat(columns)}|\n${"|---".repeat(columns)}|\n${`${"| cell ".repeat(columns)}|\n`.repeat(rows)}`;
-const value = "Open the settings for the item and then press the button to continue. ".repeat(10);
 
 const CASES: [string, CatalogFormat, string, string?][] = [
   ["markdown: 64 columns × 29 rows (1,984 cells)", "markdown", table(64, 29)],
   ["markdown: 10 columns × 198 rows (2,000 cells)", "markdown", table(10, 198)],
   ["markdown: one paragraph of 200 `_a**b` marks", "markdown", "_a**b ".repeat(100)],
   ["markdown: 25 paragraphs of 200 marks (5,000)", "markdown", Array.from({ length: 25 }, () => "_a**b ".repeat(100)).join("\n\n")],
-  ["markdown: 128 KiB of prose", "markdown", `${value}\n\n`.repeat(Math.floor((128 * 1024) / (value.length + 2)))],
   [
     "json: ICU, 3 levels into Arabic (186 branches)",
     "json",
     JSON.stringify({ k: "{n,plural,one{#}other{{n,plural,one{#}other{{n,plural,one{#}other{x}}}}}}" }),
     "ar",
   ],
-  [
-    "json: 4,900 entries of 720 characters (3.5 MB)",
-    "json",
-    JSON.stringify(Object.fromEntries(Array.from({ length: 4_900 }, (_, i) => [`k${i}`, value]))),
-  ],
-  ["yaml: 4,900 entries (3.5 MB)", "yaml", `en:\n${Array.from({ length: 4_900 }, (_, i) => `  k${i}: "${value}"`).join("\n")}`],
-  ["po: 4,900 entries (3.6 MB)", "po", Array.from({ length: 4_900 }, (_, i) => `msgid "${i} ${value}"\nmsgstr ""\n`).join("\n")],
-  [
-    "android: 4,900 entries (3.6 MB)",
-    "android",
-    `<resources>${Array.from({ length: 4_900 }, (_, i) => `<string name="k${i}">${value}</string>`).join("\n")}</resources>`,
-  ],
-  [
-    "xliff: 4,900 entries (3.7 MB)",
-    "xliff",
-    `<xliff version="1.2"><file source-language="en"><body>${Array.from({ length: 4_900 }, (_, i) => `<trans-unit id="k${i}"><source>${value}</source></trans-unit>`).join("\n")}</body></file></xliff>`,
-  ],
-  ["strings: 4,900 entries (3.5 MB)", "strings", Array.from({ length: 4_900 }, (_, i) => `"k${i}" = "${value}";`).join("\n")],
-  ["srt: 4,900 cues (3.6 MB)", "srt", Array.from({ length: 4_900 }, (_, i) => `${i + 1}\n00:00:01,000 --> 00:00:02,000\n${value}\n`).join("\n")],
 ];
+
+for (const [format, content] of largeCatalogs()) {
+  CASES.push([`${format}: an ordinary file of ${(content.length / 1e6).toFixed(1)} MB`, format, content]);
+}
 
 for (const [name, format, content, target] of CASES) {
   const { ms, mb, outcome } = measure(format, content, target);

@@ -26,6 +26,14 @@ interface Run {
   stderr: string;
 }
 
+/**
+ * A user's shell, not this test run's environment (npm test's npm_* and vitest's variables would leak into npm and
+ * node): PATH and HOME, and the machine's network settings — a registry reached through a proxy with its own
+ * certificate authority needs NODE_EXTRA_CA_CERTS or SSL_CERT_FILE, as every other npm install on the machine has.
+ */
+const USER_ENV = /^(PATH|HOME|TMPDIR|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|(HTTPS?|NO|ALL)_PROXY)$/i;
+const userEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => USER_ENV.test(name)));
+
 /** A process to completion, its exit code and output whatever it is (execFile rejects on a non-zero exit). */
 function run(cmd: string, args: string[], options: { cwd: string; env?: Record<string, string | undefined>; timeout?: number }): Promise<Run> {
   return new Promise((resolve) => {
@@ -34,7 +42,7 @@ function run(cmd: string, args: string[], options: { cwd: string; env?: Record<s
       args,
       {
         cwd: options.cwd,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } as unknown as NodeJS.ProcessEnv,
+        env: { ...userEnv, ...options.env } as NodeJS.ProcessEnv,
         timeout: options.timeout ?? 90_000,
         maxBuffer: 32 * 1024 * 1024,
       },

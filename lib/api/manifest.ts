@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_CATALOG_ENTRIES } from "@/lib/catalog";
 import { DEEPL, DeepLLanguagesQuery, DeepLTranslateRequest } from "@/lib/compat/deepl";
 import { LIBRETRANSLATE, LibreDetectRequest, LibreTranslateRequest } from "@/lib/compat/libretranslate";
+import { OPENAI, OpenAISpeechRequest, OpenAITranscriptionRequest } from "@/lib/compat/openai";
 import { CONFIG_DEFAULTS, type Config } from "@/lib/config";
 import { DetectRequest, MAX_DETECT_TEXTS } from "@/lib/detect/schemas";
 import { CREATE_GLOSSARY_MAX_BODY_BYTES, CreateGlossaryRequest, GLOSSARIES_PER_KEY, GLOSSARY_MAX_ENTRIES } from "@/lib/glossaries/schemas";
@@ -13,6 +14,7 @@ import { LanguagesQuery } from "@/lib/languages/schemas";
 import type { RateLimitBucket } from "@/lib/ratelimit/types";
 import { UPSTREAM_CALLS_RESPONSE_HEADER } from "@/lib/routing/fields";
 import { TTS_FORMATS, TTS_MEDIA_TYPES } from "@/lib/speech/formats";
+import { MULTIPART_OVERHEAD_BYTES } from "@/lib/speech/limits";
 import { TTS_AUDIO_HEADERS, TtsRequest } from "@/lib/speech/schemas";
 import { CATALOG_FILE_HEADERS, CATALOG_MAX_BODY_BYTES, CATALOG_MEDIA_TYPES, CatalogRequest } from "@/lib/translate/catalog-schemas";
 import { BatchEnvelope, CACHE_CONTROL_PARAMETER, CACHE_RESPONSE_HEADERS, MAX_BATCH_ITEMS, TranslateRequest } from "@/lib/translate/schemas";
@@ -542,6 +544,81 @@ export const ROUTES = {
       ok: { description: "No pairs", schema: "DeepLGlossaryPairsResponse" },
     }),
   },
+  "/compat/openai/v1/audio/transcriptions": {
+    post: op({
+      operationId: "openaiTranscribe",
+      tags: [COMPAT_TAG],
+      summary: "OpenAI: transcribe audio",
+      description: `OpenAI's POST /audio/transcriptions, for OpenAI's SDKs (\`baseURL\`: this site's /compat/openai/v1) and the tools built on them (Open WebUI, LibreChat). multipart/form-data with \`file\` and \`model\`; the key as \`Authorization: Bearer svc_…\`. POST /api/v1/speech/stt's service, rate limit and usage. The language comes from \`language\` or from the model (lugha-stt-lg); without either, a 400 on \`language\`. \`response_format\`: json, text, srt, vtt or verbose_json (segments; the whole recording is one segment when the provider gives no timing). Errors are \`{"error": {message, type, param, code}}\`: 400, 401 for the key, 404, 413, 429, 500, 503.`,
+      auth: "api_key",
+      rateLimit: "stt",
+      dialect: OPENAI,
+      body: { zod: OpenAITranscriptionRequest, schema: "OpenAITranscriptionRequest" },
+      multipart: {
+        schema: "OpenAITranscriptionRequest",
+        encoding: { file: { contentType: "audio/wav, audio/mpeg, audio/ogg, audio/flac, audio/webm, audio/mp4" } },
+      },
+      maxBodyBytes: (config) => config.SPEECH_MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES,
+      deadline: "SPEECH_DEADLINE_MS",
+      errors: ["UNSUPPORTED_MEDIA_TYPE", "VALIDATION_ERROR", "UNSUPPORTED_LANGUAGE", "PROVIDER_ERROR"],
+      ok: {
+        description: "The transcript: JSON for json and verbose_json, text for text, SubRip for srt, WebVTT for vtt",
+        schema: "OpenAITranscription",
+        content: Object.fromEntries(["text/plain", "application/x-subrip", "text/vtt"].map((t) => [t, { schema: { type: "string" } }])),
+      },
+      sandbox: true,
+    }),
+  },
+  "/compat/openai/v1/audio/speech": {
+    post: op({
+      operationId: "openaiSpeech",
+      tags: [COMPAT_TAG],
+      summary: "OpenAI: text to speech",
+      description: `OpenAI's POST /audio/speech: \`{model, input, voice, response_format}\` as JSON, the key as \`Authorization: Bearer svc_…\`. POST /api/v1/speech/tts's service, rate limit and usage. The language comes from \`language\` or from the model (lugha-tts-lg); without either, a 400 on \`language\`. \`voice\`: a voice id of GET /api/v1/languages; OpenAI's own names (alloy, ...) mean the language's default voice. \`response_format\`: mp3 (default), opus, wav, pcm (24 kHz, 16-bit little-endian, mono, no header); aac, flac and a \`speed\` other than 1 are refused. Errors are \`{"error": {message, type, param, code}}\`.`,
+      auth: "api_key",
+      rateLimit: "tts",
+      dialect: OPENAI,
+      body: { zod: OpenAISpeechRequest, schema: "OpenAISpeechRequest" },
+      maxBodyBytes: DEFAULT_JSON_BODY_BYTES,
+      deadline: "SPEECH_DEADLINE_MS",
+      errors: ["UNSUPPORTED_LANGUAGE", "UNSUPPORTED_VOICE", "TEXT_TOO_LONG", "PROVIDER_ERROR"],
+      ok: {
+        description: "The audio file",
+        content: Object.fromEntries(
+          ["audio/mpeg", "audio/ogg", "audio/wav", "audio/pcm"].map((t) => [t, { schema: { type: "string", format: "binary" } }]),
+        ),
+      },
+      sandbox: true,
+    }),
+  },
+  "/compat/openai/v1/models": {
+    get: op({
+      operationId: "openaiModels",
+      tags: [COMPAT_TAG],
+      summary: "OpenAI: models",
+      description:
+        "What this surface serves: lugha-stt and lugha-tts (the language from the request's `language`), and lugha-stt-<code> and lugha-tts-<code> for each language transcribed or spoken now (ISO 639-1 where a language has one: lugha-tts-lg).",
+      auth: "api_key",
+      rateLimit: "default",
+      dialect: OPENAI,
+      errors: [],
+      ok: { description: "The models", schema: "OpenAIModelList" },
+    }),
+  },
+  "/compat/openai/v1/models/{model}": {
+    get: op({
+      operationId: "openaiModel",
+      tags: [COMPAT_TAG],
+      summary: "OpenAI: one model",
+      description: "A model GET /compat/openai/v1/models lists; any other is 404.",
+      auth: "api_key",
+      rateLimit: "default",
+      dialect: OPENAI,
+      params: z.object({ model: z.string().meta({ description: "lugha-stt, lugha-tts-lg, ..." }) }),
+      errors: ["NOT_FOUND"],
+      ok: { description: "The model", schema: "OpenAIModel" },
+    }),
+  },
   "/health": {
     get: op({
       operationId: "health",
@@ -639,6 +716,16 @@ export function operations(): { method: Method; path: RoutePath; operation: Oper
 /** The manifest path a request path names, if any ("/api/v1/glossaries/<anything>" names "/api/v1/glossaries/{id}"). */
 export function routeFor(pathname: string): RoutePath | undefined {
   return matchTemplate(Object.keys(ROUTES) as RoutePath[], pathname);
+}
+
+/**
+ * The protocol of the compatibility surface a path is under (/compat/<surface>/…: the dialect of its routes), so that a
+ * path it has no route for is refused in that protocol's shape; undefined elsewhere.
+ */
+export function dialectAt(pathname: string): Dialect | undefined {
+  const mount = /^\/compat\/[^/]+\//.exec(pathname)?.[0];
+  if (!mount) return undefined;
+  return operations().find(({ path, operation }) => path.startsWith(mount) && operation.dialect)?.operation.dialect;
 }
 
 /**

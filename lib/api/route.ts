@@ -1,7 +1,7 @@
 import { after } from "next/server";
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
-import { invalidApiKey, missingApiKey, notBearer } from "@/lib/keys/refusals";
+import { bearerCredential, invalidApiKey, missingApiKey } from "@/lib/keys/refusals";
 import type { AuthenticatedKey } from "@/lib/keys/store";
 import { parseJsonBody, validate } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
@@ -135,14 +135,19 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
     let key: AuthenticatedKey | undefined;
     try {
       const maxBodyBytes = bodyLimit(options, s.config) ?? DEFAULT_MAX_BODY_BYTES;
-      // Another protocol's fields are read first: its key may be one of them, and its bucket may depend on them.
+      const exact = options.exactUsage === true;
+      // A key sent in a header is checked before the body is read, as on the API's own routes; another protocol's
+      // fields are read before the rate limit (its bucket may depend on them), and before authentication when its key
+      // is one of them.
+      if (options.auth === "api_key" && !dialect?.keyInFields) {
+        key = await authenticate(s, req, dialect ? dialect.credential(req, {}) : bearerCredential(req), exact);
+      }
       const fields = dialect ? await dialect.readFields(req, maxBodyBytes) : undefined;
       const rateLimit = fields && options.rateLimitFor ? options.rateLimitFor(fields) : options.rateLimit;
       if (options.auth === "operator") {
         requireOperator(s, req);
       } else if (options.auth === "api_key") {
-        const credential = dialect && fields ? dialect.credential(req, fields) : bearerCredential(req);
-        key = await authenticate(s, req, credential, options.exactUsage === true);
+        key ??= await authenticate(s, req, dialect!.credential(req, fields ?? {}), exact);
         if (rateLimit) await enforceRateLimit(s, rateLimit, key.id, headers);
       } else if (rateLimit) {
         const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
@@ -279,9 +284,15 @@ export function methodNotAllowed(allow: string, dialect?: Dialect) {
   return (req: Request) => errorResponse(refusal, requestIdFor(req.headers.get("x-request-id")), undefined, undefined, dialect);
 }
 
-/** Any path under /api or /health without a route of its own: 404 in the error envelope, whatever the method. */
-export function notFoundRoute(): Record<Exclude<NextMethod, "OPTIONS">, (req: Request) => Response> {
-  const notFound = (req: Request) => errorResponse(noSuchEndpoint(), requestIdFor(req.headers.get("x-request-id")));
+/**
+ * Any path under /api, /health or /compat without a route of its own: 404 in the error envelope, whatever the method
+ * (under /compat, in the shape of the protocol `dialectOf` names for the path).
+ */
+export function notFoundRoute(
+  dialectOf: (pathname: string) => Dialect | undefined = () => undefined,
+): Record<Exclude<NextMethod, "OPTIONS">, (req: Request) => Response> {
+  const notFound = (req: Request) =>
+    errorResponse(noSuchEndpoint(), requestIdFor(req.headers.get("x-request-id")), undefined, undefined, dialectOf(new URL(req.url).pathname));
   return { GET: notFound, HEAD: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
 }
 
@@ -391,18 +402,6 @@ function requireOperator(s: Services, req: Request) {
   if (req.headers.get("authorization") === null)
     throw new ApiError("MISSING_API_KEY", "This endpoint is for the operator: send Authorization: Bearer <HEALTH_OPERATOR_TOKEN>.");
   throw new ApiError("INVALID_API_KEY", "The operator token is not valid.");
-}
-
-/**
- * Authorization: Bearer <key>, or null without the header. Any other form — another scheme (Basic …), an empty token
- * — is INVALID_API_KEY: a credential was sent, and it is not acceptable.
- */
-export function bearerCredential(req: Request): string | null {
-  const header = req.headers.get("authorization");
-  if (header === null) return null;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  if (!match) throw notBearer();
-  return match[1];
 }
 
 /**

@@ -9,7 +9,7 @@ export class CatalogParseError extends Error {
   override readonly name = "CatalogParseError";
   constructor(
     readonly format: CatalogFormat,
-    problem: string,
+    readonly problem: string,
     readonly line?: number,
     readonly column?: number,
   ) {

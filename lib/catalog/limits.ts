@@ -36,3 +36,19 @@ export class LimitExceeded extends Error {
     super(problem);
   }
 }
+
+/**
+ * Reading and writing a catalog's files (./off-thread.ts): files of this many characters or more (content and
+ * existing together) are parsed on a worker thread, so that the server's event loop never waits on them; smaller ones
+ * on the request's own thread, where starting a worker would cost more than the parse.
+ */
+export const OFF_THREAD_MIN_CHARS = 32 * 1024;
+/** A worker reading or writing a catalog is stopped after this long, and the file refused as over a limit. */
+export const FILE_WORK_TIME_BUDGET_MS = 20_000;
+/** A worker reading or writing a catalog may hold this much JavaScript heap; beyond it, it is stopped and the file refused. */
+export const FILE_WORK_HEAP_MB = 256;
+/**
+ * At most this many catalog workers at once in a process; the others wait their turn. One: the largest ordinary file
+ * (3.5 MB of YAML) holds about 150 MB while it is parsed, and two at once would take the server past its memory budget.
+ */
+export const MAX_FILE_WORKERS = 1;

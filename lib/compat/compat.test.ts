@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { ALL_AVAILABLE } from "@/lib/availability";
+import { ApiError } from "@/lib/kit/errors";
 import { allPairs } from "@/lib/languages/pairs";
+import type { SttResponse } from "@/lib/speech/schemas";
 import { protocolCode } from "./codes";
 import { DEEPL, deeplLanguages, deeplTranslation, fromDeepl } from "./deepl";
 import { LIBRETRANSLATE, LibreTranslateRequest, libreLanguages, libreTranslation } from "./libretranslate";
+import { OPENAI, openaiModels, requestLanguage, transcriptionReply } from "./openai";
 
 const request = (headers: Record<string, string>) => new Request("http://x/", { headers });
 
@@ -68,5 +72,77 @@ describe("requests as the API's own", () => {
       format: "html",
     });
     expect(() => deeplTranslation({ text: "a", target_lang: "SW", formality: "more" })).toThrow(/formality/);
+  });
+});
+
+describe("OpenAI's audio", () => {
+  const refusal = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof ApiError) return { code: err.code, param: err.options.errors?.[0]?.loc[1] };
+      throw err;
+    }
+    return undefined;
+  };
+
+  it("takes the language from the field or the model name; neither, or two that disagree, is refused on language", () => {
+    expect(requestLanguage("lugha-stt", "lg", "stt")).toBe("lg");
+    expect(requestLanguage("lugha-tts-lg", undefined, "tts")).toBe("lug");
+    expect(requestLanguage("LUGHA-TTS-LUG", "lg", "tts")).toBe("lg");
+    expect(refusal(() => requestLanguage("lugha-stt", " ", "stt"))).toEqual({ code: "VALIDATION_ERROR", param: "language" });
+    expect(refusal(() => requestLanguage("lugha-stt-lg", "sw", "stt"))).toEqual({ code: "VALIDATION_ERROR", param: "language" });
+    expect(refusal(() => requestLanguage("lugha-tts-lg", undefined, "stt"))).toEqual({ code: "VALIDATION_ERROR", param: "model" });
+    expect(refusal(() => requestLanguage("whisper-1", "sw", "stt"))).toEqual({ code: "VALIDATION_ERROR", param: "model" });
+    expect(refusal(() => requestLanguage("lugha-tts-xx", undefined, "tts"))).toEqual({ code: "UNSUPPORTED_LANGUAGE", param: "model" });
+  });
+
+  it("lists the two generic models, then one per language and direction, in the protocols' codes", () => {
+    const ids = openaiModels(ALL_AVAILABLE).data.map((m) => m.id);
+    expect(ids.slice(0, 2)).toEqual(["lugha-stt", "lugha-tts"]);
+    expect(ids).toEqual(expect.arrayContaining(["lugha-stt-lg", "lugha-tts-lg"]));
+    expect(ids).not.toContain("lugha-tts-lug");
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("writes refusals as {error: {message, type, param, code}}: the key 401, the rest 400, with OpenAI's field names", () => {
+    expect(OPENAI.credential(request({ authorization: "Bearer svc_x" }), {})).toBe("svc_x");
+    expect(OPENAI.credential(request({}), {})).toBe(null);
+    expect(() => OPENAI.credential(request({ authorization: "Basic abc" }), {})).toThrow(ApiError);
+    expect(OPENAI.status("INVALID_API_KEY", 401)).toBe(401);
+    expect(OPENAI.status("UNSUPPORTED_LANGUAGE", 422)).toBe(400);
+    expect(OPENAI.status("UNSUPPORTED_MEDIA_TYPE", 415)).toBe(400);
+    expect(OPENAI.status("PROVIDER_ERROR", 503)).toBe(503);
+    const tooLong = { code: "TEXT_TOO_LONG" as const, status: 422, message: "text is 2,001 characters.", requestId: "r" };
+    expect(OPENAI.errorBody({ ...tooLong, errors: [{ loc: ["body", "text"], msg: "m", type: "t" }] })).toEqual({
+      error: { message: "input is 2,001 characters.", type: "invalid_request_error", param: "input", code: "text_too_long" },
+    });
+    expect(OPENAI.errorBody({ code: "RATE_LIMIT_EXCEEDED", status: 429, message: "Slow down.", requestId: "r" })).toEqual({
+      error: { message: "Slow down.", type: "requests", param: null, code: "rate_limit_exceeded" },
+    });
+    expect(OPENAI.errorBody({ code: "INTERNAL_ERROR", status: 500, message: "Oops.", requestId: "r" })).toMatchObject({
+      error: { type: "server_error" },
+    });
+  });
+
+  it("writes transcripts as SubRip and WebVTT cues, one per segment, that no line of the text can break", async () => {
+    const result = {
+      transcript: "one two",
+      segments: [
+        { start: 0, end: 1.5, text: "one\n\n-->" },
+        { start: 61.25, end: 3723.004, text: "two" },
+      ],
+      audio_duration_seconds: 3723.004,
+      language: "lug",
+    } as SttResponse;
+    const srt = await (transcriptionReply("srt", result) as Response).text();
+    expect(srt).toBe("1\n00:00:00,000 --> 00:00:01,500\none\n->\n\n2\n00:01:01,250 --> 01:02:03,004\ntwo\n\n");
+    const vtt = transcriptionReply("vtt", result) as Response;
+    expect(vtt.headers.get("content-type")).toBe("text/vtt; charset=utf-8");
+    expect(await vtt.text()).toBe("WEBVTT\n\n00:00:00.000 --> 00:00:01.500\none\n->\n\n00:01:01.250 --> 01:02:03.004\ntwo\n\n");
+    expect(transcriptionReply("verbose_json", { ...result, segments: null })).toMatchObject({
+      language: "luganda",
+      segments: [{ id: 0, start: 0, end: 3723.004, text: "one two" }],
+    });
   });
 });

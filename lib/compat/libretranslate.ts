@@ -18,6 +18,7 @@ import type { CompatTranslated, CompatTranslation } from "./translate";
 export const LIBRETRANSLATE: Dialect = {
   name: "libretranslate",
   readFields,
+  keyInFields: true,
   credential: (_req, fields) => {
     const key = fields.api_key;
     // Clients send an empty api_key when none is configured: that is no key, not a bad one.

@@ -11,11 +11,16 @@ export interface Dialect {
   readonly name: string;
   /**
    * Reads the request's fields under `maxBytes`: the body (JSON, form or multipart, as the protocol sends it) merged
-   * over the query string. Runs before authentication, since a protocol may carry the key in the body.
+   * over the query string. Runs before the rate limit, and before authentication when `keyInFields`.
    */
   readFields(req: Request, maxBytes: number): Promise<Record<string, unknown>>;
   /** The key the request carries, or null when it sends none; a credential in the wrong form throws its refusal. */
   credential(req: Request, fields: Record<string, unknown>): string | null;
+  /**
+   * The key is one of the fields (LibreTranslate's api_key), so they are read before authentication; otherwise the
+   * key comes from a header and is checked before the body is read.
+   */
+  readonly keyInFields?: boolean;
   /** The status a refusal has in the protocol (the API's own status is `status`). */
   status(code: ErrorCode, status: number): number;
   /** The body of a refusal in the protocol (never anything of the request). */

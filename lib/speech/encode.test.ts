@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { decodeToPcm, PCM_SAMPLE_RATE } from "@/lib/providers/decode";
 import { makeWav } from "@/lib/providers/sandbox/wav";
 import { analyzeAudio } from "./audio";
-import { encodeSpeech, OPUS_PRE_SKIP, oggCrc, oggOpusFile } from "./encode";
+import { encodeRawPcm, encodeSpeech, OPUS_PRE_SKIP, oggCrc, oggOpusFile } from "./encode";
 import { TTS_MEDIA_TYPES } from "./formats";
 import { ttsAnswerBytes, ttsCharsFitting } from "./limits";
 
@@ -66,6 +66,32 @@ describe("encodeSpeech", () => {
       // The rule allows 1/8 s of audio per character; the source is SOURCE_SECONDS long.
       expect(audio.length, format).toBeLessThanOrEqual(ttsAnswerBytes(SOURCE_SECONDS * 8, true, format));
     }
+  });
+});
+
+describe("encodeRawPcm", () => {
+  it("writes 16-bit little-endian mono at the rate asked (24 kHz), as long as the source, that ffmpeg reads back", async () => {
+    const { audio, durationSeconds } = await encodeRawPcm(source, "wav", 24_000);
+    expect(Math.abs(durationSeconds - SOURCE_SECONDS)).toBeLessThan(0.01);
+    expect(Math.abs(audio.length / 2 / 24_000 - SOURCE_SECONDS)).toBeLessThan(0.01);
+    const file = path.join(dir, "speech.pcm");
+    writeFileSync(file, audio);
+    const { stdout } = await run(
+      ffmpegInstaller.path,
+      ["-hide_banner", "-loglevel", "error", "-f", "s16le", "-ar", "24000", "-ac", "1", "-i", file, "-f", "s16le", "-ac", "1", "-ar", "16000", "-"],
+      { encoding: "buffer", maxBuffer: 64 * 1024 * 1024 },
+    );
+    const back = new Int16Array(stdout.buffer, stdout.byteOffset, stdout.length / 2);
+    expect(Math.abs(back.length / 16_000 - SOURCE_SECONDS)).toBeLessThan(0.01);
+    // The same sound as the source, not noise or silence: the 16 kHz samples ffmpeg brings back follow the decoded source.
+    const original = await decodeToPcm(source, "wav");
+    let error = 0;
+    let energy = 0;
+    for (let i = 100; i < Math.min(original.length, back.length) - 100; i++) {
+      error += (back[i] / 0x8000 - original[i]) ** 2;
+      energy += original[i] ** 2;
+    }
+    expect(error / energy).toBeLessThan(0.05);
   });
 });
 

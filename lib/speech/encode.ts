@@ -22,6 +22,25 @@ export async function encodeSpeech(audio: Uint8Array, source: AudioFormat, forma
   return { audio: format === "mp3" ? await encodeMp3(pcm) : await encodeOggOpus(pcm), durationSeconds };
 }
 
+/**
+ * `audio` (of `source` format, from a provider) as raw samples without a header: 16-bit signed little-endian mono at
+ * `rate` (OpenAI's `pcm` is 24 kHz). The 16 kHz decoded audio is brought to `rate` by linear interpolation.
+ */
+export async function encodeRawPcm(audio: Uint8Array, source: AudioFormat, rate: number): Promise<EncodedSpeech> {
+  const pcm = await decodeToPcm(audio, source);
+  const length = Math.floor((pcm.length * rate) / PCM_SAMPLE_RATE);
+  const out = new Uint8Array(length * 2);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < length; i++) {
+    const at = (i * PCM_SAMPLE_RATE) / rate;
+    const j = Math.floor(at);
+    const next = j + 1 < pcm.length ? pcm[j + 1] : pcm[j];
+    const s = Math.max(-1, Math.min(1, pcm[j] + (next - pcm[j]) * (at - j)));
+    view.setInt16(i * 2, s < 0 ? s * 0x8000 : s * 0x7fff, true);
+  }
+  return { audio: out, durationSeconds: pcm.length / PCM_SAMPLE_RATE };
+}
+
 function toInt16(pcm: Pcm, from: number, to: number): Int16Array {
   const out = new Int16Array(to - from);
   for (let i = from; i < to && i < pcm.length; i++) {

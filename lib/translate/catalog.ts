@@ -1,15 +1,6 @@
 import type { SingleFlight } from "@/lib/cache";
-import {
-  type CatalogEntry,
-  CatalogLimitError,
-  CatalogParseError,
-  CatalogRenderError,
-  parseCatalog,
-  protectionFormat,
-  readExisting,
-  renderCatalog,
-  targetEntries,
-} from "@/lib/catalog";
+import { type CatalogEntry, CatalogLimitError, type CatalogParseError, protectionFormat } from "@/lib/catalog";
+import { CatalogFileError, inProcessCatalogFiles } from "@/lib/catalog/files";
 import type { UsableGlossary } from "@/lib/glossaries/store";
 import { usableGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/kit/errors";
@@ -88,7 +79,16 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
       errors: [{ loc: ["body", "source_lang"], msg: "Source and target language are the same", type: "same_language" }],
     });
   }
-  const catalog = or422(() => parseCatalog(input.format, input.content), "content");
+  const files = deps.catalogFiles ?? inProcessCatalogFiles;
+  const read = await or422(
+    files.read({
+      format: input.format,
+      content: input.content,
+      targetLang: input.target_lang,
+      existing: input.existing,
+      sidecar: input.source_hashes,
+    }),
+  );
   const view = deps.view ?? (await deps.availability?.view());
   const options0 = pairOptions(source, target, deps.models ?? hfModels(), deps.catalogue, view);
   if (options0.length === 0) {
@@ -103,12 +103,8 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
     const found = options.caller ? await deps.glossaries?.(options.caller.apiKeyId, input.glossary_id) : undefined;
     glossary = usableGlossary(found, source, target, ["body", "glossary_id"]);
   }
-  const existing =
-    input.existing === undefined
-      ? new Map()
-      : or422(() => readExisting(input.format, input.existing!, { targetLang: input.target_lang, sidecar: input.source_hashes }), "existing");
-
-  const units = or422(() => targetEntries(catalog, input.target_lang), "content");
+  const existing = new Map(read.existing);
+  const units = read.units;
   const translations = new Map<string, string>();
   const hashes: Record<string, string> = {};
   const failed: { key: string; error: string }[] = [];
@@ -320,19 +316,21 @@ export async function translateCatalog(input: CatalogRequest, deps: TranslateDep
     } else if (outcome.kind === "pending") pending++;
     else failed.push({ key: unit.id, error: outcome.error });
   }
-  let content: string;
-  for (;;) {
-    try {
-      content = renderCatalog(input.format, catalog.doc, translations, { sourceLang: input.source_lang, targetLang: input.target_lang });
-      break;
-    } catch (err) {
-      if (!(err instanceof CatalogRenderError) || !translations.has(err.id)) throw err;
-      translations.delete(err.id);
-      delete hashes[err.id];
-      translated--;
-      failed.push({ key: err.id, error: "the translation could not be written in the format (it is not well-formed markup)" });
-    }
+  const written = await or422(
+    files.write({
+      format: input.format,
+      content: input.content,
+      translations: [...translations],
+      sourceLang: input.source_lang,
+      targetLang: input.target_lang,
+    }),
+  );
+  for (const id of written.unwritable) {
+    delete hashes[id];
+    translated--;
+    failed.push({ key: id, error: "the translation could not be written in the format (it is not well-formed markup)" });
   }
+  const content = written.content;
 
   const used = calls > 0;
   return {
@@ -371,12 +369,13 @@ function worstCaseCalls(packs: readonly Job[][], route: TranslationRoute): numbe
 }
 
 /** Runs a step of lib/catalog on the file in `field`: a file that does not parse or is over a limit is 422 on `field`. */
-function or422<T>(run: () => T, field: string): T {
+/** A file of the request that cannot be read (or is over a budget) as a 422 on its field. */
+async function or422<T>(work: Promise<T>): Promise<T> {
   try {
-    return run();
+    return await work;
   } catch (err) {
-    if (!(err instanceof CatalogParseError)) throw err;
-    throw notParsed(err, field);
+    if (!(err instanceof CatalogFileError)) throw err;
+    throw notParsed(err.error, err.field);
   }
 }
 

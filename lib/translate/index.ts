@@ -1,5 +1,5 @@
 export { SANDBOX_HEADER } from "@/lib/kit/headers";
-export { type BatchSettings, concurrencyGate, Semaphore, translateBatch } from "./batch";
+export { type BatchSettings, concurrencyGate, translateBatch } from "./batch";
 export { batchCached, bypassRequested, cacheStatus, setCacheHeader, type TranslationCaching, translationUsage } from "./cache";
 export { translateCatalog } from "./catalog";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";

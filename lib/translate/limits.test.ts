@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { Semaphore } from "@/lib/kit/semaphore";
 import { HF_MAX_INPUT_TOKENS as PROVIDER_C_MAX_TOKENS } from "@/lib/providers/huggingface";
-import { Semaphore } from "./batch";
 import { checkProviderLimit, codePointLength, estimateTokens } from "./limits";
 
 describe("limits", () => {

@@ -1,5 +1,6 @@
 import type { Availability, AvailabilityView } from "@/lib/availability";
 import { unavailableSubject } from "@/lib/availability/subjects";
+import type { CatalogFiles } from "@/lib/catalog/files";
 import { type GlossaryWithEntries, usableGlossary } from "@/lib/glossaries/store";
 import { ApiError } from "@/lib/kit/errors";
 import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
@@ -82,6 +83,8 @@ export interface TranslateDeps {
   glossaries?: GlossaryLookup;
   /** translateBatch's deadline and concurrency (lib/server: from the configuration). */
   batch?: BatchSettings;
+  /** Where a catalog's files are read and written (lib/server: large ones on worker threads; default: in process). */
+  catalogFiles?: CatalogFiles;
 }
 
 export interface TranslateOptions {

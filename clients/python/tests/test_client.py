@@ -90,6 +90,13 @@ class AgainstTheService(unittest.TestCase):
         self.assertEqual(result["audio"][8:12], b"WAVE")
         self.assertEqual(result["content_type"], "audio/wav")
 
+    def test_speak_a_voice_note(self) -> None:
+        result = self.client.speak("Oli otya", "lug", format="opus")
+        self.assertEqual(result["audio"][:4], b"OggS")
+        self.assertIn(b"OpusHead", result["audio"][:64])
+        self.assertEqual(result["content_type"], "audio/ogg; codecs=opus")
+        self.assertGreaterEqual(result["upstream_calls"], 1)
+
     def test_usage_and_key_info(self) -> None:
         me = self.client.key_info()
         self.assertGreaterEqual(me["requests_total"], 1)

@@ -17,6 +17,7 @@ import {
   LibreTranslateRequest,
   LibreTranslateResponse,
 } from "@/lib/compat/libretranslate";
+import { OpenAIError, OpenAIModel, OpenAIModelList, OpenAISpeechRequest, OpenAITranscription, OpenAITranscriptionRequest } from "@/lib/compat/openai";
 import { CONFIG_DEFAULTS, config, type RateLimitRule } from "@/lib/config";
 import { DetectRequest, DetectResponse, DetectResult } from "@/lib/detect/schemas";
 import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
@@ -252,6 +253,8 @@ function schemas(): Record<string, SchemaObject> {
       LibreTranslateRequest,
       LibreDetectRequest,
       DeepLTranslateRequest,
+      OpenAITranscriptionRequest,
+      OpenAISpeechRequest,
     },
     "input",
   );
@@ -293,6 +296,10 @@ function schemas(): Record<string, SchemaObject> {
       DeepLUsageResponse,
       DeepLGlossaryPairsResponse,
       DeepLError,
+      OpenAITranscription,
+      OpenAIModel,
+      OpenAIModelList,
+      OpenAIError,
     },
     "output",
   );
@@ -315,6 +322,8 @@ function schemas(): Record<string, SchemaObject> {
 
   const stt = all.SttForm as { properties: Record<string, SchemaObject> };
   stt.properties.audio = { ...stt.properties.audio, type: "string", format: "binary" };
+  const openaiStt = all.OpenAITranscriptionRequest as { properties: Record<string, SchemaObject> };
+  openaiStt.properties.file = { ...openaiStt.properties.file, type: "string", format: "binary" };
 
   const issued = all.IssuedKey as { example?: unknown };
   issued.example = {
@@ -468,7 +477,7 @@ export function openApiDocument(): Record<string, unknown> {
       {
         name: COMPAT_TAG,
         description:
-          "Other protocols, for the tools that already speak them: LibreTranslate under /compat/libretranslate, DeepL API v2 under /compat/deepl. The same keys, limits, usage, request log, cache and sandbox marking as the API's own routes; requests, answers and errors in each protocol's own shapes.",
+          "Other protocols, for the tools that already speak them: LibreTranslate under /compat/libretranslate, DeepL API v2 under /compat/deepl, OpenAI's audio API under /compat/openai/v1. The same keys, limits, usage, request log, cache and sandbox marking as the API's own routes; requests, answers and errors in each protocol's own shapes.",
       },
     ],
     paths: paths(),
@@ -488,6 +497,7 @@ export function openApiDocument(): Record<string, unknown> {
           description: "An API key, as LibreTranslate's `api_key` field (JSON or form body)",
         },
         deeplKey: { type: "apiKey", in: "header", name: "Authorization", description: "`DeepL-Auth-Key svc_…`: an API key, as DeepL's SDKs send it" },
+        openaiKey: { type: "http", scheme: "bearer", description: "An API key as OpenAI's SDKs send theirs (`apiKey`)" },
       },
       schemas: schemas(),
       headers: {

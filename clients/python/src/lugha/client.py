@@ -27,6 +27,7 @@ from .types import (
     Provider,
     RevokedKey,
     SpeakResult,
+    SpeechFormat,
     SttResponse,
     TextFormat,
     TranslateResponse,
@@ -219,9 +220,11 @@ class Client:
         *,
         voice: Optional[Union[str, int]] = None,
         provider: Optional[Provider] = None,
+        format: Optional[SpeechFormat] = None,
     ) -> SpeakResult:
-        """POST /api/v1/speech/tts: the answer, with the audio decoded into ``audio`` (a WAV file's bytes)."""
-        body = _without_none(text=text, language=language, voice=voice, provider=provider)
+        """POST /api/v1/speech/tts: the answer, with the audio decoded into ``audio``: a file in ``format`` ("wav",
+        the default; "mp3"; or "opus", an Ogg/Opus voice note), its type in ``content_type``."""
+        body = _without_none(text=text, language=language, voice=voice, provider=provider, format=format)
         answer = cast(TtsResponse, self._request("POST", "/api/v1/speech/tts", json_body=body))
         result = cast(SpeakResult, dict(answer))
         result["audio"] = base64.b64decode(answer["audio_base64"])

@@ -14,6 +14,7 @@ QualityBand = Literal["excellent", "good", "decent", "acceptable", "poor"]
 AudioFormat = Literal["wav", "mp3", "ogg", "webm", "flac", "m4a"]
 DetectionMethod = Literal["script", "greeting", "default", "statistical", "language_id"]
 UsageGroup = Literal["day", "endpoint", "status", "language_pair", "provider"]
+SpeechFormat = Literal["wav", "mp3", "opus"]
 ErrorCode = Literal[
     "INVALID_JSON",
     "MISSING_API_KEY",
@@ -111,6 +112,7 @@ class TtsRequest(_TtsRequestRequired, total=False):
 
     voice: Union[str, int]
     provider: Provider
+    format: SpeechFormat
 
 
 class _SttFormRequired(TypedDict):
@@ -155,6 +157,7 @@ class TranslateResponse(TypedDict):
     glossary_terms_applied: Optional[List[str]]
     sandbox: bool
     cached: bool
+    upstream_calls: int
 
 
 class BatchItemResult(TypedDict):
@@ -185,6 +188,7 @@ class BatchTranslateResponse(TypedDict):
     total_latency_ms: int
     characters_translated: int
     sandbox: bool
+    upstream_calls: int
 
 
 CatalogFormat = Literal["json", "po", "xliff", "android", "strings", "arb", "yaml", "srt", "vtt", "markdown"]
@@ -331,6 +335,7 @@ class SttResponse(TypedDict):
     fallback_used: bool
     providers_tried: List[ServingProvider]
     sandbox: bool
+    upstream_calls: int
 
 
 class TtsResponse(TypedDict):
@@ -346,10 +351,11 @@ class TtsResponse(TypedDict):
     fallback_used: bool
     providers_tried: List[ServingProvider]
     sandbox: bool
+    upstream_calls: int
 
 
 class SpeakResult(TtsResponse):
-    """The TTS answer with the audio decoded from audio_base64 (a WAV file's bytes). Not an API schema."""
+    """The TTS answer with the audio decoded from audio_base64 (the file's bytes, of content_type). Not an API schema."""
 
     audio: bytes
 
@@ -359,6 +365,8 @@ class UsageTotals(TypedDict):
     characters: int
     cache_hits: int
     errors: int
+    upstream_calls: int
+    upstream_calls_by_provider: Dict[str, int]
 
 
 class _UsageRowRequired(TypedDict):
@@ -366,6 +374,8 @@ class _UsageRowRequired(TypedDict):
     characters: int
     cache_hits: int
     errors: int
+    upstream_calls: int
+    upstream_calls_by_provider: Dict[str, int]
 
 
 class UsageRow(_UsageRowRequired, total=False):

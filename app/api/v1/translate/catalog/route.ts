@@ -1,10 +1,14 @@
 import { RawReply, serveRoute } from "@/lib/api/route";
+import { offThreadCatalogFiles } from "@/lib/catalog/off-thread";
 import { services } from "@/lib/server";
 import { bypassRequested, translateCatalog } from "@/lib/translate";
 import { CATALOG_MEDIA_TYPES, type CatalogResponse } from "@/lib/translate/catalog-schemas";
 
 /** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
 export const maxDuration = 60;
+
+/** Large files are read and written on worker threads (wired here, so that only this route's function carries the worker). */
+const catalogFiles = offThreadCatalogFiles();
 
 /**
  * POST /api/v1/translate/catalog — translate a whole catalog file (JSON, PO, XLIFF, Android, .strings, ARB, YAML,
@@ -15,7 +19,7 @@ export const maxDuration = 60;
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/translate/catalog", {
   POST: async ({ req, body, key }) => {
-    const deps = services().translate;
+    const deps = { ...services().translate, catalogFiles };
     const result = await translateCatalog(body, deps, { caller: { apiKeyId: key.id, bypass: bypassRequested(req.headers, body.cache) } });
     const as = fileType(req.headers.get("accept"), body.format);
     return as ? fileReply(result, as) : result;
