@@ -50,11 +50,9 @@ describe("View code snippets", () => {
     expect(json.curl).toContain(`-d '{"text":"Hi","language":"lug","format":"mp3"}'`);
     expect(json.curl).toContain("base64 --decode > speech.mp3");
     expect(json.js).toContain('writeFile("speech.mp3"');
-    // The Python client's speak() has no format argument: the standard library sends the body as it is.
-    expect(json.python).not.toContain("client.speak(");
-    expect(json.python).toContain('"format": "mp3"');
+    expect(json.python).toContain('client.speak(\n    text="Hi",\n    language="lug",\n    format="mp3",\n)');
     expect(json.python).toContain('open("speech.mp3", "wb")');
-    expect(json.install.python).toBeNull();
+    expect(json.install.python).toBe(PYTHON_INSTALL);
   });
 
   it("transcribe: the file by the name it had, and the fields", () => {

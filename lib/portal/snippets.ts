@@ -161,9 +161,6 @@ with urllib.request.urlopen(request, timeout=60) as response:
   return { curl, js: jsCode, python, install: { js: null, python: method ? PYTHON_INSTALL : null }, tools: toolSnippets(path, body, origin, apiKey) };
 }
 
-/** The keyword arguments the Python client's speak() takes: a body with any other field goes through urllib. */
-const PYTHON_SPEAK_ARGUMENTS = new Set(["text", "language", "voice", "provider"]);
-
 function speakSnippets(request: { body: Record<string, unknown>; raw: boolean; format?: TtsFormat }, origin: string, apiKey: string): Snippets {
   const { body, raw } = request;
   const { contentType: accept, extension } = TTS_MEDIA_TYPES[request.format ?? "wav"];
@@ -212,7 +209,6 @@ if (!response.ok) throw new Error(\`\${data.detail.code}: \${data.detail.message
 const { audio_base64, ...details } = data;
 await writeFile("${out}", Buffer.from(audio_base64, "base64"));
 console.log(details);`;
-  const client = !raw && Object.keys(body).every((k) => PYTHON_SPEAK_ARGUMENTS.has(k));
   const python = raw
     ? `${pythonUrllib(origin, apiKey)}
 
@@ -227,33 +223,17 @@ with urllib.request.urlopen(request, timeout=60) as response, open("${out}", "wb
     out.write(response.read())
     for name in ["Content-Type", "X-Lugha-Provider", "X-Lugha-Model-Used", "X-Lugha-Voice", "X-Lugha-Audio-Duration-Seconds", "X-Request-Id"]:
         print(name + ":", response.headers[name])`
-    : client
-      ? `${pythonClient(origin, apiKey)}
+    : `${pythonClient(origin, apiKey)}
 
-# The client asks for JSON and decodes audio_base64 into result["audio"] (the WAV file's bytes).
+# The client asks for JSON and decodes audio_base64 into result["audio"] (the audio file's bytes).
 result = client.speak(
 ${kwargs(body, "    ")}
 )
 with open("${out}", "wb") as out:
     out.write(result.pop("audio"))
 result.pop("audio_base64")
-print(json.dumps(result, indent=2, ensure_ascii=False))`
-      : `import base64
-${pythonUrllib(origin, apiKey)}
-
-# JSON: the audio is base64 in audio_base64.
-request = urllib.request.Request(
-    API + "${TTS}",
-    data=json.dumps(${pythonLiteral(body, "    ")}).encode(),
-    headers={"Authorization": "Bearer " + KEY, "Content-Type": "application/json"},
-    method="POST",
-)
-with urllib.request.urlopen(request, timeout=60) as response:
-    result = json.load(response)
-with open("${out}", "wb") as out:
-    out.write(base64.b64decode(result.pop("audio_base64")))
 print(json.dumps(result, indent=2, ensure_ascii=False))`;
-  return { curl, js: jsCode, python, install: { js: null, python: client ? PYTHON_INSTALL : null }, tools: [] };
+  return { curl, js: jsCode, python, install: { js: null, python: raw ? null : PYTHON_INSTALL }, tools: [] };
 }
 
 function transcribeSnippets(request: { file: string; fields: Record<string, string> }, origin: string, apiKey: string): Snippets {
