@@ -173,7 +173,12 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             languages={languages}
             sttLanguages={sttLanguages}
             ttsLanguages={ttsLanguages}
-            limits={{ textChars: MAX_TEXT_CHARS, batchItems: MAX_BATCH_ITEMS, ttsChars: MAX_TTS_CHARS }}
+            limits={{
+              textChars: MAX_TEXT_CHARS,
+              batchItems: MAX_BATCH_ITEMS,
+              ttsChars: MAX_TTS_CHARS,
+              stt: { maxBytes: services().config.SPEECH_MAX_UPLOAD_BYTES, maxSeconds: services().config.SPEECH_MAX_AUDIO_SECONDS },
+            }}
           />
         </section>
       </PlaygroundProvider>

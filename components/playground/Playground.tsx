@@ -2,11 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
+import { formatBytes } from "@/lib/kit/bytes";
 import { cacheOutcome, callApi } from "@/lib/portal/api";
 import { KEY_PATTERN } from "@/lib/portal/key-storage";
 import { htmlLang } from "@/lib/portal/lang";
 import { qualityLabel } from "@/lib/portal/quality";
 import type { SnippetRequest } from "@/lib/portal/snippets";
+import { TTS_FORMATS, TTS_MEDIA_TYPES, type TtsFormat, ttsFormatOf } from "@/lib/speech/formats";
 import { CodeBlock } from "../CodeBlock";
 import { ScrollRegion } from "../ScrollRegion";
 import { CatalogSection } from "./CatalogSection";
@@ -17,7 +19,7 @@ import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
 import { ResponseMeta } from "./ResponseMeta";
 import { ResultActions } from "./ResultActions";
-import { DetectSection, TranscribeSection } from "./SpeechAndDetect";
+import { DetectSection, type TranscribeLimits, TranscribeSection } from "./SpeechAndDetect";
 import { type Tab, Tabs } from "./Tabs";
 import { useApiCall } from "./useApiCall";
 import { ViewCode } from "./ViewCode";
@@ -41,6 +43,8 @@ export interface PlaygroundLimits {
   batchItems: number;
   /** POST /speech/tts's text. */
   ttsChars: number;
+  /** POST /speech/stt's upload and recording length on this server (SPEECH_MAX_UPLOAD_BYTES, SPEECH_MAX_AUDIO_SECONDS). */
+  stt: TranscribeLimits;
 }
 
 export function Playground({
@@ -67,7 +71,7 @@ export function Playground({
     { id: "batch", label: "Batch", panel: <BatchSection languages={languages} maxChars={limits.textChars} maxItems={limits.batchItems} /> },
     { id: "detect", label: "Detect", panel: <DetectSection names={names} maxChars={limits.textChars} /> },
     { id: "speak", label: "Speak", panel: <SpeakSection languages={ttsLanguages} maxChars={limits.ttsChars} /> },
-    { id: "transcribe", label: "Transcribe", panel: <TranscribeSection languages={sttLanguages} /> },
+    { id: "transcribe", label: "Transcribe", panel: <TranscribeSection languages={sttLanguages} limits={limits.stt} /> },
     { id: "catalog", label: "Catalog", panel: <CatalogSection languages={languages} /> },
   ];
   return (
@@ -342,6 +346,19 @@ interface SpokenMeta {
   requestId: string | null;
 }
 
+/** One answer of text-to-speech: the audio file as received, under an object URL the page owns (revoked when replaced). */
+interface SpokenAudio {
+  url: string;
+  /** The answer's media type: the Content-Type of raw audio, or the JSON answer's content_type. */
+  contentType: string;
+  bytes: number;
+  /** Its file name when downloaded: speech-<language>.<the format's extension>. */
+  fileName: string;
+}
+
+/** How the Speak tab names each format. */
+const FORMAT_LABELS: Record<TtsFormat, string> = { wav: "WAV", mp3: "MP3", opus: "Ogg/Opus (voice note)" };
+
 function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(b64);
   const bytes = new Uint8Array(binary.length);
@@ -350,27 +367,30 @@ function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Text-to-speech: POST /api/v1/speech/tts, played from the bytes. `raw` (default) sends Accept: audio/wav and gets the
- * audio itself, its details in X-Lugha-* headers; otherwise the answer is JSON with the audio as base64. With
- * `details` (the Speak tab), what served it and "View code" are shown under the player.
+ * Text-to-speech: POST /api/v1/speech/tts, played from the bytes and offered as a download. `raw` (default) sends
+ * Accept with the format's media type and gets the audio itself, its details in X-Lugha-* headers; otherwise the
+ * answer is JSON with the audio as base64, the format named by the body's `format`. With `details` (the Speak tab),
+ * what served it and "View code" are shown under the player.
  */
 function Speak({
   text,
   language,
   voice,
   raw = true,
+  format = "wav",
   details = false,
 }: {
   text: string;
   language: string;
   voice?: string;
   raw?: boolean;
+  format?: TtsFormat;
   details?: boolean;
 }) {
   const { apiKey, recordRateLimit, providerNames } = usePlayground();
   const router = useRouter();
   const [busy, setBusy] = useState(false);
-  const [audioUrl, setAudioUrl] = useState<string | null>(null);
+  const [audio, setAudio] = useState<SpokenAudio | null>(null);
   const [meta, setMeta] = useState<SpokenMeta | null>(null);
   const [sent, setSent] = useState<SnippetRequest | null>(null);
   const [message, setMessage] = useState<{ kind: "error" | "info"; text: string } | null>(null);
@@ -378,30 +398,32 @@ function Speak({
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the effect's job is to forget the last audio whenever the request changes
   useEffect(() => {
-    setAudioUrl(null);
+    setAudio(null);
     setMeta(null);
     setMessage(null);
-  }, [text, language, voice, raw]);
+  }, [text, language, voice, raw, format]);
   useEffect(() => {
-    if (!audioUrl) return;
+    if (!audio) return;
     audioRef.current?.play().catch(() => setMessage({ kind: "info", text: "Press play to listen." }));
-    return () => URL.revokeObjectURL(audioUrl);
-  }, [audioUrl]);
+    return () => URL.revokeObjectURL(audio.url);
+  }, [audio]);
 
   async function speak() {
     setBusy(true);
     setMessage(null);
-    const body = { text, language, ...(voice ? { voice } : {}) };
-    setSent({ kind: "speak", body, raw });
+    const { contentType } = TTS_MEDIA_TYPES[format];
+    // Raw audio names its format in Accept; JSON in the body (WAV, the default, needs neither).
+    const body = { text, language, ...(voice ? { voice } : {}), ...(!raw && format !== "wav" ? { format } : {}) };
+    setSent({ kind: "speak", body, raw, format });
     const r = await callApi<{ blob: Blob; meta: Omit<SpokenMeta, "requestId"> }>(
       "/api/v1/speech/tts",
-      { method: "POST", apiKey: apiKey!, headers: { Accept: raw ? "audio/wav" : "application/json" }, body: JSON.stringify(body) },
+      { method: "POST", apiKey: apiKey!, headers: { Accept: raw ? contentType : "application/json" }, body: JSON.stringify(body) },
       async (res) => {
         if (raw) {
           const h = res.headers;
           const seconds = h.get("x-lugha-audio-duration-seconds");
           return {
-            blob: await res.blob(),
+            blob: new Blob([await res.arrayBuffer()], { type: h.get("content-type") ?? "" }),
             meta: { provider: h.get("x-lugha-provider"), model: h.get("x-lugha-model-used"), voice: h.get("x-lugha-voice"), duration: seconds },
           };
         }
@@ -422,7 +444,11 @@ function Speak({
     recordRateLimit("tts", r.rateLimit);
     setBusy(false);
     if (r.ok) {
-      setAudioUrl(URL.createObjectURL(r.data.blob));
+      // The blob carries the answer's media type as the answer wrote it (Content-Type, or the JSON's content_type); the
+      // file is named by it, not by what was asked for.
+      const { blob } = r.data;
+      const extension = TTS_MEDIA_TYPES[ttsFormatOf(blob.type) ?? format].extension;
+      setAudio({ url: URL.createObjectURL(blob), contentType: blob.type, bytes: blob.size, fileName: `speech-${language}.${extension}` });
       setMeta({ ...r.data.meta, requestId: r.headers.get("x-request-id") });
     } else if (r.problem.status === 404) {
       setMessage({ kind: "info", text: "Text-to-speech is not available on this server yet." });
@@ -441,9 +467,20 @@ function Speak({
           </svg>
           {busy ? "Synthesising…" : "Speak"}
         </button>
-        {audioUrl && (
+        {audio && (
           // biome-ignore lint/a11y/useMediaCaption: the audio speaks the text printed just above it, which is its caption
-          <audio ref={audioRef} controls src={audioUrl} data-testid="tts-audio" className="max-w-full" aria-label="Spoken text" />
+          <audio ref={audioRef} controls src={audio.url} data-testid="tts-audio" className="w-full max-w-md" aria-label="Spoken text" />
+        )}
+        {audio && (
+          <a
+            href={audio.url}
+            download={audio.fileName}
+            type={audio.contentType}
+            className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline underline-offset-2"
+            data-testid="tts-download"
+          >
+            Download {audio.fileName} ({formatBytes(audio.bytes)})
+          </a>
         )}
         {message && (
           <p
@@ -455,7 +492,7 @@ function Speak({
           </p>
         )}
       </div>
-      {details && meta && (
+      {details && meta && audio && (
         <div aria-live="polite" data-testid="speak-result" className="space-y-3">
           <ResponseMeta
             items={[
@@ -463,7 +500,11 @@ function Speak({
               ["Model", meta.model],
               ["Voice", meta.voice],
               ["Duration", meta.duration ? `${Number(meta.duration).toLocaleString("en-US")} s` : null],
-              ["Response form", raw ? "raw audio (Accept: audio/wav; details in X-Lugha-* headers)" : "JSON, audio in audio_base64"],
+              ["Audio", `${audio.contentType}, ${formatBytes(audio.bytes)} (${audio.bytes.toLocaleString("en-US")} bytes)`],
+              [
+                "Response form",
+                raw ? `raw audio (Accept: ${TTS_MEDIA_TYPES[format].contentType}; details in X-Lugha-* headers)` : "JSON, audio in audio_base64",
+              ],
               ["Request id", meta.requestId],
             ]}
           />
@@ -474,10 +515,11 @@ function Speak({
   );
 }
 
-/** The Speak tab: text-to-speech in a language that has voices, with a voice picker (default: the provider's own). */
+/** The Speak tab: text-to-speech in a language that has voices, with a voice picker (default: the provider's own) and the format. */
 function SpeakSection({ languages, maxChars }: { languages: TtsLanguage[]; maxChars: number }) {
   const id = useId();
   const [raw, setRaw] = useState(true);
+  const [format, setFormat] = useState<TtsFormat>("wav");
   const [language, setLanguage] = useState(languages.find((l) => l.code === "lug")?.code ?? languages[0]?.code ?? "");
   const [voice, setVoice] = useState("");
   const [text, setText] = useState("Wasuze otya nno?");
@@ -490,7 +532,7 @@ function SpeakSection({ languages, maxChars }: { languages: TtsLanguage[]; maxCh
       <p className="mt-1 text-sm text-slate-700">Only the {languages.length} languages text-to-speech speaks are listed.</p>
       <form className="mt-3 space-y-4" aria-label="Speak a text" onSubmit={(e) => e.preventDefault()}>
         <TextField id={id} text={text} onChange={setText} limit={maxChars} rows={2} />
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-4 sm:grid-cols-3">
           <LanguageSelect
             id={`${id}-language`}
             label="Language"
@@ -514,22 +556,44 @@ function SpeakSection({ languages, maxChars }: { languages: TtsLanguage[]; maxCh
               ))}
             </select>
           </div>
+          <div>
+            <label htmlFor={`${id}-format`} className="field-label">
+              Audio format
+            </label>
+            <select
+              id={`${id}-format`}
+              className="field-input"
+              value={format}
+              onChange={(e) => setFormat(e.target.value as TtsFormat)}
+              aria-describedby={`${id}-format-hint`}
+            >
+              {TTS_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {FORMAT_LABELS[f]}
+                </option>
+              ))}
+            </select>
+            <p id={`${id}-format-hint`} className="mt-1 text-xs text-slate-700">
+              <code className="font-mono">{TTS_MEDIA_TYPES[format].contentType}</code>
+              {format === "opus" ? ": what WhatsApp and Telegram play as a voice note" : ""}
+            </p>
+          </div>
         </div>
         <fieldset>
           <legend className="field-label">Response form</legend>
           <div className="mt-1 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-            <label className="flex min-h-11 items-center gap-2">
+            <label className="flex min-h-11 flex-wrap items-center gap-x-2">
               <input type="radio" name={`${id}-form`} checked={raw} onChange={() => setRaw(true)} />
-              Raw audio (<code className="font-mono">Accept: audio/wav</code>)
+              Raw audio <code className="whitespace-nowrap font-mono">(Accept: {TTS_MEDIA_TYPES[format].contentType})</code>
             </label>
-            <label className="flex min-h-11 items-center gap-2">
+            <label className="flex min-h-11 flex-wrap items-center gap-x-2">
               <input type="radio" name={`${id}-form`} checked={!raw} onChange={() => setRaw(false)} />
-              JSON (<code className="font-mono">audio_base64</code>)
+              JSON <code className="font-mono">(audio_base64{format === "wav" ? "" : `, "format": "${format}"`})</code>
             </label>
           </div>
         </fieldset>
       </form>
-      <Speak text={text} language={language} voice={voice || undefined} raw={raw} details />
+      <Speak text={text} language={language} voice={voice || undefined} raw={raw} format={format} details />
     </section>
   );
 }

@@ -1,9 +1,11 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { DetectResponse } from "@/lib/detect/schemas";
+import { formatBytes } from "@/lib/kit/bytes";
+import { formatSeconds } from "@/lib/portal/api";
 import { htmlLang } from "@/lib/portal/lang";
-import { encodeWav } from "@/lib/portal/wav";
+import { microphoneProblem, RECORDING_BITS_PER_SECOND, recordingClock, recordingExtension, recordingMimeType } from "@/lib/portal/recording";
 import type { SttResponse } from "@/lib/speech/schemas";
 import { TextField } from "./CharCounter";
 import { LanguageSelect } from "./LanguageFields";
@@ -11,6 +13,7 @@ import { usePlayground } from "./PlaygroundContext";
 import { ProblemBox } from "./ProblemBox";
 import { ResponseMeta } from "./ResponseMeta";
 import { ResultActions } from "./ResultActions";
+import { usePanelShown } from "./Tabs";
 import { useApiCall } from "./useApiCall";
 
 /** The Detect and Transcribe tabs of the playground (POST /api/v1/detect, POST /api/v1/speech/stt). */
@@ -71,7 +74,13 @@ export function DetectSection({ names, maxChars }: { names: Map<string, string>;
 /** Where the Transcribe tab remembers the key's last language (this browser only). */
 const sttLanguageKey = (prefix: string) => `lugha:stt-language:${prefix}`;
 
-export function TranscribeSection({ languages }: { languages: { code: string; name: string }[] }) {
+/** A speech-to-text request's limits on this server: the upload's bytes and the recording's seconds. */
+export interface TranscribeLimits {
+  maxBytes: number;
+  maxSeconds: number;
+}
+
+export function TranscribeSection({ languages, limits }: { languages: { code: string; name: string }[]; limits: TranscribeLimits }) {
   const id = useId();
   const { expectedPrefix, providerNames } = usePlayground();
   // No default language: the last one this key used here, or the person's choice (never silently the first listed).
@@ -112,12 +121,22 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
           <label htmlFor={`${id}-file`} className="field-label">
             Recording (WAV, MP3, OGG, FLAC, WebM or M4A)
           </label>
-          <input id={`${id}-file`} type="file" accept="audio/*" className="field-input" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept="audio/*"
+            className="field-input"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            aria-describedby={`${id}-file-hint`}
+          />
+          <p id={`${id}-file-hint`} className="mt-1 text-xs text-slate-700">
+            Up to {formatBytes(limits.maxBytes)} and {formatSeconds(limits.maxSeconds)} of audio per request on this server.
+          </p>
         </div>
-        <Recorder onRecorded={setFile} />
+        <Recorder onRecorded={setFile} maxSeconds={limits.maxSeconds} maxBytes={limits.maxBytes} />
         {file && !byUrl && (
           <p className="text-sm text-slate-800" data-testid="chosen-audio">
-            Ready to send: {file.name} ({Math.ceil(file.size / 1024).toLocaleString("en-US")} kB)
+            Ready to send: {file.name} ({formatBytes(file.size)})
           </p>
         )}
         <div>
@@ -185,60 +204,161 @@ export function TranscribeSection({ languages }: { languages: { code: string; na
   );
 }
 
+/** Why a recording ended: the Stop button, the per-request limit (length or size), or the tab left while recording. */
+type StopReason = "button" | "length" | "size" | "left";
+
+/** Stop this much before the length limit, so the recording's own duration stays within it. */
+const LENGTH_MARGIN_SECONDS = 0.5;
+/** Stop once this share of the upload limit is recorded: the last second is still to come when the recorder stops. */
+const SIZE_STOP_SHARE = 0.9;
+
 /**
- * Records from the microphone with MediaRecorder, then decodes the recording with Web Audio and re-encodes it as WAV
- * in the browser (lib/portal/wav.ts): browsers record WebM or MP4, which not every speech provider accepts.
+ * Records from the microphone with MediaRecorder and hands over the recording as the browser made it (WebM/Opus in
+ * Chromium and Firefox, MP4 in Safari: lib/portal/recording.ts): the API decodes it. Shows the time recorded, stops at
+ * the per-request limits (`maxSeconds` of audio, `maxBytes` of upload), and releases the microphone when the tab is left
+ * or the page goes (panels stay mounted when hidden, so leaving the tab is watched for).
  */
-function Recorder({ onRecorded }: { onRecorded(file: File): void }) {
-  const [state, setState] = useState<"idle" | "recording" | "converting">("idle");
+function Recorder({ onRecorded, maxSeconds, maxBytes }: { onRecorded(file: File): void; maxSeconds: number; maxBytes: number }) {
+  const shown = usePanelShown();
+  const shownRef = useRef(shown);
+  const [recording, setRecording] = useState(false);
+  const [elapsed, setElapsed] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
-  const recorder = useRef<MediaRecorder | null>(null);
+  const [saved, setSaved] = useState<{ url: string; name: string } | null>(null);
+  const session = useRef<{ recorder: MediaRecorder; stream: MediaStream; startedAt: number; reason: StopReason } | null>(null);
+
+  const stop = useCallback((reason: StopReason) => {
+    const s = session.current;
+    if (!s || s.recorder.state === "inactive") return;
+    s.reason = reason;
+    s.recorder.stop();
+  }, []);
+
+  useEffect(() => {
+    shownRef.current = shown;
+    if (!shown) stop("left");
+  }, [shown, stop]);
+  // The page goes (another page, "Forget key"): the microphone is released and nothing more is done.
+  useEffect(
+    () => () => {
+      const s = session.current;
+      if (!s) return;
+      s.recorder.ondataavailable = null;
+      s.recorder.onstop = null;
+      if (s.recorder.state !== "inactive") s.recorder.stop();
+      for (const track of s.stream.getTracks()) track.stop();
+    },
+    [],
+  );
+  useEffect(() => {
+    if (!recording) return;
+    const tick = setInterval(() => setElapsed((Date.now() - (session.current?.startedAt ?? Date.now())) / 1000), 250);
+    const limit = setTimeout(() => stop("length"), (maxSeconds - LENGTH_MARGIN_SECONDS) * 1000);
+    return () => {
+      clearInterval(tick);
+      clearTimeout(limit);
+    };
+  }, [recording, maxSeconds, stop]);
+  useEffect(() => (saved ? () => URL.revokeObjectURL(saved.url) : undefined), [saved]);
 
   async function start() {
     setMessage(null);
+    if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === "undefined") return setMessage(microphoneProblem({ name: "Unsupported" }));
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    } catch {
-      setMessage("The browser did not give access to a microphone. Upload a file instead.");
-      return;
+    } catch (err) {
+      return setMessage(microphoneProblem(err));
+    }
+    const release = () => {
+      for (const track of stream.getTracks()) track.stop();
+    };
+    // The tab was left while the browser asked for permission: nothing to record for.
+    if (!shownRef.current) return release();
+    let recorder: MediaRecorder;
+    try {
+      const mimeType = recordingMimeType(MediaRecorder.isTypeSupported?.bind(MediaRecorder));
+      recorder = new MediaRecorder(stream, { ...(mimeType ? { mimeType } : {}), audioBitsPerSecond: RECORDING_BITS_PER_SECOND });
+    } catch (err) {
+      release();
+      return setMessage(microphoneProblem(err));
     }
     const chunks: Blob[] = [];
-    const rec = new MediaRecorder(stream);
-    rec.ondataavailable = (e) => chunks.push(e.data);
-    rec.onstop = async () => {
-      for (const track of stream.getTracks()) track.stop();
-      setState("converting");
-      try {
-        const context = new AudioContext();
-        const decoded = await context.decodeAudioData(await new Blob(chunks).arrayBuffer());
-        await context.close();
-        const channels = Array.from({ length: decoded.numberOfChannels }, (_, i) => decoded.getChannelData(i));
-        onRecorded(new File([encodeWav(channels, decoded.sampleRate)], "recording.wav", { type: "audio/wav" }));
-      } catch {
-        setMessage("The recording could not be converted to WAV. Upload a file instead.");
-      }
-      setState("idle");
+    let bytes = 0;
+    const s = { recorder, stream, startedAt: Date.now(), reason: "button" as StopReason };
+    session.current = s;
+    recorder.ondataavailable = (e) => {
+      if (e.data.size === 0) return;
+      chunks.push(e.data);
+      bytes += e.data.size;
+      if (bytes >= maxBytes * SIZE_STOP_SHARE) stop("size");
     };
-    recorder.current = rec;
-    rec.start();
-    setState("recording");
+    recorder.onstop = () => {
+      release();
+      session.current = null;
+      setRecording(false);
+      const seconds = (Date.now() - s.startedAt) / 1000;
+      const type = recorder.mimeType || chunks[0]?.type || "";
+      const blob = new Blob(chunks, { type });
+      if (blob.size === 0) return setMessage("Nothing was recorded. Try again, or upload a file instead.");
+      if (blob.size > maxBytes)
+        return setMessage(
+          `The recording is ${formatBytes(blob.size)}; this server takes at most ${formatBytes(maxBytes)} per request. Record a shorter one, or upload a file instead.`,
+        );
+      const file = new File([blob], `recording.${recordingExtension(type)}`, { type });
+      onRecorded(file);
+      setSaved({ url: URL.createObjectURL(file), name: file.name });
+      const at = recordingClock(seconds);
+      setMessage(
+        s.reason === "length"
+          ? `Stopped at ${at}: this server takes at most ${formatSeconds(maxSeconds)} of audio per request. The recording is ready to send.`
+          : s.reason === "size"
+            ? `Stopped at ${at}, near this server's upload limit of ${formatBytes(maxBytes)}. The recording is ready to send.`
+            : s.reason === "left"
+              ? `Stopped at ${at} when you left the Transcribe tab. The recording is ready to send.`
+              : `Recorded ${at}.`,
+      );
+    };
+    // Every second a chunk: the size is known while recording, so the upload limit is never passed.
+    recorder.start(1000);
+    setElapsed(0);
+    setRecording(true);
   }
 
   return (
-    <div className="flex flex-wrap items-center gap-3">
-      {state === "recording" ? (
-        <button type="button" className="btn-danger" onClick={() => recorder.current?.stop()}>
-          Stop recording
-        </button>
-      ) : (
-        <button type="button" className="btn-secondary" onClick={start} disabled={state === "converting"}>
-          {state === "converting" ? "Converting to WAV…" : "Record from the microphone"}
-        </button>
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-center gap-3">
+        {recording ? (
+          <button type="button" className="btn-danger" onClick={() => stop("button")}>
+            Stop recording
+          </button>
+        ) : (
+          <button type="button" className="btn-secondary" onClick={start}>
+            Record from the microphone
+          </button>
+        )}
+        {recording && (
+          <span className="flex items-center gap-2 text-sm text-slate-900">
+            <span aria-hidden="true" className="h-2.5 w-2.5 rounded-full bg-red-700 motion-safe:animate-pulse" />
+            <span role="timer" aria-label="Time recorded" className="font-mono tabular-nums" data-testid="recording-time">
+              {recordingClock(elapsed)}
+            </span>
+            <span className="text-slate-700">of at most {recordingClock(maxSeconds)}</span>
+          </span>
+        )}
+      </div>
+      <p role="status" className="text-sm text-slate-800" data-testid="recorder-status">
+        {recording ? "Recording… speak now." : (message ?? "")}
+      </p>
+      {saved && !recording && (
+        <a
+          href={saved.url}
+          download={saved.name}
+          className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 underline underline-offset-2"
+        >
+          Save {saved.name}
+        </a>
       )}
-      <span role="status" className="text-sm text-slate-800">
-        {state === "recording" ? "Recording… speak now." : (message ?? "")}
-      </span>
     </div>
   );
 }

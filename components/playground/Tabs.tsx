@@ -1,12 +1,20 @@
 "use client";
 
-import { type KeyboardEvent, type ReactNode, useId, useRef, useState } from "react";
+import { createContext, type KeyboardEvent, type ReactNode, useContext, useId, useRef, useState } from "react";
 
 export interface Tab {
   id: string;
   label: string;
   panel: ReactNode;
 }
+
+const PanelShown = createContext(true);
+
+/**
+ * Whether the tab panel around a component is the one shown. Panels stay mounted when another tab is chosen, so what
+ * must not go on unseen (a recording from the microphone) stops when this turns false.
+ */
+export const usePanelShown = () => useContext(PanelShown);
 
 /**
  * WAI-ARIA tabs: one tab stop for the list (arrow keys, Home and End move between tabs and select them), each panel
@@ -72,7 +80,7 @@ export function Tabs({ label, tabs }: { label: string; tabs: Tab[] }) {
       </div>
       {tabs.map((t, i) => (
         <div key={t.id} id={`${id}-${t.id}-panel`} role="tabpanel" aria-labelledby={`${id}-${t.id}-tab`} hidden={i !== selected} className="pt-5">
-          {t.panel}
+          <PanelShown.Provider value={i === selected}>{t.panel}</PanelShown.Provider>
         </div>
       ))}
     </div>

@@ -5,17 +5,32 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSnippets, type SnippetRequest } from "@/lib/portal/snippets";
+import { TTS_MEDIA_TYPES } from "@/lib/speech/formats";
 import { call, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 
 /*
  * The playground's "View code" runs as written: for the request of each tab (Translate, Batch, Detect, Speak in both
- * response forms, Transcribe), the JavaScript snippet runs with node and the Python one with python3 — the repository's
+ * response forms and in MP3 and Ogg/Opus, Transcribe), the JavaScript snippet runs with node and the Python one with python3 — the repository's
  * clients/python on PYTHONPATH, as `pip install ./clients/python` would make it importable — against the built app,
  * unchanged but for the server's address and the key the playground fills in.
  */
 
 const run = promisify(execFile);
+
+/** Before each run: a Speak snippet's file must be its own. */
+function removeSpeechFiles() {
+  for (const { extension } of Object.values(TTS_MEDIA_TYPES)) rmSync(path.join(dir, `speech.${extension}`), { force: true });
+}
+
+/** The file a Speak snippet wrote begins as its format does: RIFF (WAV), an ID3 tag or an MPEG frame (MP3), OggS. */
+function expectSpeechFile(request: SnippetRequest & { kind: "speak" }) {
+  const format = request.format ?? "wav";
+  const head = readFileSync(path.join(dir, `speech.${TTS_MEDIA_TYPES[format].extension}`)).subarray(0, 4);
+  if (format === "wav") expect(head.toString("latin1")).toBe("RIFF");
+  if (format === "opus") expect(head.toString("latin1")).toBe("OggS");
+  if (format === "mp3") expect(head.toString("latin1").startsWith("ID3") || (head[0] === 0xff && (head[1] & 0xe0) === 0xe0)).toBe(true);
+}
 let app: RunningApp;
 let key: string;
 let dir: string;
@@ -51,6 +66,12 @@ const TABS: [string, SnippetRequest, RegExp][] = [
   ["Detect", { kind: "json", path: "/api/v1/detect", body: { text: "Habari yako rafiki" } }, /candidates/],
   ["Speak (JSON)", { kind: "speak", body: { text: "Wasuze otya", language: "lug" }, raw: false }, /audio_duration_seconds/],
   ["Speak (raw audio)", { kind: "speak", body: { text: "Wasuze otya", language: "lug" }, raw: true }, /X-Lugha-Provider: \w+/],
+  ["Speak (JSON, MP3)", { kind: "speak", body: { text: "Wasuze otya", language: "lug", format: "mp3" }, raw: false, format: "mp3" }, /audio\/mpeg/],
+  [
+    "Speak (raw audio, Ogg/Opus)",
+    { kind: "speak", body: { text: "Wasuze otya", language: "lug" }, raw: true, format: "opus" },
+    /audio\/ogg; codecs=opus/,
+  ],
   ["Transcribe", { kind: "transcribe", file: "recording.wav", fields: { language: "lug" } }, /transcript/],
   [
     "Catalog",
@@ -69,20 +90,21 @@ describe("View code runs unchanged", () => {
       const { js } = buildSnippets(request, app.url, key);
       const file = path.join(dir, `${tab.replace(/\W+/g, "-")}.mjs`);
       writeFileSync(file, js);
+      removeSpeechFiles();
       const { stdout } = await run(process.execPath, [file], { cwd: dir, timeout: 60_000 });
       expect(stdout).toMatch(expected);
-      if (request.kind === "speak") expect(readFileSync(path.join(dir, "speech.wav")).subarray(0, 4).toString()).toBe("RIFF");
+      if (request.kind === "speak") expectSpeechFile(request);
     });
 
     it(`${tab}: Python with python3`, async () => {
       const { python } = buildSnippets(request, app.url, key);
       const file = path.join(dir, `${tab.replace(/\W+/g, "_")}.py`);
       writeFileSync(file, python);
-      rmSync(path.join(dir, "speech.wav"), { force: true });
+      removeSpeechFiles();
       const env = { ...process.env, PYTHONPATH: path.resolve("clients/python/src") };
       const { stdout } = await run("python3", [file], { cwd: dir, env, timeout: 60_000 });
       expect(stdout).toMatch(expected);
-      if (request.kind === "speak") expect(readFileSync(path.join(dir, "speech.wav")).subarray(0, 4).toString()).toBe("RIFF");
+      if (request.kind === "speak") expectSpeechFile(request);
     });
   }
 });

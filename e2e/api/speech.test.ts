@@ -8,6 +8,7 @@ import {
   type AudioFixtures,
   audioFixtures,
   FIXTURE_FORMATS,
+  liveRecorderWebm,
   multipartStream,
   oversizeWavStream,
   removeAudioFixtures,
@@ -95,6 +96,20 @@ describe("POST /api/v1/speech/stt (sandbox providers)", () => {
     for (const file of Object.values(fx.streamed)) {
       const res = await stt(form({ language: "sw" }, { file }));
       expect(res.status, `${file.name}: ${res.text}`).toBe(200);
+      expect(Math.abs(res.body.audio_duration_seconds - fx.durationSeconds)).toBeLessThan(0.15);
+    }
+  });
+
+  it("accepts a browser's MediaRecorder WebM (clusters of unknown size) on each provider: Sunbird, Khaya and Whisper", async () => {
+    const file = { ...fx.streamed.webm, name: "recording.webm", bytes: liveRecorderWebm(fx.streamed.webm.bytes).bytes };
+    for (const [language, provider] of [
+      ["lug", "provider_a"],
+      ["tw", "provider_b"],
+      ["ln", "provider_c"],
+    ]) {
+      const res = await stt(form({ language, provider }, { file, type: "audio/webm;codecs=opus" }));
+      expect(res.status, `${provider}: ${res.text}`).toBe(200);
+      expect(res.body).toMatchObject({ provider, audio_content_type: "audio/webm" });
       expect(Math.abs(res.body.audio_duration_seconds - fx.durationSeconds)).toBeLessThan(0.15);
     }
   });

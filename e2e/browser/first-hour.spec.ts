@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { Locator, Page } from "@playwright/test";
-import { ARTIFACTS, expect, issueKey, screenshot, signIn, test, VIEWPORTS } from "./fixtures";
+import type { Locator } from "@playwright/test";
+import { ARTIFACTS, brokenWords, expect, expectNoSidewaysScroll, issueKey, screenshot, signIn, test, VIEWPORTS } from "./fixtures";
 
 /**
  * What a newcomer saw in the screenshots of their first hour, checked on the rendered boxes at 390 and 1280 px (a
@@ -9,33 +9,6 @@ import { ARTIFACTS, expect, issueKey, screenshot, signIn, test, VIEWPORTS } from
  * and the playground's tabs keep one row; /status says when every provider is a sandbox; and the playground uses the
  * translation cache as any client does, telling hit, miss and bypass as X-Lugha-Cache does.
  */
-
-/** The page does not scroll sideways. */
-async function expectNoSidewaysScroll(page: Page, where: string) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${where} scrolls sideways`).toBeLessThanOrEqual(0);
-}
-
-/** Words of the element's text that the layout split over two lines (a word wider than its box excepted). */
-function brokenWords(locator: Locator): Promise<string[]> {
-  return locator.evaluate((root) => {
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent ?? "";
-      const box = node.parentElement!.getBoundingClientRect();
-      for (const m of text.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
-        const width = rects.reduce((sum, r) => sum + r.width, 0);
-        if (new Set(rects.map((r) => Math.round(r.top))).size > 1 && width <= box.width) broken.push(m[0]);
-      }
-    }
-    return broken;
-  });
-}
 
 /** 1 when the items sit in one row, 2 when one starts below the bottom of another (a wrapped row). */
 async function rowsOf(items: Locator): Promise<number> {

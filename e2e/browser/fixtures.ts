@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Locator, type Page } from "@playwright/test";
 
 /**
  * Shared fixtures:
@@ -93,4 +93,31 @@ export async function expectAccessible(page: Page, where: string) {
     .filter((v) => v.impact === "critical" || v.impact === "serious")
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0]?.target.join(" ")})`);
   expect(blocking, `axe findings on ${where}`).toEqual([]);
+}
+
+/** The page does not scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page, where: string) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${where} scrolls sideways`).toBeLessThanOrEqual(0);
+}
+
+/** Words of the element's text that the layout split over two lines (a word wider than its box excepted). */
+export function brokenWords(locator: Locator): Promise<string[]> {
+  return locator.evaluate((root) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? "";
+      const box = node.parentElement!.getBoundingClientRect();
+      for (const m of text.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const width = rects.reduce((sum, r) => sum + r.width, 0);
+        if (new Set(rects.map((r) => Math.round(r.top))).size > 1 && width <= box.width) broken.push(m[0]);
+      }
+    }
+    return broken;
+  });
 }

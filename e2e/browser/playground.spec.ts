@@ -22,7 +22,7 @@ function toneWav(): Buffer {
 }
 
 test.describe("playground tabs", () => {
-  test("Translate, Batch, Detect, Speak, Transcribe and Catalog as tabs: keyboard, detect with Copy and View code, a voice, an upload and a recording sent as WAV, accessible at both widths", async ({
+  test("Translate, Batch, Detect, Speak, Transcribe and Catalog as tabs: keyboard, detect with Copy and View code, a voice, an upload and a recording sent as WebM, accessible at both widths", async ({
     page,
     api,
     context,
@@ -89,15 +89,16 @@ test.describe("playground tabs", () => {
     await expect(uploadCode).toContainText(`await fetch("${baseURL}/api/v1/speech/stt"`);
     await expect(uploadCode).toContainText('client.transcribe( "tone.wav", language="lug", )');
 
-    // Or record in the browser: the recording is converted to WAV before it is sent.
+    // Or record in the browser (this browser's fake microphone beeps; speech.spec.ts records speech): the recording is
+    // sent as the browser made it, WebM/Opus in Chromium.
     await transcribe.getByRole("button", { name: "Record from the microphone" }).click();
     await expect(transcribe.getByRole("button", { name: "Stop recording" })).toBeVisible();
-    await page.waitForTimeout(1200);
+    await expect(transcribe.getByTestId("recording-time")).toHaveText("0:01");
     await transcribe.getByRole("button", { name: "Stop recording" }).click();
-    await expect(page.getByTestId("chosen-audio")).toContainText("recording.wav");
+    await expect(page.getByTestId("chosen-audio")).toContainText("recording.webm");
     await transcribe.getByRole("button", { name: "Transcribe" }).click();
     // The API recognises the format from the bytes it received.
-    await expect(page.getByTestId("transcribe-result").locator("[data-meta='Received as']")).toHaveText("audio/wav");
+    await expect(page.getByTestId("transcribe-result").locator("[data-meta='Received as']")).toHaveText("audio/webm");
     await expect(page.getByTestId("requests-total")).toHaveText("3");
 
     // Speak: only languages with voices, and a voice picker.

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { ISSUANCE_LIMIT } from "./constants";
+import { ISSUANCE_LIMIT, SPEECH_MAX_AUDIO_SECONDS } from "./constants";
 
 /**
  * Browser tests of the portal and /docs, in the Chromium that the `@sparticuz/chromium` npm package ships (unpacked by
@@ -49,7 +49,8 @@ export default defineConfig({
         "--disable-sync",
         "--no-first-run",
         "--disable-quic",
-        // A fake microphone (a beep) for the playground's recorder, granted without a prompt.
+        // A fake microphone for the playground's recorder, granted without a prompt: a beep, or the speech a spec names
+        // with --use-file-for-fake-audio-capture (speech.spec.ts launches its own browser for that).
         "--use-fake-device-for-media-stream",
         "--use-fake-ui-for-media-stream",
       ],
@@ -76,6 +77,8 @@ export default defineConfig({
       NEXTAUTH_URL: baseURL,
       TRUST_PROXY: "true",
       RATE_LIMIT_ISSUANCE: `${ISSUANCE_LIMIT}/3600s`,
+      // A recording's length limit a test can reach: the recorder stops itself at it (speech.spec.ts).
+      SPEECH_MAX_AUDIO_SECONDS: String(SPEECH_MAX_AUDIO_SECONDS),
       // Never a developer's shared stores or provider credentials.
       UPSTASH_REDIS_REST_URL: "",
       UPSTASH_REDIS_REST_TOKEN: "",

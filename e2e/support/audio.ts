@@ -11,6 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
 import { call } from "./api";
+import { speak } from "./espeak";
 
 const run = promisify(execFile);
 const FFMPEG_BIN = process.env.FFMPEG_PATH ?? ffmpegInstaller.path;
@@ -70,13 +71,6 @@ export function removeAudioFixtures(): void {
   if (cachedDir) rmSync(cachedDir, { recursive: true, force: true });
   cached = undefined;
   cachedDir = undefined;
-}
-
-/** Speech as a WAV file, from eSpeak NG compiled to WebAssembly (its virtual file system holds the output). */
-async function speak(sentence: string, out: string) {
-  const { default: ESpeakNg } = await import("espeak-ng");
-  const espeak = await ESpeakNg({ arguments: ["-v", "en", "-s", "150", "-w", "speech.wav", sentence] });
-  writeFileSync(out, espeak.FS.readFile("speech.wav"));
 }
 
 /** Seconds of audio in a PCM WAV file: the data chunk's size over the byte rate. */
@@ -314,4 +308,34 @@ export function sttUpload(baseUrl: string, key: string, bytes: Uint8Array, fileN
   form.set("audio", new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/octet-stream" }), fileName);
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   return call(baseUrl, "POST", "/api/v1/speech/stt", { key, body: form });
+}
+
+/**
+ * `webm` with every cluster's size rewritten as "unknown" (all value bits set, in the same number of bytes), as
+ * Chromium's MediaRecorder writes its clusters: it cannot know a cluster's size when it starts sending it.
+ */
+export function liveRecorderWebm(webm: Uint8Array): { bytes: Uint8Array; clusters: number } {
+  const bytes = webm.slice();
+  const vint = (at: number, id = false) => {
+    const length = Math.clz32(bytes[at]) - 23;
+    let value = id ? bytes[at] : bytes[at] & (0xff >> length);
+    for (let i = 1; i < length; i++) value = value * 256 + bytes[at + i];
+    return { length, value };
+  };
+  const header = vint(0, true);
+  let offset = header.length + vint(header.length).length + vint(header.length).value;
+  const segment = vint(offset, true);
+  offset += segment.length + vint(offset + segment.length).length;
+  let clusters = 0;
+  while (offset < bytes.byteLength) {
+    const id = vint(offset, true);
+    const size = vint(offset + id.length);
+    if (id.value === 0x1f43b675) {
+      bytes[offset + id.length] = 0xff >> (size.length - 1);
+      bytes.fill(0xff, offset + id.length + 1, offset + id.length + size.length);
+      clusters += 1;
+    }
+    offset += id.length + size.length + size.value;
+  }
+  return { bytes, clusters };
 }

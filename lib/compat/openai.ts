@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AvailabilityView } from "@/lib/availability";
 import { bearerCredential } from "@/lib/keys/refusals";
-import { formatBytes } from "@/lib/kit/body";
+import { formatBytes } from "@/lib/kit/bytes";
 import type { Dialect, Refusal } from "@/lib/kit/dialect";
 import { ApiError, type ErrorCode } from "@/lib/kit/errors";
 import { readFields } from "@/lib/kit/fields";

@@ -1,6 +1,6 @@
 import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 import type { z } from "zod";
-import { concatBytes } from "@/lib/kit/bytes";
+import { concatBytes, formatBytes } from "@/lib/kit/bytes";
 import { ApiError, type FieldError } from "./errors";
 import { exceedsJsonDepth } from "./json-depth";
 
@@ -79,12 +79,6 @@ function jsonErrorOffset(text: string, parserMessage: string): number {
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   return Math.min(errors[0]?.offset ?? text.length, text.length);
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MB`;
-  if (n >= 1024) return `${+(n / 1024).toFixed(1)} kB`;
-  return `${n} bytes`;
 }
 
 function isJsonContentType(value: string | null): boolean {

@@ -13,3 +13,10 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** "4 MB", "12.5 kB", "900 bytes": a size as people read it (binary units, as the limits are set). */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${+(n / 1024 / 1024).toFixed(1)} MB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} kB`;
+  return `${n} bytes`;
+}

@@ -38,6 +38,23 @@ describe("View code snippets", () => {
     expect(json.python).toContain("client.speak(");
   });
 
+  it("speak in another format: Accept names it (raw) or the body does (JSON), and the file written has its extension", () => {
+    const raw = buildSnippets({ kind: "speak", body: { text: "Hi", language: "lug" }, raw: true, format: "opus" }, ORIGIN, KEY);
+    expect(raw.curl).toContain('-H "Accept: audio/ogg; codecs=opus"');
+    expect(raw.curl).toContain("-o speech.ogg");
+    expect(raw.js).toContain('Accept: "audio/ogg; codecs=opus"');
+    expect(raw.js).toContain('writeFile("speech.ogg"');
+    expect(raw.python).toContain('"Accept": "audio/ogg; codecs=opus"');
+    expect(raw.python).toContain('open("speech.ogg", "wb")');
+    const json = buildSnippets({ kind: "speak", body: { text: "Hi", language: "lug", format: "mp3" }, raw: false, format: "mp3" }, ORIGIN, KEY);
+    expect(json.curl).toContain(`-d '{"text":"Hi","language":"lug","format":"mp3"}'`);
+    expect(json.curl).toContain("base64 --decode > speech.mp3");
+    expect(json.js).toContain('writeFile("speech.mp3"');
+    expect(json.python).toContain('client.speak(\n    text="Hi",\n    language="lug",\n    format="mp3",\n)');
+    expect(json.python).toContain('open("speech.mp3", "wb")');
+    expect(json.install.python).toBe(PYTHON_INSTALL);
+  });
+
   it("transcribe: the file by the name it had, and the fields", () => {
     const s = buildSnippets({ kind: "transcribe", file: "talk.wav", fields: { language: "ach" } }, ORIGIN, KEY);
     expect(s.curl).toContain("-F 'audio=@talk.wav'");

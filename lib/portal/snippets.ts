@@ -9,12 +9,16 @@
  */
 
 import { protocolCode } from "@/lib/compat/codes";
+import { TTS_MEDIA_TYPES, type TtsFormat } from "@/lib/speech/formats";
 
 export type SnippetRequest =
   /** POST a JSON body to `path`: translate, batch, detect, or any other JSON endpoint (`path`). */
   | { kind: "json"; path: string; body: Record<string, unknown> }
-  /** POST /api/v1/speech/tts: JSON with audio_base64 (`raw` false) or the audio's bytes (`raw` true, Accept: audio/wav). */
-  | { kind: "speak"; body: Record<string, unknown>; raw: boolean }
+  /**
+   * POST /api/v1/speech/tts: JSON with audio_base64 (`raw` false; the body's `format` names the format) or the audio's
+   * bytes (`raw` true, Accept: the format's media type). `format` (default WAV) names the file the snippet writes.
+   */
+  | { kind: "speak"; body: Record<string, unknown>; raw: boolean; format?: TtsFormat }
   /** POST /api/v1/speech/stt as multipart: the file (read from disk under its name) and the text fields. */
   | { kind: "transcribe"; file: string; fields: Record<string, string> };
 
@@ -157,37 +161,39 @@ with urllib.request.urlopen(request, timeout=60) as response:
   return { curl, js: jsCode, python, install: { js: null, python: method ? PYTHON_INSTALL : null }, tools: toolSnippets(path, body, origin, apiKey) };
 }
 
-function speakSnippets(request: { body: Record<string, unknown>; raw: boolean }, origin: string, apiKey: string): Snippets {
+function speakSnippets(request: { body: Record<string, unknown>; raw: boolean; format?: TtsFormat }, origin: string, apiKey: string): Snippets {
   const { body, raw } = request;
+  const { contentType: accept, extension } = TTS_MEDIA_TYPES[request.format ?? "wav"];
+  const out = `speech.${extension}`;
   const curl = raw
-    ? `# Raw audio: Accept: audio/wav answers with the WAV file itself; the details are in X-Lugha-* headers (-D -).
+    ? `# Raw audio: Accept: ${accept} answers with the audio file itself; the details are in X-Lugha-* headers (-D -).
 curl -sS ${origin}${TTS} \\
   -H "Authorization: Bearer ${apiKey}" \\
   -H "Content-Type: application/json" \\
-  -H "Accept: audio/wav" \\
+  -H "Accept: ${accept}" \\
   -d ${shellQuote(JSON.stringify(body))} \\
-  -D - -o speech.wav`
-    : `# JSON: the audio is base64 in audio_base64 (jq decodes it into speech.wav).
+  -D - -o ${out}`
+    : `# JSON: the audio is base64 in audio_base64 (jq decodes it into ${out}).
 curl -sS ${origin}${TTS} \\
   -H "Authorization: Bearer ${apiKey}" \\
   -H "Content-Type: application/json" \\
   -d ${shellQuote(JSON.stringify(body))} \\
-  | jq -r .audio_base64 | base64 --decode > speech.wav`;
+  | jq -r .audio_base64 | base64 --decode > ${out}`;
   const jsCode = raw
     ? `import { writeFile } from "node:fs/promises";
 
-// Accept: audio/wav: the response is the WAV file; what spoke it is in the X-Lugha-* headers.
+// Accept: ${accept}: the response is the audio file; what spoke it is in the X-Lugha-* headers.
 const response = await fetch("${origin}${TTS}", {
   method: "POST",
-  headers: { Authorization: "Bearer ${apiKey}", "Content-Type": "application/json", Accept: "audio/wav" },
+  headers: { Authorization: "Bearer ${apiKey}", "Content-Type": "application/json", Accept: "${accept}" },
   body: JSON.stringify(${js(body, "  ")}),
 });
 if (!response.ok) {
   const { detail } = await response.json();
   throw new Error(\`\${detail.code}: \${detail.message} (request \${detail.request_id})\`);
 }
-await writeFile("speech.wav", new Uint8Array(await response.arrayBuffer()));
-for (const name of ["X-Lugha-Provider", "X-Lugha-Model-Used", "X-Lugha-Voice", "X-Lugha-Audio-Duration-Seconds", "X-Request-Id"]) {
+await writeFile("${out}", new Uint8Array(await response.arrayBuffer()));
+for (const name of ["Content-Type", "X-Lugha-Provider", "X-Lugha-Model-Used", "X-Lugha-Voice", "X-Lugha-Audio-Duration-Seconds", "X-Request-Id"]) {
   console.log(\`\${name}: \${response.headers.get(name)}\`);
 }`
     : `import { writeFile } from "node:fs/promises";
@@ -201,29 +207,29 @@ const response = await fetch("${origin}${TTS}", {
 const data = await response.json();
 if (!response.ok) throw new Error(\`\${data.detail.code}: \${data.detail.message} (request \${data.detail.request_id})\`);
 const { audio_base64, ...details } = data;
-await writeFile("speech.wav", Buffer.from(audio_base64, "base64"));
+await writeFile("${out}", Buffer.from(audio_base64, "base64"));
 console.log(details);`;
   const python = raw
     ? `${pythonUrllib(origin, apiKey)}
 
-# Accept: audio/wav: the response is the WAV file; what spoke it is in the X-Lugha-* headers.
+# Accept: ${accept}: the response is the audio file; what spoke it is in the X-Lugha-* headers.
 request = urllib.request.Request(
     API + "${TTS}",
     data=json.dumps(${pythonLiteral(body, "    ")}).encode(),
-    headers={"Authorization": "Bearer " + KEY, "Content-Type": "application/json", "Accept": "audio/wav"},
+    headers={"Authorization": "Bearer " + KEY, "Content-Type": "application/json", "Accept": "${accept}"},
     method="POST",
 )
-with urllib.request.urlopen(request, timeout=60) as response, open("speech.wav", "wb") as out:
+with urllib.request.urlopen(request, timeout=60) as response, open("${out}", "wb") as out:
     out.write(response.read())
-    for name in ["X-Lugha-Provider", "X-Lugha-Model-Used", "X-Lugha-Voice", "X-Lugha-Audio-Duration-Seconds", "X-Request-Id"]:
+    for name in ["Content-Type", "X-Lugha-Provider", "X-Lugha-Model-Used", "X-Lugha-Voice", "X-Lugha-Audio-Duration-Seconds", "X-Request-Id"]:
         print(name + ":", response.headers[name])`
     : `${pythonClient(origin, apiKey)}
 
-# The client asks for JSON and decodes audio_base64 into result["audio"] (the WAV file's bytes).
+# The client asks for JSON and decodes audio_base64 into result["audio"] (the audio file's bytes).
 result = client.speak(
 ${kwargs(body, "    ")}
 )
-with open("speech.wav", "wb") as out:
+with open("${out}", "wb") as out:
     out.write(result.pop("audio"))
 result.pop("audio_base64")
 print(json.dumps(result, indent=2, ensure_ascii=False))`;

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
-import { formatBytes } from "@/lib/kit/body";
+import { formatBytes } from "@/lib/kit/bytes";
 import { ApiError } from "@/lib/kit/errors";
 
 /**

@@ -1,6 +1,6 @@
 /** Audio recognition and measurement, on fixtures generated with eSpeak NG and ffmpeg (e2e/support/audio.ts). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AudioFixtures, audioFixtures, FIXTURE_FORMATS, removeAudioFixtures } from "@/e2e/support/audio";
+import { type AudioFixtures, audioFixtures, FIXTURE_FORMATS, liveRecorderWebm, removeAudioFixtures } from "@/e2e/support/audio";
 import { makeWav } from "@/lib/providers/sandbox";
 import { AudioRejected, analyzeAudio, asUnsupportedMedia } from "./audio";
 
@@ -45,6 +45,15 @@ describe("analyzeAudio: accepted formats", () => {
       expect(Math.abs(info.durationSeconds - fx.durationSeconds)).toBeLessThan(0.15);
     },
   );
+
+  it("accepts WebM as a browser's MediaRecorder writes it: clusters of unknown size too, measured from its blocks", async () => {
+    const live = liveRecorderWebm(fx.streamed.webm.bytes);
+    expect(live.clusters).toBeGreaterThan(0);
+    const info = await analyzeAudio(live.bytes);
+    expect(info).toMatchObject({ format: "webm", contentType: "audio/webm", channels: 1 });
+    expect(info.codec).toMatch(/opus/i);
+    expect(Math.abs(info.durationSeconds - fx.durationSeconds)).toBeLessThan(0.15);
+  });
 
   it("accepts OGG Vorbis, an ID3-tagged VBR MP3 and a 24-bit stereo FLAC", async () => {
     for (const file of fx.variants) {

@@ -113,11 +113,18 @@ export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
   const structural = structuralCheck(format, bytes);
   if (structural) throw new AudioRejected("truncated", `The ${name} file is truncated or corrupt (${structural}).`);
 
+  const parse = (part: Uint8Array) =>
+    parseBuffer(part, { mimeType: AUDIO_CONTENT_TYPES[format], size: part.byteLength }, { duration: true, skipCovers: true });
   let meta: Awaited<ReturnType<typeof parseBuffer>>;
   try {
-    meta = await parseBuffer(bytes, { mimeType: AUDIO_CONTENT_TYPES[format], size: bytes.byteLength }, { duration: true, skipCovers: true });
+    meta = await parse(bytes);
   } catch {
-    throw new AudioRejected("truncated", `The ${name} file is truncated or corrupt: it could not be read.`);
+    // A browser's MediaRecorder writes its clusters with an unknown size, which the parser cannot step over: its tracks
+    // are read from what precedes the first cluster, and its length is measured from the blocks (webmSecondsPresent).
+    const head = format === "webm" ? webmBeforeLiveCluster(bytes) : undefined;
+    const fromHead = head && (await parse(head).catch(() => undefined));
+    if (!fromHead) throw new AudioRejected("truncated", `The ${name} file is truncated or corrupt: it could not be read.`);
+    meta = fromHead;
   }
   const f = meta.format;
   if (f.hasVideo) {
@@ -363,7 +370,29 @@ function crc8(bytes: Uint8Array, from: number, to: number): number {
   return crc;
 }
 
-const EBML_CONTAINERS = new Set([0x18538067 /* Segment */, 0x1f43b675 /* Cluster */, 0xa0 /* BlockGroup */, 0x1549a966 /* Info */]);
+const EBML_CLUSTER = 0x1f43b675;
+const EBML_CONTAINERS = new Set([0x18538067 /* Segment */, EBML_CLUSTER, 0xa0 /* BlockGroup */, 0x1549a966 /* Info */]);
+
+/** The bytes of a WebM file before its first cluster, when that cluster's size is unknown (a live recording); else undefined. */
+function webmBeforeLiveCluster(bytes: Uint8Array): Uint8Array | undefined {
+  const headerId = readVint(bytes, 0, true);
+  const headerSize = headerId && readVint(bytes, headerId.length);
+  if (!headerId || !headerSize || headerSize.value === undefined) return undefined;
+  const segmentAt = headerId.length + headerSize.length + headerSize.value;
+  const segmentId = readVint(bytes, segmentAt, true);
+  const segmentSize = segmentId && readVint(bytes, segmentAt + segmentId.length);
+  if (!segmentId || !segmentSize) return undefined;
+  let offset = segmentAt + segmentId.length + segmentSize.length;
+  while (offset < bytes.byteLength) {
+    const id = readVint(bytes, offset, true);
+    const size = id && readVint(bytes, offset + id.length);
+    if (!id || !size) return undefined;
+    if (id.value === EBML_CLUSTER) return size.value === undefined ? bytes.subarray(0, offset) : undefined;
+    if (size.value === undefined) return undefined;
+    offset += id.length + size.length + size.value;
+  }
+  return undefined;
+}
 
 /**
  * Seconds covered by the blocks of a WebM file: the last cluster's timecode plus its last block's relative timecode,

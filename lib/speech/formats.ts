@@ -17,3 +17,9 @@ export const TTS_MEDIA_TYPES: Record<TtsFormat, { contentType: string; extension
 /** Bit rates of the encoded formats: clear speech at 16 kHz mono, and what the size rule in ./limits counts on. */
 export const OPUS_BITS_PER_SECOND = 24_000;
 export const MP3_KBITS_PER_SECOND = 32;
+
+/** The format a TTS answer's Content-Type (or JSON `content_type`) names, parameters aside; undefined for any other type. */
+export function ttsFormatOf(contentType: string): TtsFormat | undefined {
+  const base = (type: string) => type.split(";")[0].trim().toLowerCase();
+  return TTS_FORMATS.find((f) => base(TTS_MEDIA_TYPES[f].contentType) === base(contentType));
+}

@@ -1,5 +1,6 @@
 import busboy from "busboy";
-import { formatBytes, readBodyLimited, validate } from "@/lib/kit/body";
+import { readBodyLimited, validate } from "@/lib/kit/body";
+import { formatBytes } from "@/lib/kit/bytes";
 import { ApiError, type FieldError } from "@/lib/kit/errors";
 import { MULTIPART_OVERHEAD_BYTES } from "./limits";
 import { type SpeechProviderChoice, SttFields } from "./schemas";

@@ -1,4 +1,4 @@
-import { formatBytes } from "@/lib/kit/body";
+import { formatBytes } from "@/lib/kit/bytes";
 import type { ApiError } from "@/lib/kit/errors";
 import { countUpstreamCalls, totalUpstreamCalls } from "@/lib/kit/telemetry";
 import { findVoice, resolveSpeechLanguage, speechLanguageCodes, ttsOptions, type Voice, voiceIdsFor } from "@/lib/languages/speech";

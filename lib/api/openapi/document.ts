@@ -22,7 +22,7 @@ import { CONFIG_DEFAULTS, config, type RateLimitRule } from "@/lib/config";
 import { DetectRequest, DetectResponse, DetectResult } from "@/lib/detect/schemas";
 import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
 import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
-import { formatBytes } from "@/lib/kit/body";
+import { formatBytes } from "@/lib/kit/bytes";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { SANDBOX_HEADER } from "@/lib/kit/headers";
 import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";

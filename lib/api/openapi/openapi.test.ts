@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { bodyLimit, operations, routeFor } from "@/lib/api/manifest";
 import { config } from "@/lib/config";
 import { IssuedKey, IssueKeyRequest, KeyDetails } from "@/lib/keys/schemas";
-import { formatBytes } from "@/lib/kit/body";
+import { formatBytes } from "@/lib/kit/bytes";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { templateParams } from "@/lib/kit/path-template";
 import { LanguagesResponse } from "@/lib/languages/schemas";

@@ -1,3 +1,4 @@
+import { decodeToPcm, PCM_SAMPLE_RATE } from "../decode";
 /** PCM WAV writing and reading for the speech emulators: real, playable files with deterministic content. */
 
 export interface WavInfo {
@@ -97,6 +98,13 @@ export async function measuredSeconds(bytes: Uint8Array): Promise<number | undef
     const { parseBuffer } = await import("music-metadata");
     return (await parseBuffer(bytes, undefined, { duration: true })).format.duration;
   } catch {
-    return undefined;
+    // A browser's MediaRecorder writes WebM clusters of unknown size, which music-metadata cannot step over; the
+    // upstreams decode such recordings (ffmpeg), so the emulator decodes them too.
+    if (bytes[0] !== 0x1a || bytes[1] !== 0x45 || bytes[2] !== 0xdf || bytes[3] !== 0xa3) return undefined;
+    try {
+      return (await decodeToPcm(bytes, "webm")).length / PCM_SAMPLE_RATE;
+    } catch {
+      return undefined;
+    }
   }
 }
