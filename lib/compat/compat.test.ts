@@ -26,11 +26,11 @@ describe("language codes on the other protocols", () => {
 
 describe("the dialects", () => {
   it("take LibreTranslate's key from api_key (empty is none) and DeepL's from DeepL-Auth-Key", () => {
-    expect(LIBRETRANSLATE.credential(request({}), { api_key: "svc_x" })).toBe("svc_x");
-    expect(LIBRETRANSLATE.credential(request({ authorization: "Bearer svc_x" }), { api_key: "" })).toBe(null);
-    expect(DEEPL.credential(request({ authorization: "DeepL-Auth-Key svc_y" }), {})).toBe("svc_y");
-    expect(DEEPL.credential(request({}), {})).toBe(null);
-    expect(() => DEEPL.credential(request({ authorization: "Bearer svc_y" }), {})).toThrow(/DeepL-Auth-Key/);
+    expect(LIBRETRANSLATE.credential!(request({}), { api_key: "svc_x" })).toBe("svc_x");
+    expect(LIBRETRANSLATE.credential!(request({ authorization: "Bearer svc_x" }), { api_key: "" })).toBe(null);
+    expect(DEEPL.credential!(request({ authorization: "DeepL-Auth-Key svc_y" }), {})).toBe("svc_y");
+    expect(DEEPL.credential!(request({}), {})).toBe(null);
+    expect(() => DEEPL.credential!(request({ authorization: "Bearer svc_y" }), {})).toThrow(/DeepL-Auth-Key/);
   });
 
   it("render each refusal with the protocol's status and body", () => {
