@@ -136,6 +136,11 @@ describe("errors", () => {
       codes.push(detail.code);
     }
     expect(codes).toEqual(["UNSUPPORTED_LANGUAGE", "VALIDATION_ERROR", "VALIDATION_ERROR", "VALIDATION_ERROR", "UNSUPPORTED_VOICE"]);
+    // A tool that does not exist is a protocol error (invalid params) naming the tools there are, not the one sent.
+    const unknown = await client.callTool({ name: MARKER, arguments: {} }).catch((e: Error) => e);
+    expect(unknown).toBeInstanceOf(Error);
+    expect((unknown as Error).message).toContain("translate_batch");
+    expect((unknown as Error).message.toLowerCase()).not.toContain("echocanary");
     await client.close();
   });
 

@@ -9,7 +9,7 @@ import {
   validateOriginHeader,
 } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import { calledTool, MCP, MCP_TOOLS, type McpToolName, toolEndpoint } from "@/lib/compat/mcp";
+import { calledTool, MCP, MCP_TOOLS, type McpToolName, toolEndpoint, unknownTool } from "@/lib/compat/mcp";
 import { detectTexts } from "@/lib/detect";
 import { DetectRequest } from "@/lib/detect/schemas";
 import { validate } from "@/lib/kit/body";
@@ -198,6 +198,7 @@ const serve = apiRoute<Record<string, unknown>>({
   handler: async (caller) => {
     const outcome: { value?: CallOutcome } = {};
     const { req, body: message, key } = caller;
+    if (message.method === "tools/call" && !calledTool(message)) return Response.json(unknownTool(message));
     const headers = new Headers(req.headers);
     headers.delete("content-length");
     const request = new Request(req.url, { method: "POST", headers, body: JSON.stringify(message), signal: req.signal });

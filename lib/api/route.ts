@@ -369,6 +369,7 @@ export function errorResponse(
   for (const [name, value] of Object.entries(refusal.headers)) headers.set(name, value);
   headers.set("Cache-Control", "no-store");
   const rendered = dialect ? dialect.status(code, status) : status;
+  // A key refusal the protocol answers with 401 (the API's own, MCP's) says how to authenticate.
   if (rendered === 401) headers.set("WWW-Authenticate", 'Bearer realm="lugha"');
   if (dialect) return Response.json(dialect.errorBody({ code, status, message, requestId, errors }), { status: rendered, headers });
   return Response.json(errorBody(code, message, requestId, errors), { status, headers });

@@ -3,6 +3,7 @@ import { allPairs } from "@/lib/languages/pairs";
 import { protocolCode } from "./codes";
 import { DEEPL, deeplLanguages, deeplTranslation, fromDeepl } from "./deepl";
 import { LIBRETRANSLATE, LibreTranslateRequest, libreLanguages, libreTranslation } from "./libretranslate";
+import { calledTool, MCP, toolEndpoint, unknownTool } from "./mcp";
 
 const request = (headers: Record<string, string>) => new Request("http://x/", { headers });
 
@@ -68,5 +69,29 @@ describe("requests as the API's own", () => {
       format: "html",
     });
     expect(() => deeplTranslation({ text: "a", target_lang: "SW", formality: "more" })).toThrow(/formality/);
+  });
+});
+
+describe("MCP", () => {
+  it("names the tool a tools/call calls, only when it is one of the tools", () => {
+    expect(calledTool({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "speak", arguments: {} } })).toBe("speak");
+    expect(calledTool({ method: "tools/call", params: { name: "toString" } })).toBeUndefined();
+    expect(calledTool({ method: "tools/call", params: { name: ["translate"] } })).toBeUndefined();
+    expect(calledTool({ method: "tools/list", params: { name: "translate" } })).toBeUndefined();
+    expect(toolEndpoint("translate_batch")).toBe("POST /mcp translate_batch");
+  });
+
+  it("answers an unknown tool with invalid params listing the tools, never the name sent; refusals as JSON-RPC errors", () => {
+    const answer = unknownTool({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "EchoCanary" } });
+    expect(answer).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32602 } });
+    expect(answer.error.message).toContain("detect_language");
+    expect(JSON.stringify(answer)).not.toContain("EchoCanary");
+    expect(MCP.credential).toBeUndefined(); // the API's own Bearer header
+    expect(MCP.status("MISSING_API_KEY", 401)).toBe(401);
+    expect(MCP.errorBody({ code: "INVALID_JSON", status: 400, message: "Not JSON.", requestId: "req_1" })).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Not JSON.", data: { code: "INVALID_JSON", request_id: "req_1" } },
+    });
   });
 });

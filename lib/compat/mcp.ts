@@ -47,5 +47,15 @@ export function calledTool(message: Record<string, unknown>): McpToolName | unde
   return typeof name === "string" && Object.hasOwn(MCP_TOOLS, name) ? (name as McpToolName) : undefined;
 }
 
+/**
+ * The answer to a tools/call of a name that is not one of MCP_TOOLS: JSON-RPC's invalid params, naming the tools there
+ * are and not the name sent (the SDK's own answer would quote it).
+ */
+export function unknownTool(message: Record<string, unknown>) {
+  const id = typeof message.id === "string" || typeof message.id === "number" ? message.id : null;
+  const text = `No such tool. The tools are ${Object.keys(MCP_TOOLS).join(", ")} (tools/list describes them).`;
+  return { jsonrpc: "2.0", id, error: { code: -32602, message: text } };
+}
+
 /** How a tool call is logged in the key's usage and request log: the MCP endpoint and the tool. */
 export const toolEndpoint = (tool: McpToolName) => `POST /mcp ${tool}`;
