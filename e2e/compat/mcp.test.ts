@@ -62,7 +62,11 @@ describe("the MCP SDK's client", () => {
     expect(Object.keys(translate.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["text", "target_lang", "source_lang", "format"]));
     const transcribe = tools.find((t) => t.name === "transcribe")!;
     expect(transcribe.inputSchema.required).toEqual(expect.arrayContaining(["audio_url", "language"]));
-    for (const tool of tools) expect(tool.description?.length, tool.name).toBeGreaterThan(20);
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(20);
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+    }
+    expect(Object.keys(translate.outputSchema?.properties ?? {})).toEqual(expect.arrayContaining(["translated_text", "provider", "sandbox"]));
     await client.close();
   });
 

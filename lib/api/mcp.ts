@@ -11,20 +11,20 @@ import {
 import type { z } from "zod";
 import { calledTool, MCP, MCP_TOOLS, type McpToolName, toolEndpoint, unknownTool } from "@/lib/compat/mcp";
 import { detectTexts } from "@/lib/detect";
-import { DetectRequest } from "@/lib/detect/schemas";
+import { DetectRequest, DetectResponse } from "@/lib/detect/schemas";
 import { validate } from "@/lib/kit/body";
 import { ProtocolReply } from "@/lib/kit/dialect";
 import { errorBody } from "@/lib/kit/errors";
 import { requestIdFor } from "@/lib/kit/request-id";
 import { listLanguages } from "@/lib/languages/listing";
-import { LanguagesQuery } from "@/lib/languages/schemas";
+import { LanguagesQuery, LanguagesResponse } from "@/lib/languages/schemas";
 import { services } from "@/lib/server";
 import { catalogueSubjects } from "@/lib/server/availability";
 import { mcpAllowedHosts } from "@/lib/server/settings";
 import { synthesizeSpeech, transcribeAudioUrl } from "@/lib/speech";
-import { SttUrlRequest, TtsRequest } from "@/lib/speech/schemas";
+import { SttResponse, SttUrlRequest, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
 import { serveBatch, serveTranslation } from "@/lib/translate";
-import { BatchEnvelope, BatchTranslateRequest, TranslateRequest } from "@/lib/translate/schemas";
+import { BatchEnvelope, BatchTranslateRequest, BatchTranslateResponse, TranslateRequest, TranslateResponse } from "@/lib/translate/schemas";
 import packageJson from "@/package.json";
 import { type Operation, ROUTES, type RoutePath } from "./manifest";
 import { apiRoute, methodNotAllowed, type RouteContext, refusalFor } from "./route";
@@ -49,6 +49,8 @@ interface Tool {
   description: string;
   /** The twin's schema of the arguments: published as the tool's JSON Schema, and what the arguments are validated with. */
   input: z.ZodType;
+  /** The twin's schema of its answer: the tool's outputSchema, which its structured content follows. */
+  output: z.ZodType;
   /** The native result (what usage, the request log and the sandbox marker read) and any content besides its JSON. */
   run(args: unknown, caller: ToolCaller): Promise<{ result: object; structured?: object; content?: ContentBlock[] }>;
 }
@@ -59,6 +61,7 @@ const TOOLS: Record<McpToolName, Tool> = {
     description:
       "Translate one text (1–5,000 characters) into target_lang, from source_lang or from the detected language. Codes: en, lug (Luganda), sw, yo, ach, nyn, ... (list_languages). Placeholders and, with format html or markdown, markup are kept.",
     input: TranslateRequest,
+    output: TranslateResponse,
     run: async (args, caller) => ({ result: await serveTranslation(validate(TranslateRequest, args, "body"), services().translate, caller) }),
   },
   translate_batch: {
@@ -66,6 +69,7 @@ const TOOLS: Record<McpToolName, Tool> = {
     description:
       "Translate up to 50 items, each {id, text, target_lang, source_lang?}; each item succeeds or fails on its own (check `failed` and each result's error).",
     input: BatchTranslateRequest,
+    output: BatchTranslateResponse,
     run: async (args, caller) => ({ result: await serveBatch(validate(BatchEnvelope, args, "body"), services().translate, caller) }),
   },
   detect_language: {
@@ -73,6 +77,7 @@ const TOOLS: Record<McpToolName, Tool> = {
     description:
       "Identify the language of one text (`text`) or up to 50 (`texts`), with a confidence, whether to rely on it and the best candidates.",
     input: DetectRequest,
+    output: DetectResponse,
     run: async (args) => ({ result: await detectTexts(validate(DetectRequest, args, "body"), services().detect) }),
   },
   list_languages: {
@@ -80,6 +85,7 @@ const TOOLS: Record<McpToolName, Tool> = {
     description:
       "The languages served for translation, speech-to-text and text-to-speech, with providers, models, quality per pair and voices. Filters: capability (translation, stt, tts), provider, source.",
     input: LanguagesQuery,
+    output: LanguagesResponse,
     run: async (args) => {
       const query = validate(LanguagesQuery, args ?? {}, "body");
       return { result: listLanguages(query, undefined, undefined, await services().availability.view(catalogueSubjects())) };
@@ -90,6 +96,7 @@ const TOOLS: Record<McpToolName, Tool> = {
     description:
       "Speech-to-text of the recording at audio_url (https; fetched by the service under its address rules: private, loopback and metadata addresses are refused), in `language` (lug, en, sw, ach, ...).",
     input: SttUrlRequest,
+    output: SttResponse,
     run: async (args, { key, startedAt }) => ({
       result: await transcribeAudioUrl(validate(SttUrlRequest, args, "body"), services().speech, { startedAt, caller: key.id }),
     }),
@@ -99,6 +106,8 @@ const TOOLS: Record<McpToolName, Tool> = {
     description:
       "Text-to-speech: `text` (1–2,000 characters) in `language`, optional `voice` and `format` (wav by default, mp3, opus). The audio comes back as an audio content block.",
     input: TtsRequest,
+    // The audio is the content block, not a field.
+    output: TtsResponse.omit({ audio_base64: true }),
     run: async (args, { startedAt }) => {
       const body = validate(TtsRequest, args, "body");
       const format = body.format ?? "wav";
@@ -155,7 +164,8 @@ function server(caller: ToolCaller, outcome: { value?: CallOutcome }): McpServer
     { instructions: "Translation, language detection and speech for African languages (Luganda, Swahili, Yoruba, Acholi, ...)." },
   );
   for (const [name, tool] of Object.entries(TOOLS) as [McpToolName, Tool][]) {
-    mcp.registerTool(name, { title: tool.title, description: tool.description, inputSchema: published(tool.input) }, (args: unknown) =>
+    const { title, description } = tool;
+    mcp.registerTool(name, { title, description, inputSchema: published(tool.input), outputSchema: tool.output }, (args: unknown) =>
       callTool(name, args, caller, outcome),
     );
   }
