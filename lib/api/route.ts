@@ -5,8 +5,8 @@ import { bearerCredential, invalidApiKey, missingApiKey } from "@/lib/keys/refus
 import type { AuthenticatedKey } from "@/lib/keys/store";
 import { parseJsonBody, validate } from "@/lib/kit/body";
 import { clientIp } from "@/lib/kit/client-ip";
-import { type Dialect, ProtocolReply } from "@/lib/kit/dialect";
-import { ApiError, type ErrorCode, errorBody } from "@/lib/kit/errors";
+import { type Dialect, ProtocolReply, type Refusal } from "@/lib/kit/dialect";
+import { ApiError, errorBody } from "@/lib/kit/errors";
 import { PEER_ADDRESS_HEADER, SANDBOX_HEADER, UPSTREAM_CALLS_HEADER } from "@/lib/kit/headers";
 import { errorFields, type Logger, processLog } from "@/lib/kit/log";
 import { requestIdFor } from "@/lib/kit/request-id";
@@ -139,15 +139,14 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       // A key sent in a header is checked before the body is read, as on the API's own routes; another protocol's
       // fields are read before the rate limit (its bucket may depend on them), and before authentication when its key
       // is one of them.
-      if (options.auth === "api_key" && !dialect?.keyInFields) {
-        key = await authenticate(s, req, dialect ? dialect.credential(req, {}) : bearerCredential(req), exact);
-      }
+      const credentialOf = (fields: Record<string, unknown>) => (dialect?.credential ? dialect.credential(req, fields) : bearerCredential(req));
+      if (options.auth === "api_key" && !dialect?.keyInFields) key = await authenticate(s, req, credentialOf({}), exact);
       const fields = dialect ? await dialect.readFields(req, maxBodyBytes) : undefined;
       const rateLimit = fields && options.rateLimitFor ? options.rateLimitFor(fields) : options.rateLimit;
       if (options.auth === "operator") {
         requireOperator(s, req);
       } else if (options.auth === "api_key") {
-        key ??= await authenticate(s, req, dialect!.credential(req, fields ?? {}), exact);
+        key ??= await authenticate(s, req, credentialOf(fields ?? {}), exact);
         if (rateLimit) await enforceRateLimit(s, rateLimit, key.id, headers);
       } else if (rateLimit) {
         const ip = clientIp(req, req.headers.get(PEER_ADDRESS_HEADER) ?? undefined, s.trustProxy);
@@ -163,7 +162,10 @@ export function apiRoute<TBody = undefined, A extends Auth = "api_key">(options:
       if (options.sandbox && isSandboxed(result)) headers.set(SANDBOX_HEADER, "true");
       if (options.sandbox) setUpstreamCalls(headers);
       const response = toResponse(answer instanceof ProtocolReply ? answer.reply : result, options.ok?.status ?? 200, headers);
-      if (key) recordOutcome(s, key.id, options, { requestId, startedAt, status: response.status, cache: headers.get(CACHE_HEADER) }, result);
+      const counted = answer instanceof ProtocolReply ? answer.countedAs : undefined;
+      const recorded = counted ? { endpoint: counted.endpoint, recordsTranslationUsage: counted.translation } : options;
+      const status = counted?.status ?? response.status;
+      if (key) recordOutcome(s, key.id, recorded, { requestId, startedAt, status, cache: headers.get(CACHE_HEADER) }, result);
       return response;
     } catch (err) {
       outcome.keyId = key?.id;
@@ -372,28 +374,33 @@ export function errorResponse(
   log: Logger = processLog(),
   dialect?: Dialect,
 ): Response {
-  let code: ErrorCode = "INTERNAL_ERROR";
-  let message = INTERNAL_ERROR_MESSAGE;
-  let status = 500;
-  let errors: ApiError["options"]["errors"];
-  if (err instanceof ApiError) {
-    ({ code, message, status } = err);
-    errors = err.options.errors;
-    for (const [name, value] of Object.entries(err.options.headers ?? {})) headers.set(name, value);
-  } else if (isServiceUnavailable(err)) {
-    code = "SERVICE_UNAVAILABLE";
-    status = 503;
-    message = SERVICE_UNAVAILABLE_MESSAGE;
-    headers.set("Retry-After", "5");
-    log.error({ event: "service_unavailable", request_id: requestId, ...errorFields(err) }, "service unavailable");
-  } else {
-    log.error({ event: "unhandled_error", request_id: requestId, ...errorFields(err) }, "unhandled error");
-  }
+  const refusal = refusalFor(err, requestId, log);
+  const { code, status, message, errors } = refusal;
+  for (const [name, value] of Object.entries(refusal.headers)) headers.set(name, value);
   headers.set("Cache-Control", "no-store");
-  if (dialect)
-    return Response.json(dialect.errorBody({ code, status, message, requestId, errors }), { status: dialect.status(code, status), headers });
-  if (code === "MISSING_API_KEY" || code === "INVALID_API_KEY") headers.set("WWW-Authenticate", 'Bearer realm="lugha"');
+  const rendered = dialect ? dialect.status(code, status) : status;
+  // A key refusal the protocol answers with 401 (the API's own, MCP's) says how to authenticate.
+  if (rendered === 401) headers.set("WWW-Authenticate", 'Bearer realm="lugha"');
+  if (dialect) return Response.json(dialect.errorBody({ code, status, message, requestId, errors }), { status: rendered, headers });
   return Response.json(errorBody(code, message, requestId, errors), { status, headers });
+}
+
+/**
+ * Anything thrown inside a route in the API's own terms: an ApiError as it is, the database or limiter out of reach as
+ * 503 SERVICE_UNAVAILABLE, anything else as 500 INTERNAL_ERROR without internals (the cause is logged with the request
+ * id). `headers` are those the refusal brings (Retry-After, X-RateLimit-*).
+ */
+export function refusalFor(err: unknown, requestId: string, log: Logger = processLog()): Refusal & { headers: Record<string, string> } {
+  if (err instanceof ApiError) {
+    const { code, message, status } = err;
+    return { code, message, status, requestId, errors: err.options.errors, headers: err.options.headers ?? {} };
+  }
+  if (isServiceUnavailable(err)) {
+    log.error({ event: "service_unavailable", request_id: requestId, ...errorFields(err) }, "service unavailable");
+    return { code: "SERVICE_UNAVAILABLE", status: 503, message: SERVICE_UNAVAILABLE_MESSAGE, requestId, headers: { "Retry-After": "5" } };
+  }
+  log.error({ event: "unhandled_error", request_id: requestId, ...errorFields(err) }, "unhandled error");
+  return { code: "INTERNAL_ERROR", status: 500, message: INTERNAL_ERROR_MESSAGE, requestId, headers: {} };
 }
 
 /** Authorization: Bearer <HEALTH_OPERATOR_TOKEN>, else 401 (MISSING_API_KEY without a header, INVALID_API_KEY otherwise). */

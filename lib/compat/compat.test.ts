@@ -6,6 +6,7 @@ import type { SttResponse } from "@/lib/speech/schemas";
 import { protocolCode } from "./codes";
 import { DEEPL, deeplLanguages, deeplTranslation, fromDeepl } from "./deepl";
 import { LIBRETRANSLATE, LibreTranslateRequest, libreLanguages, libreTranslation } from "./libretranslate";
+import { calledTool, MCP, toolEndpoint, unknownTool } from "./mcp";
 import { OPENAI, openaiModels, requestLanguage, transcriptionReply } from "./openai";
 
 const request = (headers: Record<string, string>) => new Request("http://x/", { headers });
@@ -30,11 +31,11 @@ describe("language codes on the other protocols", () => {
 
 describe("the dialects", () => {
   it("take LibreTranslate's key from api_key (empty is none) and DeepL's from DeepL-Auth-Key", () => {
-    expect(LIBRETRANSLATE.credential(request({}), { api_key: "svc_x" })).toBe("svc_x");
-    expect(LIBRETRANSLATE.credential(request({ authorization: "Bearer svc_x" }), { api_key: "" })).toBe(null);
-    expect(DEEPL.credential(request({ authorization: "DeepL-Auth-Key svc_y" }), {})).toBe("svc_y");
-    expect(DEEPL.credential(request({}), {})).toBe(null);
-    expect(() => DEEPL.credential(request({ authorization: "Bearer svc_y" }), {})).toThrow(/DeepL-Auth-Key/);
+    expect(LIBRETRANSLATE.credential!(request({}), { api_key: "svc_x" })).toBe("svc_x");
+    expect(LIBRETRANSLATE.credential!(request({ authorization: "Bearer svc_x" }), { api_key: "" })).toBe(null);
+    expect(DEEPL.credential!(request({ authorization: "DeepL-Auth-Key svc_y" }), {})).toBe("svc_y");
+    expect(DEEPL.credential!(request({}), {})).toBe(null);
+    expect(() => DEEPL.credential!(request({ authorization: "Bearer svc_y" }), {})).toThrow(/DeepL-Auth-Key/);
   });
 
   it("render each refusal with the protocol's status and body", () => {
@@ -106,9 +107,9 @@ describe("OpenAI's audio", () => {
   });
 
   it("writes refusals as {error: {message, type, param, code}}: the key 401, the rest 400, with OpenAI's field names", () => {
-    expect(OPENAI.credential(request({ authorization: "Bearer svc_x" }), {})).toBe("svc_x");
-    expect(OPENAI.credential(request({}), {})).toBe(null);
-    expect(() => OPENAI.credential(request({ authorization: "Basic abc" }), {})).toThrow(ApiError);
+    expect(OPENAI.credential!(request({ authorization: "Bearer svc_x" }), {})).toBe("svc_x");
+    expect(OPENAI.credential!(request({}), {})).toBe(null);
+    expect(() => OPENAI.credential!(request({ authorization: "Basic abc" }), {})).toThrow(ApiError);
     expect(OPENAI.status("INVALID_API_KEY", 401)).toBe(401);
     expect(OPENAI.status("UNSUPPORTED_LANGUAGE", 422)).toBe(400);
     expect(OPENAI.status("UNSUPPORTED_MEDIA_TYPE", 415)).toBe(400);
@@ -143,6 +144,30 @@ describe("OpenAI's audio", () => {
     expect(transcriptionReply("verbose_json", { ...result, segments: null })).toMatchObject({
       language: "luganda",
       segments: [{ id: 0, start: 0, end: 3723.004, text: "one two" }],
+    });
+  });
+});
+
+describe("MCP", () => {
+  it("names the tool a tools/call calls, only when it is one of the tools", () => {
+    expect(calledTool({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "speak", arguments: {} } })).toBe("speak");
+    expect(calledTool({ method: "tools/call", params: { name: "toString" } })).toBeUndefined();
+    expect(calledTool({ method: "tools/call", params: { name: ["translate"] } })).toBeUndefined();
+    expect(calledTool({ method: "tools/list", params: { name: "translate" } })).toBeUndefined();
+    expect(toolEndpoint("translate_batch")).toBe("POST /mcp translate_batch");
+  });
+
+  it("answers an unknown tool with invalid params listing the tools, never the name sent; refusals as JSON-RPC errors", () => {
+    const answer = unknownTool({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "EchoCanary" } });
+    expect(answer).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32602 } });
+    expect(answer.error.message).toContain("detect_language");
+    expect(JSON.stringify(answer)).not.toContain("EchoCanary");
+    expect(MCP.credential).toBeUndefined(); // the API's own Bearer header
+    expect(MCP.status("MISSING_API_KEY", 401)).toBe(401);
+    expect(MCP.errorBody({ code: "INVALID_JSON", status: 400, message: "Not JSON.", requestId: "req_1" })).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Not JSON.", data: { code: "INVALID_JSON", request_id: "req_1" } },
     });
   });
 });

@@ -308,6 +308,22 @@ export const ConfigSchema = z.object({
   /** next-auth's newer name for NEXTAUTH_SECRET; NEXTAUTH_SECRET wins when both are set. */
   AUTH_SECRET: text(),
   NEXTAUTH_URL: url(HTTP),
+  /**
+   * Hostnames the MCP endpoint (/mcp) answers under (its Host header) and whose pages may call it (their Origin): the
+   * protection against DNS rebinding. NEXTAUTH_URL's hostname is allowed as well (lib/server/settings.ts).
+   */
+  MCP_ALLOWED_HOSTS: z.preprocess(
+    blank,
+    z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? "localhost,127.0.0.1,[::1]")
+          .split(",")
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+  ) as unknown as z.ZodType<string[]>,
   /** Bearer token that adds the operator details to /health (lib/server/health.ts). */
   HEALTH_OPERATOR_TOKEN: text(),
   /** Unset: true on Vercel (its edge sets X-Forwarded-For), false elsewhere (lib/server trustsProxy). */

@@ -14,8 +14,11 @@ export interface Dialect {
    * over the query string. Runs before the rate limit, and before authentication when `keyInFields`.
    */
   readFields(req: Request, maxBytes: number): Promise<Record<string, unknown>>;
-  /** The key the request carries, or null when it sends none; a credential in the wrong form throws its refusal. */
-  credential(req: Request, fields: Record<string, unknown>): string | null;
+  /**
+   * The key the request carries, or null when it sends none; a credential in the wrong form throws its refusal.
+   * Absent: the API's own `Authorization: Bearer <key>`.
+   */
+  credential?(req: Request, fields: Record<string, unknown>): string | null;
   /**
    * The key is one of the fields (LibreTranslate's api_key), so they are read before authentication; otherwise the
    * key comes from a header and is checked before the body is read.
@@ -46,5 +49,17 @@ export class ProtocolReply {
   constructor(
     readonly result: object,
     readonly reply: object,
+    /** How the request is counted when it stands for another operation of the API (an MCP tool call: its REST twin). */
+    readonly countedAs?: CountedAs,
   ) {}
+}
+
+/** The usage record and request log line of a request that carried another operation. */
+export interface CountedAs {
+  /** The name it is logged under ("POST /mcp translate"). */
+  endpoint: string;
+  /** The status the operation ended with (the twin's: 200, or its error's 422, 503, ...). */
+  status: number;
+  /** The result is a translation or a batch: its characters and cache hits are counted. */
+  translation: boolean;
 }

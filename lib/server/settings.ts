@@ -49,3 +49,9 @@ export function trustsProxy(c: Config): boolean {
 export function platformResponseLimit(c: Config): number | undefined {
   return c.VERCEL ? PLATFORM_BODY_LIMIT_BYTES : undefined;
 }
+
+/** The hostnames /mcp answers under and whose pages may call it: MCP_ALLOWED_HOSTS and NEXTAUTH_URL's. */
+export function mcpAllowedHosts(c: Config): string[] {
+  const site = c.NEXTAUTH_URL ? new URL(c.NEXTAUTH_URL).hostname.toLowerCase() : undefined;
+  return site && !c.MCP_ALLOWED_HOSTS.includes(site) ? [...c.MCP_ALLOWED_HOSTS, site] : c.MCP_ALLOWED_HOSTS;
+}

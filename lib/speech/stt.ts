@@ -161,7 +161,15 @@ export async function transcribeUrl(
   deps: SpeechDeps,
   options: { startedAt?: number /** The API key's id: its share of the audio_url budget. */; caller?: string } = {},
 ): Promise<SttResponse> {
-  const body = await parseJsonBody(req, SttUrlRequest, STT_JSON_BODY_BYTES);
+  return transcribeAudioUrl(await parseJsonBody(req, SttUrlRequest, STT_JSON_BODY_BYTES), deps, options);
+}
+
+/** The recording at `body.audio_url` (already validated), fetched under the URL rules and budgets, transcribed. */
+export async function transcribeAudioUrl(
+  body: SttUrlRequest,
+  deps: SpeechDeps,
+  options: { startedAt?: number; caller?: string } = {},
+): Promise<SttResponse> {
   const deadline = Date.now() + deps.deadlineMs;
   resolveLanguage(body.language); // a bad language is refused before anything is fetched
   if (!deps.audioUrl)

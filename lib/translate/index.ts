@@ -4,6 +4,7 @@ export { batchCached, bypassRequested, cacheStatus, setCacheHeader, type Transla
 export { translateCatalog } from "./catalog";
 export { checkLimit, checkProviderLimit, checkRouteLimit, codePointLength, estimateTokens, MAX_TEXT_CHARS } from "./limits";
 export { MAX_TEXTS_PER_CALL, packJobs } from "./packing";
+export { type Caller, serveBatch, serveTranslation } from "./serve";
 export {
   batchTooLarge,
   FALLBACK_SHARE,

@@ -258,6 +258,7 @@ export const BatchEnvelope = z.object({
   do_not_translate: z.unknown().optional(),
   glossary_id: z.unknown().optional(),
 });
+export type BatchEnvelope = z.infer<typeof BatchEnvelope>;
 
 const ErrorCode = z.enum([
   "VALIDATION_ERROR",

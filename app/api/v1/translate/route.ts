@@ -1,6 +1,6 @@
 import { serveRoute } from "@/lib/api/route";
 import { services } from "@/lib/server";
-import { bypassRequested, cacheStatus, setCacheHeader, translateText } from "@/lib/translate";
+import { serveTranslation } from "@/lib/translate";
 
 /** Seconds this route's function may run on Vercel: lib/api/manifest.ts maxDurationSeconds (a test keeps them equal). */
 export const maxDuration = 50;
@@ -11,11 +11,5 @@ export const maxDuration = 50;
  * body, sandbox header, the usage counts) is declared in lib/api/manifest.ts.
  */
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api/v1/translate", {
-  POST: async ({ req, body, key, startedAt, headers }) => {
-    const deps = services().translate;
-    const bypass = bypassRequested(req.headers, body.cache);
-    const result = await translateText(body, deps, { startedAt, caller: { apiKeyId: key.id, bypass } });
-    setCacheHeader(headers, cacheStatus(deps.caching, bypass, result.cached));
-    return result;
-  },
+  POST: async (ctx) => serveTranslation(ctx.body, services().translate, ctx),
 });
