@@ -1,5 +1,6 @@
 import OpenAI, { toFile } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_TTS_CHARS } from "@/lib/speech/limits";
 import { call, mintKey } from "../support/api";
 import { COLD_START_MS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { type AudioFixtures, audioFixtures, ffmpegPcm, removeAudioFixtures } from "../support/audio";
@@ -185,7 +186,7 @@ describe("speech", () => {
       { params: { model: "lugha-tts-lg", input: "Hi", voice: "alloy", speed: 1.5 }, param: "speed" },
       { params: { model: "lugha-tts-lg", input: "Hi", voice: "alloy", response_format: "aac" }, param: "response_format" },
       { params: { model: "lugha-tts-lg", input: "Hi", voice: "no-such-voice" }, param: "voice" },
-      { params: { model: "lugha-tts-lg", input: "a".repeat(2001), voice: "alloy" }, param: "input" },
+      { params: { model: "lugha-tts-lg", input: "a".repeat(MAX_TTS_CHARS + 1), voice: "alloy" }, param: "input" },
       { params: { model: "lugha-tts", input: "Hi", voice: "alloy" }, param: "language" },
     ] as const;
     for (const { params, param } of attempts) {
