@@ -56,6 +56,42 @@ describe("a real vitest report with a setup failure", () => {
   });
 });
 
+describe("a real vitest report and a Playwright report with a failing test", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "lugha-report-failing-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    path.join(dir, "fails.test.mjs"),
+    `describe("the health route", () => { it("answers within budget", () => { expect(2000, "the stall in ms").toBeLessThan(1500); }); });`,
+  );
+  const out = path.join(dir, "report.json");
+  const run = spawnSync(
+    process.execPath,
+    [path.resolve("node_modules/vitest/vitest.mjs"), "run", "--root", dir, "--globals", "--reporter=json", `--outputFile.json=${out}`],
+    { encoding: "utf8", env: { ...process.env, CI: "" } },
+  );
+
+  it("names the failed test, its file and the first line of its error in the summary notes (vitest)", () => {
+    const c = countVitest(JSON.parse(readFileSync(out, "utf8")), { label: "api", exitCode: run.status ?? 1, ci: true });
+    expect({ passed: c.passed, failed: c.failed }).toEqual({ passed: 0, failed: 1 });
+    expect(c.notes).toEqual([
+      expect.stringMatching(/^failed: api › the health route answers within budget \(.*fails\.test\.mjs\): AssertionError: the stall in ms: expected 2000 to be less than 1500$/),
+    ]);
+  });
+
+  it("names the failed test and its error (Playwright)", () => {
+    const report = {
+      suites: [
+        {
+          title: "speech.spec.ts",
+          specs: [{ title: "Speak plays", tests: [{ status: "unexpected", results: [{ error: { message: "\u001b[31mError: expect(received)\u001b[39m\n\nmore" } }] }] }],
+        },
+      ],
+    };
+    const c = countPlaywright(report, { label: "browser", exitCode: 1, ci: true });
+    expect(c.notes).toEqual(["failed: browser › speech.spec.ts › Speak plays: Error: expect(received)"]);
+  });
+});
+
 describe("reports that say nothing are failures", () => {
   it("no report at all", () => {
     expect(countVitest(undefined, { label: "api-postgres", exitCode: 1, ci: false }).failed).toBe(1);
@@ -143,6 +179,8 @@ class NoService(unittest.TestCase):
     // passed: test_ok, test_expected_failure; failed: fail, error, subtests (once), unexpected success, setUpClass
     expect({ passed: c.passed, failed: c.failed, skipped: c.skipped }).toEqual({ passed: 2, failed: 5, skipped: 1 });
     expect(c.notes.join("\n")).toMatch(/failed: python › setUpClass \(.*NoService\): the tests under it never ran/);
+    expect(c.notes.join("\n")).toMatch(/failed: python › test_fail \(.*Mixed\.test_fail\)/);
+    expect(c.notes.join("\n")).toMatch(/failed: python › test_three_failing_subtests \(/);
     expect(c.notes.join("\n")).toMatch(/skipped: python › test_skipped \(.*\) \(not on this machine\)/);
     expect(countUnittest(output, { label: "python", exitCode: 1, ci: true })).toMatchObject({ passed: 2, failed: 6, skipped: 0 });
   });

@@ -21,6 +21,19 @@ export function addCounts(into, from) {
   return into;
 }
 
+/**
+ * A failed test named in the summary with the first line of its error, so the tail of a long CI log says which test
+ * failed and why without scrolling back through thousands of lines.
+ */
+function failedNote(c, name, message) {
+  const first = String(message ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .map((line) => line.trim())
+    .find(Boolean);
+  c.notes.push(`failed: ${name}${first ? `: ${first.slice(0, 300)}` : ""}`);
+}
+
 /** The closing line: "N passed, N failed", then ", N skipped" when there are skips. */
 export function summaryLine({ passed, failed, skipped }) {
   return `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`;
@@ -74,8 +87,10 @@ export function countVitest(report, { label, exitCode, ci }) {
     let notRun = 0;
     for (const t of tests) {
       if (t.status === "passed") c.passed += 1;
-      else if (t.status === "failed") c.failed += 1;
-      else if (fileFailed && !t.meta?.skipReason) notRun += 1;
+      else if (t.status === "failed") {
+        c.failed += 1;
+        failedNote(c, `${label} › ${t.fullName} (${file.name.split("/").slice(-2).join("/")})`, t.failureMessages?.[0]);
+      } else if (fileFailed && !t.meta?.skipReason) notRun += 1;
       else skip(c, `${label} › ${t.fullName}`, t.meta?.skipReason ?? "no reason given", ci);
     }
     if (notRun) {
@@ -108,7 +123,11 @@ export function countPlaywright(report, { label, exitCode, ci }) {
       for (const test of spec.tests ?? []) {
         const name = [...path, spec.title].join(" › ");
         if (test.status === "expected" || test.status === "flaky") c.passed += 1;
-        else if (test.status === "unexpected") c.failed += 1;
+        else if (test.status === "unexpected") {
+          c.failed += 1;
+          const error = test.results?.at(-1)?.error ?? test.results?.at(-1)?.errors?.[0];
+          failedNote(c, `${label} › ${name}`, error?.message);
+        }
         else skip(c, `${label} › ${name}`, test.annotations?.find((a) => a.type === "skip")?.description ?? "no reason given", ci);
       }
     }
@@ -174,6 +193,7 @@ export function countUnittest(output, { label, exitCode, ci, startError }) {
 
   c.failed = failingTests + fixtures.length;
   c.passed = Math.max(0, ran - failingTests - skipped);
+  for (const name of failing) c.notes.push(`failed: ${label} › ${name}`);
   for (const name of fixtures) c.notes.push(`failed: ${label} › ${name}: the tests under it never ran`);
   const skips = [...output.matchAll(/^(\S+ \([^)]*\))(?:\n[^\n]*)? \.\.\. skipped '(.*)'$/gm)];
   for (let i = 0; i < skipped; i++) skip(c, `${label} › ${skips[i]?.[1] ?? "a test"}`, skips[i]?.[2] ?? "no reason given", ci);
