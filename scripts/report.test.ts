@@ -74,7 +74,38 @@ describe("a real vitest report and a Playwright report with a failing test", () 
     const c = countVitest(JSON.parse(readFileSync(out, "utf8")), { label: "api", exitCode: run.status ?? 1, ci: true });
     expect({ passed: c.passed, failed: c.failed }).toEqual({ passed: 0, failed: 1 });
     expect(c.notes).toEqual([
-      expect.stringMatching(/^failed: api › the health route answers within budget \(.*fails\.test\.mjs\): AssertionError: the stall in ms: expected 2000 to be less than 1500$/),
+      expect.stringMatching(
+        /^failed: api › the health route answers within budget \(.*fails\.test\.mjs\): AssertionError: the stall in ms: expected 2000 to be less than 1500$/,
+      ),
+    ]);
+  });
+
+  it("a test that passes on its retry is counted as passed and named as flaky with its first error (vitest, really run)", () => {
+    writeFileSync(path.join(dir, "flaky.test.mjs"), `let n = 0; it("passes the second time", () => { n++; expect(n, "attempt").toBe(2); });`);
+    const flakyOut = path.join(dir, "flaky.json");
+    const retried = spawnSync(
+      process.execPath,
+      [
+        path.resolve("node_modules/vitest/vitest.mjs"),
+        "run",
+        "flaky.test.mjs",
+        "--root",
+        dir,
+        "--globals",
+        "--retry",
+        "1",
+        "--reporter=json",
+        `--outputFile.json=${flakyOut}`,
+      ],
+      { encoding: "utf8", env: { ...process.env, CI: "" } },
+    );
+    expect(retried.status).toBe(0);
+    const c = countVitest(JSON.parse(readFileSync(flakyOut, "utf8")), { label: "api", exitCode: 0, ci: true });
+    expect({ passed: c.passed, failed: c.failed }).toEqual({ passed: 1, failed: 0 });
+    expect(c.notes).toEqual([
+      expect.stringMatching(
+        /^flaky \(failed, then passed on its retry\): api › passes the second time .*: AssertionError: attempt: expected 1 to be 2/,
+      ),
     ]);
   });
 
@@ -83,12 +114,25 @@ describe("a real vitest report and a Playwright report with a failing test", () 
       suites: [
         {
           title: "speech.spec.ts",
-          specs: [{ title: "Speak plays", tests: [{ status: "unexpected", results: [{ error: { message: "\u001b[31mError: expect(received)\u001b[39m\n\nmore" } }] }] }],
+          specs: [
+            {
+              title: "Speak plays",
+              tests: [{ status: "unexpected", results: [{ error: { message: "\u001b[31mError: expect(received)\u001b[39m\n\nmore" } }] }],
+            },
+          ],
         },
       ],
     };
     const c = countPlaywright(report, { label: "browser", exitCode: 1, ci: true });
     expect(c.notes).toEqual(["failed: browser › speech.spec.ts › Speak plays: Error: expect(received)"]);
+    const flaky = {
+      suites: [
+        { title: "guide.spec.ts", specs: [{ title: "reads", tests: [{ status: "flaky", results: [{ error: { message: "Timeout" } }, {}] }] }] },
+      ],
+    };
+    const f = countPlaywright(flaky, { label: "browser", exitCode: 0, ci: true });
+    expect({ passed: f.passed, failed: f.failed }).toEqual({ passed: 1, failed: 0 });
+    expect(f.notes).toEqual(["flaky (failed, then passed on its retry): browser › guide.spec.ts › reads: Timeout"]);
   });
 });
 

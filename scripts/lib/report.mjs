@@ -4,8 +4,12 @@
  *  - a runner that failed without reporting any failed test (it crashed, found no test files, wrote no report) adds one
  *    failure, so a broken run can never end green;
  *  - a skipped test is listed with its reason (vitest: `meta.skipReason`); under CI every skip is a failure, since no
- *    test of this project may be skipped there (a test that does not apply to a project is not registered in it).
+ *    test of this project may be skipped there (a test that does not apply to a project is not registered in it);
+ *  - every failed test is named with the first line of its error, and a test that failed once and passed on its retry
+ *    (both runners retry once) is counted as passed but named as flaky, so the tail of the log says what happened.
  */
+
+import { stripVTControlCharacters } from "node:util";
 
 /** @typedef {{ passed: number, failed: number, skipped: number, notes: string[] }} Counts */
 
@@ -25,14 +29,16 @@ export function addCounts(into, from) {
  * A failed test named in the summary with the first line of its error, so the tail of a long CI log says which test
  * failed and why without scrolling back through thousands of lines.
  */
-function failedNote(c, name, message) {
-  const first = String(message ?? "")
-    .replace(/\u001b\[[0-9;]*m/g, "")
+function failedNote(c, name, message, prefix = "failed") {
+  const first = stripVTControlCharacters(String(message ?? ""))
     .split("\n")
     .map((line) => line.trim())
     .find(Boolean);
-  c.notes.push(`failed: ${name}${first ? `: ${first.slice(0, 300)}` : ""}`);
+  c.notes.push(`${prefix}: ${name}${first ? `: ${first.slice(0, 300)}` : ""}`);
 }
+
+/** A test that failed once and passed on its retry counts as passed (as the runner says) and is named as flaky. */
+const FLAKY = "flaky (failed, then passed on its retry)";
 
 /** The closing line: "N passed, N failed", then ", N skipped" when there are skips. */
 export function summaryLine({ passed, failed, skipped }) {
@@ -86,10 +92,13 @@ export function countVitest(report, { label, exitCode, ci }) {
     }
     let notRun = 0;
     for (const t of tests) {
-      if (t.status === "passed") c.passed += 1;
-      else if (t.status === "failed") {
+      const where = `${label} › ${t.fullName} (${file.name.split("/").slice(-2).join("/")})`;
+      if (t.status === "passed") {
+        c.passed += 1;
+        if (t.failureMessages?.length) failedNote(c, where, t.failureMessages[0], FLAKY);
+      } else if (t.status === "failed") {
         c.failed += 1;
-        failedNote(c, `${label} › ${t.fullName} (${file.name.split("/").slice(-2).join("/")})`, t.failureMessages?.[0]);
+        failedNote(c, where, t.failureMessages?.[0]);
       } else if (fileFailed && !t.meta?.skipReason) notRun += 1;
       else skip(c, `${label} › ${t.fullName}`, t.meta?.skipReason ?? "no reason given", ci);
     }
@@ -104,6 +113,9 @@ export function countVitest(report, { label, exitCode, ci }) {
   }
   return c;
 }
+
+/** The message of a Playwright attempt's first error. */
+const firstError = (result) => (result?.error ?? result?.errors?.[0])?.message;
 
 /**
  * Counts a Playwright JSON report.
@@ -122,13 +134,14 @@ export function countPlaywright(report, { label, exitCode, ci }) {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         const name = [...path, spec.title].join(" › ");
-        if (test.status === "expected" || test.status === "flaky") c.passed += 1;
-        else if (test.status === "unexpected") {
+        if (test.status === "expected") c.passed += 1;
+        else if (test.status === "flaky") {
+          c.passed += 1;
+          failedNote(c, `${label} › ${name}`, firstError(test.results?.[0]), FLAKY);
+        } else if (test.status === "unexpected") {
           c.failed += 1;
-          const error = test.results?.at(-1)?.error ?? test.results?.at(-1)?.errors?.[0];
-          failedNote(c, `${label} › ${name}`, error?.message);
-        }
-        else skip(c, `${label} › ${name}`, test.annotations?.find((a) => a.type === "skip")?.description ?? "no reason given", ci);
+          failedNote(c, `${label} › ${name}`, firstError(test.results?.at(-1)));
+        } else skip(c, `${label} › ${name}`, test.annotations?.find((a) => a.type === "skip")?.description ?? "no reason given", ci);
       }
     }
     for (const child of suite.suites ?? []) visit(child, [...path, child.title]);
