@@ -12,9 +12,12 @@ export async function registerNode() {
     console.error(err.message);
     process.exit(1);
   }
-  // Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: registered here, before any request, as Next.js expects.
-  const { registerTracing } = await import("./lib/server/tracing");
-  registerTracing(settings);
+  // Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set: registered here, before any request, as Next.js expects. The SDK is
+  // imported only then: loading it costs every serverless function's first request a few hundred milliseconds.
+  if (settings.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    const { registerTracing } = await import("./lib/server/tracing");
+    await registerTracing(settings);
+  }
   const { installPeerAddressHeader } = await import("./lib/api/socket-address");
   installPeerAddressHeader();
   // Open (and for PGlite, migrate) the database now rather than on the first request.

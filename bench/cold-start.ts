@@ -124,7 +124,7 @@ const PROBES: Probe[] = [
  * What the platform's Node.js runtime does with the function: require its handler, and serve every request with it.
  * Run from the function's own directory, as /var/task is on the platform.
  */
-const BRIDGE = `
+export const BRIDGE = `
 const http = require("node:http");
 const path = require("node:path");
 const config = require(path.resolve(".vc-config.json"));
@@ -134,7 +134,7 @@ http.createServer((req, res) => handler(req, res)).listen(Number(process.env.POR
 `;
 
 /** The function's files, and only those, copied into a new directory: what a deployment of it would hold. */
-function layOut(projectDir: string, fn: BuiltFunction): string {
+export function layOut(projectDir: string, fn: BuiltFunction): string {
   const dir = mkdtempSync(path.join(tmpdir(), "lugha-cold-"));
   const funcDir = realpathSync(path.join(projectDir, ".vercel", "output", "functions", fn.dir));
   cpSync(funcDir, dir, { recursive: true, dereference: true });

@@ -1,9 +1,14 @@
 import { type Meter, metrics } from "@opentelemetry/api";
-import { OTLPMetricExporter as JsonMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
-import { OTLPMetricExporter as ProtobufMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
+import { ExportResultCode } from "@opentelemetry/core";
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { MeterProvider, type MetricReader, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
+import {
+  AggregationTemporality,
+  MeterProvider,
+  type MetricReader,
+  PeriodicExportingMetricReader,
+  type PushMetricExporter,
+} from "@opentelemetry/sdk-metrics";
 import type { Config } from "@/lib/config";
 import { installInstruments } from "@/lib/kit/telemetry";
 import type { Registry } from "@/lib/providers";
@@ -86,7 +91,29 @@ export function buildMetrics(c: Config, sources: MetricSources): Metrics {
   };
 }
 
-function otlpMetricReader(c: Config): MetricReader {
-  const exporter = c.OTEL_EXPORTER_OTLP_PROTOCOL === "http/json" ? new JsonMetricExporter() : new ProtobufMetricExporter();
+/**
+ * The OTLP reader, exporting every 60 s. Its exporter (the chosen protocol's only) is imported when the reader is
+ * built, not with this module: the OTLP packages are hundreds of modules that every serverless function's first request
+ * would otherwise load whether or not an endpoint is set. The first export comes a minute later, long after the import.
+ */
+export function otlpMetricReader(c: Config): MetricReader {
+  const loading: Promise<PushMetricExporter> =
+    c.OTEL_EXPORTER_OTLP_PROTOCOL === "http/json"
+      ? import("@opentelemetry/exporter-metrics-otlp-http").then((m) => new m.OTLPMetricExporter())
+      : import("@opentelemetry/exporter-metrics-otlp-proto").then((m) => new m.OTLPMetricExporter());
+  let loaded: PushMetricExporter | undefined;
+  loading.then((exporter) => (loaded = exporter)).catch(() => {});
+  const exporter: PushMetricExporter = {
+    export: (metrics, done) => {
+      loading.then(
+        (e) => e.export(metrics, done),
+        (error: Error) => done({ code: ExportResultCode.FAILED, error }),
+      );
+    },
+    forceFlush: () => loading.then((e) => e.forceFlush()),
+    shutdown: () => loading.then((e) => e.shutdown()),
+    // The real exporter's choice (OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE), asked at each collection.
+    selectAggregationTemporality: (type) => loaded?.selectAggregationTemporality?.(type) ?? AggregationTemporality.CUMULATIVE,
+  };
   return new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 });
 }
