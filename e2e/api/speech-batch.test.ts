@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EmulatorServer, type SunbirdBatchFaults, speechDurationSeconds, startEmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, type SunbirdBatchFaults, speechDurationSeconds } from "@/lib/providers/sandbox";
 import { SUNBIRD_TTS_PIECE_CHARS } from "@/lib/providers/sunbird";
 import { TTS_MEDIA_TYPES, type TtsFormat } from "@/lib/speech/formats";
 import { splitForLimit } from "@/lib/translate/segment";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { ffmpegSeconds } from "../support/audio";
-import { liveEnv } from "../support/emulators";
+import { startCheckingEmulators } from "../support/emulators";
 
 /**
  * Long text to speech over HTTP against the built app, with live clients on loopback emulators: a text longer than one
@@ -15,7 +15,6 @@ import { liveEnv } from "../support/emulators";
  * are injected into the emulator as Sunbird has them: an item whose audio did not reach storage.
  */
 
-const CREDENTIALS = { sunbird: "eyJ.batch", khaya: "0123456789abcdef0123456789abcdef", hf: "hf_batch" };
 const faults: SunbirdBatchFaults = { failAfter: 0, failNext: 0 };
 let sunbird: EmulatorServer;
 let khaya: EmulatorServer;
@@ -24,21 +23,12 @@ let app: RunningApp;
 let key: string;
 
 beforeAll(async () => {
-  [sunbird, khaya, hf] = await Promise.all([
-    startEmulatorServer("sunbird", { credential: CREDENTIALS.sunbird, sunbirdBatchFaults: faults }),
-    startEmulatorServer("khaya", { credential: CREDENTIALS.khaya }),
-    startEmulatorServer("hf", { credential: CREDENTIALS.hf }),
-  ]);
-  app = await startApp({
-    env: liveEnv([sunbird, khaya, hf], {
-      SUNBIRD_API_TOKEN: CREDENTIALS.sunbird,
-      KHAYA_API_KEY: CREDENTIALS.khaya,
-      HF_TOKEN: CREDENTIALS.hf,
-      HF_HUB_URL: hf.url,
-      CIRCUIT_FAILURE_THRESHOLD: "1000",
-      RATE_LIMIT_TTS: "1000/60s",
-    }),
-  });
+  const live = await startCheckingEmulators(
+    { sunbird: { sunbirdBatchFaults: faults } },
+    { CIRCUIT_FAILURE_THRESHOLD: "1000", RATE_LIMIT_TTS: "1000/60s" },
+  );
+  [sunbird, khaya, hf] = live.emulators;
+  app = await startApp({ env: live.env });
   key = await mintKey(app.url, "long tts");
 }, 300_000);
 afterAll(async () => {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import type { EmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, type RunningApp, startApp, stopAllApps } from "../support/app";
 import { type AudioFile, type AudioFixtures, audioFixtures, removeAudioFixtures, sttUpload } from "../support/audio";
+import { EMULATOR_CREDENTIALS, startCheckingEmulators } from "../support/emulators";
 
 /**
  * Speech in live mode: the app's real provider clients talk to the three upstream emulators over loopback HTTP, with
@@ -11,7 +12,6 @@ import { type AudioFile, type AudioFixtures, audioFixtures, removeAudioFixtures,
 
 /** Declared "not supported" by the Hugging Face emulator (hf-inference has no deployment of it); no other test uses it. */
 const UNDEPLOYED_VOICE = "facebook/mms-tts-swh";
-const CREDENTIALS = { sunbird: "eyJ.live-speech", khaya: "0123456789abcdef0123456789abcdef", hf: "hf_livespeech" };
 let sunbird: EmulatorServer;
 let khaya: EmulatorServer;
 let hf: EmulatorServer;
@@ -20,28 +20,16 @@ let key: string;
 let fx: AudioFixtures;
 
 beforeAll(async () => {
-  [sunbird, khaya, hf, fx] = await Promise.all([
-    startEmulatorServer("sunbird", { credential: CREDENTIALS.sunbird }),
-    startEmulatorServer("khaya", { credential: CREDENTIALS.khaya }),
-    startEmulatorServer("hf", { credential: CREDENTIALS.hf, hfNotSupported: [UNDEPLOYED_VOICE] }),
+  let live: Awaited<ReturnType<typeof startCheckingEmulators>>;
+  [live, fx] = await Promise.all([
+    startCheckingEmulators(
+      { hf: { hfNotSupported: [UNDEPLOYED_VOICE] } },
+      { PROVIDER_MAX_RETRIES: "0", CIRCUIT_FAILURE_THRESHOLD: "1000", RATE_LIMIT_STT: "1000/60s", RATE_LIMIT_TTS: "1000/60s" },
+    ),
     audioFixtures(),
   ]);
-  app = await startApp({
-    env: {
-      PROVIDER_MODE: "live",
-      SUNBIRD_API_URL: sunbird.url,
-      SUNBIRD_API_TOKEN: CREDENTIALS.sunbird,
-      KHAYA_API_URL: khaya.url,
-      KHAYA_API_KEY: CREDENTIALS.khaya,
-      HF_API_URL: hf.url,
-      HF_TOKEN: CREDENTIALS.hf,
-      HF_HUB_URL: hf.url,
-      PROVIDER_MAX_RETRIES: "0",
-      CIRCUIT_FAILURE_THRESHOLD: "1000",
-      RATE_LIMIT_STT: "1000/60s",
-      RATE_LIMIT_TTS: "1000/60s",
-    },
-  });
+  [sunbird, khaya, hf] = live.emulators;
+  app = await startApp({ env: live.env });
   key = await mintKey(app.url, "live speech");
 });
 afterAll(async () => {
@@ -64,7 +52,7 @@ describe("STT against the live clients", () => {
     expect(res.headers.get("x-lugha-sandbox")).toBeNull();
     const [req] = sunbird.stats.recent;
     expect(req).toMatchObject({ method: "POST", path: "/tasks/audio/transcriptions" });
-    expect(req.headers.authorization).toBe(`Bearer ${CREDENTIALS.sunbird}`);
+    expect(req.headers.authorization).toBe(`Bearer ${EMULATOR_CREDENTIALS.sunbird}`);
     expect(req.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(res.body.transcript).toContain("[sandbox:sunbird swa]");
   });
@@ -75,7 +63,7 @@ describe("STT against the live clients", () => {
     const [req] = khaya.stats.recent;
     expect(req).toMatchObject({ path: "/asr/v3/transcribe?language=twi&timestamps=segment", bodyBytes: fx.files.flac.bytes.byteLength });
     expect(req.headers["content-type"]).toBe("audio/flac");
-    expect(req.headers["ocp-apim-subscription-key"]).toBe(CREDENTIALS.khaya);
+    expect(req.headers["ocp-apim-subscription-key"]).toBe(EMULATOR_CREDENTIALS.khaya);
   });
 
   it("falls back to provider_b when provider_a is down", async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EmulatorServer, startEmulatorServer } from "@/lib/providers/sandbox";
+import type { EmulatorServer } from "@/lib/providers/sandbox";
 import { expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { type AudioFile, longRecording, removeAudioFixtures, sttUpload } from "../support/audio";
-import { liveEnv } from "../support/emulators";
+import { startCheckingEmulators } from "../support/emulators";
 
 /**
  * Voice notes and long recordings, decoded in-process and sent in windows (live clients, loopback emulators): a
@@ -11,7 +11,6 @@ import { liveEnv } from "../support/emulators";
  * and M4A, which is not decoded, held to what a provider takes whole. Recordings are eSpeak NG speech encoded by ffmpeg.
  */
 
-const CREDENTIALS = { sunbird: "eyJ.long", khaya: "0123456789abcdef0123456789abcdef", hf: "hf_long" };
 let sunbird: EmulatorServer;
 let khaya: EmulatorServer;
 let hf: EmulatorServer;
@@ -20,22 +19,13 @@ let key: string;
 let note: AudioFile;
 
 beforeAll(async () => {
-  [sunbird, khaya, hf, note] = await Promise.all([
-    startEmulatorServer("sunbird", { credential: CREDENTIALS.sunbird }),
-    startEmulatorServer("khaya", { credential: CREDENTIALS.khaya }),
-    startEmulatorServer("hf", { credential: CREDENTIALS.hf }),
+  let live: Awaited<ReturnType<typeof startCheckingEmulators>>;
+  [live, note] = await Promise.all([
+    startCheckingEmulators({}, { CIRCUIT_FAILURE_THRESHOLD: "1000", RATE_LIMIT_STT: "1000/60s" }),
     longRecording(598, "ogg"),
   ]);
-  app = await startApp({
-    env: liveEnv([sunbird, khaya, hf], {
-      SUNBIRD_API_TOKEN: CREDENTIALS.sunbird,
-      KHAYA_API_KEY: CREDENTIALS.khaya,
-      HF_TOKEN: CREDENTIALS.hf,
-      HF_HUB_URL: hf.url,
-      CIRCUIT_FAILURE_THRESHOLD: "1000",
-      RATE_LIMIT_STT: "1000/60s",
-    }),
-  });
+  [sunbird, khaya, hf] = live.emulators;
+  app = await startApp({ env: live.env });
   key = await mintKey(app.url, "long");
 }, 300_000);
 afterAll(async () => {

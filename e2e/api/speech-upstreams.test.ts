@@ -2,10 +2,11 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type EmulatorServer, makeWav, startEmulatorServer } from "@/lib/providers/sandbox";
+import { type EmulatorServer, makeWav } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { type AudioFixtures, audioFixtures, removeAudioFixtures, sttUpload } from "../support/audio";
+import { EMULATOR_CREDENTIALS, startCheckingEmulators } from "../support/emulators";
 
 /**
  * Speech against the upstreams as they actually behave (live clients, loopback emulators): Whisper's 400 on more than
@@ -14,7 +15,6 @@ import { type AudioFixtures, audioFixtures, removeAudioFixtures, sttUpload } fro
  * Rutooro, which Sunbird's STT enum does not have.
  */
 
-const CREDENTIALS = { sunbird: "eyJ.upstreams", khaya: "0123456789abcdef0123456789abcdef", hf: "hf_upstreams" };
 let sunbird: EmulatorServer;
 let khaya: EmulatorServer;
 let hf: EmulatorServer;
@@ -29,29 +29,17 @@ const served = { requests: 0 };
 
 const wav40 = makeWav({ durationSeconds: 40, seed: 7 });
 
-function providerEnv(): Record<string, string> {
-  return {
-    PROVIDER_MODE: "live",
-    SUNBIRD_API_URL: sunbird.url,
-    SUNBIRD_API_TOKEN: CREDENTIALS.sunbird,
-    KHAYA_API_URL: khaya.url,
-    KHAYA_API_KEY: CREDENTIALS.khaya,
-    HF_API_URL: hf.url,
-    HF_TOKEN: CREDENTIALS.hf,
-    HF_HUB_URL: hf.url,
-    CIRCUIT_FAILURE_THRESHOLD: "1000",
-    RATE_LIMIT_STT: "1000/60s",
-    RATE_LIMIT_TRANSLATE: "1000/60s",
-  };
-}
+/** The live clients' environment (the emulators', with their credentials). */
+let providerEnv: Record<string, string>;
 
 beforeAll(async () => {
-  [sunbird, khaya, hf, fx] = await Promise.all([
-    startEmulatorServer("sunbird", { credential: CREDENTIALS.sunbird }),
-    startEmulatorServer("khaya", { credential: CREDENTIALS.khaya }),
-    startEmulatorServer("hf", { credential: CREDENTIALS.hf }),
+  let live: Awaited<ReturnType<typeof startCheckingEmulators>>;
+  [live, fx] = await Promise.all([
+    startCheckingEmulators({}, { CIRCUIT_FAILURE_THRESHOLD: "1000", RATE_LIMIT_STT: "1000/60s", RATE_LIMIT_TRANSLATE: "1000/60s" }),
     audioFixtures(),
   ]);
+  [sunbird, khaya, hf] = live.emulators;
+  providerEnv = live.env;
   media = http.createServer((req, res) => {
     served.requests += 1;
     const path = req.url ?? "/";
@@ -77,7 +65,7 @@ beforeAll(async () => {
   mediaUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
   app = await startApp({
     env: {
-      ...providerEnv(),
+      ...providerEnv,
       PROVIDER_MAX_RETRIES: "2",
       PROVIDER_SPEECH_TIMEOUT_MS: "1500",
       AUDIO_URL_ALLOWED_HOSTS: new URL(mediaUrl).host,
@@ -105,7 +93,7 @@ describe("long audio on Hugging Face Whisper", () => {
   it("the emulator refuses more than 30 s of raw audio as Whisper does", async () => {
     const res = await fetch(`${hf.url}/hf-inference/models/openai/whisper-large-v3-turbo`, {
       method: "POST",
-      headers: { authorization: `Bearer ${CREDENTIALS.hf}`, "content-type": "audio/wav" },
+      headers: { authorization: `Bearer ${EMULATOR_CREDENTIALS.hf}`, "content-type": "audio/wav" },
       body: wav40,
     });
     expect(res.status).toBe(400);
@@ -268,7 +256,7 @@ describe("Sunbird's quota: charged before the work", () => {
 
 describe("Sunbird's slow transcriptions", () => {
   it("a Sunbird transcription that takes 65 s answers 200 when the deadlines allow it (hang detection waits for Sunbird's own 120 s)", async () => {
-    const slow = await startApp({ env: { ...providerEnv(), SPEECH_DEADLINE_MS: "90000", PROVIDER_SPEECH_TIMEOUT_MS: "90000" } });
+    const slow = await startApp({ env: { ...providerEnv, SPEECH_DEADLINE_MS: "90000", PROVIDER_SPEECH_TIMEOUT_MS: "90000" } });
     const slowKey = await mintKey(slow.url, "slow sunbird");
     sunbird.setControls({ latencyMs: 65_000 });
     const started = Date.now();
