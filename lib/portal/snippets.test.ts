@@ -94,4 +94,20 @@ describe("View code snippets", () => {
     expect(sdk.code).toContain('file: fs.createReadStream("talk.wav")');
     expect(sdk.code).toContain('model: "lugha-stt-lg"');
   });
+
+  it("every curl, the tools' too, is one command over several lines, each but the last ending in a backslash", () => {
+    const requests = [
+      { kind: "json", path: "/api/v1/translate", body: { text: "Hi", source_lang: "en", target_lang: "lug", format: "html" } },
+      { kind: "speak", body: { text: "Hi", language: "lug" }, raw: true },
+      { kind: "transcribe", file: "talk.wav", fields: { language: "lug" } },
+    ] as const;
+    for (const request of requests) {
+      const s = buildSnippets(request, ORIGIN, KEY);
+      for (const code of [s.curl, ...s.tools.filter((t) => t.label.endsWith(": curl")).map((t) => t.code)]) {
+        const lines = code.split("\n").filter((line) => !line.startsWith("#"));
+        expect(lines.length, code).toBeGreaterThan(2);
+        for (const line of lines.slice(0, -1)) expect(line, code).toMatch(/ \\$/);
+      }
+    }
+  });
 });

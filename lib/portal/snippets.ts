@@ -118,14 +118,14 @@ function toolSnippets(path: string, body: Record<string, unknown>, origin: strin
   return [
     {
       label: "LibreTranslate (Weblate, Mastodon, Discourse): curl",
-      code: `curl -sS ${origin}/compat/libretranslate/translate \
-  -H "Content-Type: application/json" \
+      code: `curl -sS ${origin}/compat/libretranslate/translate \\
+  -H "Content-Type: application/json" \\
   -d ${shellQuote(JSON.stringify(libre))}`,
     },
     {
       label: "DeepL API (DeepL's SDKs with serverUrl, Weblate): curl",
-      code: `curl -sS ${origin}/compat/deepl/v2/translate \
-  -H "Authorization: DeepL-Auth-Key ${apiKey}" \
+      code: `curl -sS ${origin}/compat/deepl/v2/translate \\
+  -H "Authorization: DeepL-Auth-Key ${apiKey}" \\
   ${deepl.join(" \\\n  ")}`,
     },
     ...mcpSnippets(body, origin, apiKey),
@@ -180,10 +180,10 @@ function openaiSpeechSnippets(body: Record<string, unknown>, format: TtsFormat, 
   return [
     {
       label: "OpenAI audio API (Open WebUI, LibreChat, OpenAI's SDKs): curl",
-      code: `curl -sS ${origin}${OPENAI_BASE}/audio/speech \
-  -H "Authorization: Bearer ${apiKey}" \
-  -H "Content-Type: application/json" \
-  -d ${shellQuote(JSON.stringify(request))} \
+      code: `curl -sS ${origin}${OPENAI_BASE}/audio/speech \\
+  -H "Authorization: Bearer ${apiKey}" \\
+  -H "Content-Type: application/json" \\
+  -d ${shellQuote(JSON.stringify(request))} \\
   -o ${out}`,
     },
     {
@@ -206,9 +206,9 @@ function openaiTranscriptionSnippets(file: string, language: string | undefined,
   return [
     {
       label: "OpenAI audio API (Open WebUI, LibreChat, OpenAI's SDKs): curl",
-      code: `curl -sS ${origin}${OPENAI_BASE}/audio/transcriptions \
-  -H "Authorization: Bearer ${apiKey}" \
-  -F ${shellQuote(`file=@${file}`)} \
+      code: `curl -sS ${origin}${OPENAI_BASE}/audio/transcriptions \\
+  -H "Authorization: Bearer ${apiKey}" \\
+  -F ${shellQuote(`file=@${file}`)} \\
   -F model=${model}`,
     },
     {
