@@ -133,7 +133,7 @@ test.describe("playground tabs", () => {
     // The same speech through OpenAI's audio API, with the voice chosen: curl and OpenAI's Node SDK; at 390 px too.
     await expect(speakPanel.getByTestId("view-code")).toContainText(`curl -sS ${baseURL}/compat/openai/v1/audio/speech`);
     await expect(speakPanel.getByTestId("view-code")).toContainText(
-      /'\{"model":"lugha-tts-lg","input":"[^"]+","voice":"[^"]+","response_format":"wav"\}' \\ -o speech\.wav/,
+      /'\{"model":"lugha-tts-lg","input":"[^"]+","voice":"[^"]+","response_format":"wav"\}' \\\s+-o speech\.wav/,
     );
     await expect(speakPanel.getByTestId("view-code")).toContainText("client.audio.speech.create(");
     await page.setViewportSize({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
