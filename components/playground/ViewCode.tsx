@@ -22,7 +22,8 @@ export function snippetRequestOf(path: string, request: PlaygroundRequest): Snip
 /**
  * "View code" under a playground result: the request just made, as curl, JavaScript (fetch, nothing to install) and
  * Python (this repository's client, or the standard library), then the same call through the other protocols for the
- * tools that speak them, with this tab's key filled in, each with its own Copy button. A tab passes its own SnippetRequest (`snippet`), or a path and body.
+ * tools that speak them, with this tab's key filled in, each with its own Copy button. A tab passes its own
+ * SnippetRequest (`snippet`), or a path and body.
  */
 export function ViewCode({ snippet }: { snippet: SnippetRequest }) {
   const { apiKey } = usePlayground();
