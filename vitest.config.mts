@@ -6,7 +6,7 @@ import { defineConfig } from "vitest/config";
 //  - api:   the built app over HTTP (e2e/api/**/*.test.ts), once on PGlite and once on a real PostgreSQL
 //  - vercel: the app built offline by the Vercel CLI (`vercel build`) and the functions it would deploy checked
 //  - compat: the LibreTranslate, DeepL and OpenAI audio surfaces (/compat) and the MCP server (/mcp) driven by those
-//           protocols' own clients, against the built app
+//           protocols' own clients, against the built app; the playground's View code for them, run as written
 //  - start: the README's `npm start` in a fresh copy of the checkout, with nothing configured
 //  - clients: the published clients as a user gets them (e2e/clients/**/*.test.ts): the npm tarball installed outside
 //           the repository, its CLI, against the built app (PGlite; the database is not what they test)

@@ -13,7 +13,8 @@
  *               the route manifest, the sizes docs/deploy.md reports (e2e/vercel/build.test.ts)
  *   compat      vitest project: the LibreTranslate, DeepL and OpenAI audio surfaces (/compat) and the MCP server (/mcp)
  *               driven by the official clients from the npm registry (deepl-node, the translate package's libre
- *               engine, openai, the MCP SDK and its conformance scenarios) and by Weblate's and Mastodon's request shapes
+ *               engine, openai, the MCP SDK and its conformance scenarios) and by Weblate's and Mastodon's request shapes;
+ *               the playground's View code for those tools, each snippet run as written
  *   start       vitest project: the README's `npm start` in a fresh copy of the checkout (no .data/, no .env, no
  *               DATABASE_URL), reusing node_modules and the build; /health, a key, a translation (e2e/start/)
  *   clients     the published clients as users get them: vitest project `clients` (the npm tarball of @lugha/client

@@ -21,8 +21,9 @@ export function snippetRequestOf(path: string, request: PlaygroundRequest): Snip
 
 /**
  * "View code" under a playground result: the request just made, as curl, JavaScript (fetch, nothing to install) and
- * Python (this repository's client, or the standard library), with this tab's key filled in, each with its own Copy
- * button. A tab passes its own SnippetRequest (`snippet`), or a path and body.
+ * Python (this repository's client, or the standard library), then the same call through the other protocols for the
+ * tools that speak them, with this tab's key filled in, each with its own Copy button. A tab passes its own
+ * SnippetRequest (`snippet`), or a path and body.
  */
 export function ViewCode({ snippet }: { snippet: SnippetRequest }) {
   const { apiKey } = usePlayground();
@@ -48,7 +49,9 @@ export function ViewCode({ snippet }: { snippet: SnippetRequest }) {
         )}
         {snippets.tools.length > 0 && (
           <p className="text-slate-700">
-            The same call from tools that speak LibreTranslate or DeepL (see the guide, &ldquo;Use Lugha from the tools you already have&rdquo;):
+            The same call from the tools you already have, through the APIs they speak (LibreTranslate, DeepL, OpenAI&rsquo;s audio API, MCP; the
+            guide&rsquo;s <a href="/docs/guide#use-lugha-from-the-tools-you-already-have">&ldquo;Use Lugha from the tools you already have&rdquo;</a>{" "}
+            gives each tool&rsquo;s settings):
           </p>
         )}
         {snippets.tools.map((tool) => (

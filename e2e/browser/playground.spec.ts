@@ -1,4 +1,4 @@
-import { expect, expectAccessible, issueKey, screenshot, signIn, test, VIEWPORTS } from "./fixtures";
+import { expect, expectAccessible, expectNoSidewaysScroll, issueKey, screenshot, signIn, test, VIEWPORTS } from "./fixtures";
 
 /** A one-second 440 Hz tone as 16 kHz mono 16-bit WAV: a real recording for the Transcribe tab's upload. */
 function toneWav(): Buffer {
@@ -88,6 +88,13 @@ test.describe("playground tabs", () => {
     await expect(uploadCode).toContainText('form.set("audio", new Blob([await readFile("tone.wav")]), "tone.wav");');
     await expect(uploadCode).toContainText(`await fetch("${baseURL}/api/v1/speech/stt"`);
     await expect(uploadCode).toContainText('client.transcribe( "tone.wav", language="lug", )');
+    // And for the tools that speak OpenAI's audio API: the same upload, the language in the model; at 390 px too.
+    await expect(uploadCode).toContainText(`curl -sS ${baseURL}/compat/openai/v1/audio/transcriptions`);
+    await expect(uploadCode).toContainText("-F 'file=@tone.wav' \\ -F model=lugha-stt-lg");
+    await expect(uploadCode).toContainText('client.audio.transcriptions.create({ file: fs.createReadStream("tone.wav"), model: "lugha-stt-lg", })');
+    await page.setViewportSize({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
+    await expectNoSidewaysScroll(page, "Transcribe's View code at 390 px");
+    await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
 
     // Or record in the browser (this browser's fake microphone beeps; speech.spec.ts records speech): the recording is
     // sent as the browser made it, WebM/Opus in Chromium.
@@ -123,6 +130,15 @@ test.describe("playground tabs", () => {
     await expect(spokenMeta).toContainText(/Provider.*Model.*Voice.*Duration.*raw audio.*Request id\s*req_/s);
     await speakPanel.getByText("View code").click();
     await expect(speakPanel.getByTestId("view-code")).toContainText('-H "Accept: audio/wav"');
+    // The same speech through OpenAI's audio API, with the voice chosen: curl and OpenAI's Node SDK; at 390 px too.
+    await expect(speakPanel.getByTestId("view-code")).toContainText(`curl -sS ${baseURL}/compat/openai/v1/audio/speech`);
+    await expect(speakPanel.getByTestId("view-code")).toContainText(
+      /'\{"model":"lugha-tts-lg","input":"[^"]+","voice":"[^"]+","response_format":"wav"\}' \\\s+-o speech\.wav/,
+    );
+    await expect(speakPanel.getByTestId("view-code")).toContainText("client.audio.speech.create(");
+    await page.setViewportSize({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
+    await expectNoSidewaysScroll(page, "Speak's View code at 390 px");
+    await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
     // The JSON form: the audio arrives as base64, decoded in the page; View code says so.
     await speak.getByLabel(/^JSON/).check();
     await speakPanel.getByRole("button", { name: "Speak" }).click();
@@ -175,6 +191,7 @@ test.describe("playground tabs", () => {
   test("Translate with localisation: HTML format, a do-not-translate term and a glossary of the key, sent and shown; Batch takes the format", async ({
     page,
     api,
+    baseURL,
   }) => {
     const key = await issueKey(api, "localise");
     const createGlossary = async (data: Record<string, unknown>) => {
@@ -217,6 +234,9 @@ test.describe("playground tabs", () => {
     await expect(code).toContainText(`"format":"html","do_not_translate":["M-Pesa","Lugha"],"glossary_id":"${shop}"`);
     await expect(code).toContainText(`"glossary_id": "${shop}"`);
     await expect(code).toContainText('"format": "html"');
+    // And for the tools: MCP client settings, and the translate tool called with the same arguments.
+    await expect(code).toContainText(`"url": "${baseURL}/mcp"`);
+    await expect(code).toContainText(`name: "translate", arguments: {`);
 
     // No glossary and no terms: the fields are left out of the request.
     await glossary.selectOption("");

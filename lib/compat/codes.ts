@@ -18,3 +18,11 @@ export function protocolCode(canonical: string): string {
 export function languageName(canonical: string): string {
   return getLanguage(canonical)?.name ?? canonical;
 }
+
+/**
+ * The OpenAI audio surface's model that names a language, in a direction: lugha-stt-lg, lugha-tts-ach (GET
+ * /compat/openai/v1/models lists those served). Here, not in ./openai, so that the portal's View code can name it.
+ */
+export function openaiModelId(direction: "stt" | "tts", canonical: string): string {
+  return `lugha-${direction}-${protocolCode(canonical)}`;
+}

@@ -12,7 +12,7 @@ import { fieldError } from "@/lib/routing";
 import { analyzeAudio, type SpeechDeps, synthesizeSpeech, type TtsFormat, transcribeAudio } from "@/lib/speech";
 import { encodeRawPcm } from "@/lib/speech/encode";
 import type { SttResponse } from "@/lib/speech/schemas";
-import { protocolCode } from "./codes";
+import { openaiModelId } from "./codes";
 
 /**
  * OpenAI's audio API (platform.openai.com/docs/api-reference/audio), served under /compat/openai/v1 so that OpenAI's
@@ -119,7 +119,7 @@ export function openaiModels(view: AvailabilityView, catalogue: readonly Provide
   const served = (direction: Direction) =>
     speechLanguageCodes(direction, catalogue)
       .filter((code) => (direction === "stt" ? sttOptions(code, catalogue, view) : ttsOptions(code, catalogue, view)).length > 0)
-      .map((code) => `lugha-${direction}-${protocolCode(code)}`)
+      .map((code) => openaiModelId(direction, code))
       .sort();
   const ids = ["lugha-stt", "lugha-tts", ...served("stt"), ...served("tts")];
   return { object: "list" as const, data: ids.map(modelObject) };

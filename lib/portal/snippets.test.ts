@@ -61,4 +61,53 @@ describe("View code snippets", () => {
     expect(s.curl).toContain("-F 'language=ach'");
     expect(s.python).toContain('client.transcribe(\n    "talk.wav",\n    language="ach",\n)');
   });
+
+  it("tools for a translation: LibreTranslate and DeepL with ISO 639-1 codes, MCP settings and the MCP SDK with the tab's arguments", () => {
+    const body = { text: "Good morning", source_lang: "en", target_lang: "lug" };
+    const tools = buildSnippets({ kind: "json", path: "/api/v1/translate", body }, ORIGIN, KEY).tools;
+    expect(tools.map((t) => t.label.split(" (")[0])).toEqual(["LibreTranslate", "DeepL API", "MCP clients", "MCP"]);
+    expect(tools[0].code).toContain('"target":"lg"');
+    expect(tools[1].code).toContain("-d target_lang=LG");
+    expect(JSON.parse(tools[2].code)).toEqual({ mcpServers: { lugha: { url: `${ORIGIN}/mcp`, headers: { Authorization: `Bearer ${KEY}` } } } });
+    expect(tools[3].code).toContain(`new URL("${ORIGIN}/mcp")`);
+    expect(tools[3].code).toContain(`name: "translate",\n  arguments: {\n    "text": "Good morning",`);
+    expect(buildSnippets({ kind: "json", path: "/api/v1/detect", body: { text: "Hi" } }, ORIGIN, KEY).tools).toEqual([]);
+  });
+
+  it("tools for speech: OpenAI's audio API with the language in the model, the voice chosen or OpenAI's default name, the format's file", () => {
+    const [curl, sdk] = buildSnippets({ kind: "speak", body: { text: "Hi", language: "lug" }, raw: true, format: "opus" }, ORIGIN, KEY).tools;
+    expect(curl.code).toContain(`curl -sS ${ORIGIN}/compat/openai/v1/audio/speech`);
+    expect(curl.code).toContain(`-d '{"model":"lugha-tts-lg","input":"Hi","voice":"alloy","response_format":"opus"}'`);
+    expect(curl.code).toContain("-o speech.ogg");
+    expect(sdk.code).toContain(`new OpenAI({ baseURL: "${ORIGIN}/compat/openai/v1", apiKey: "${KEY}" })`);
+    expect(sdk.code).toContain('writeFile("speech.ogg"');
+    const chosen = buildSnippets({ kind: "speak", body: { text: "Hi", language: "ach", voice: "female" }, raw: false }, ORIGIN, KEY).tools;
+    expect(chosen[1].code).toContain('"model": "lugha-tts-ach"');
+    expect(chosen[1].code).toContain('"voice": "female"');
+    expect(chosen[1].code).toContain('"response_format": "wav"');
+  });
+
+  it("tools for a transcription: the file as OpenAI's multipart `file`, the language in the model", () => {
+    const [curl, sdk] = buildSnippets({ kind: "transcribe", file: "talk.wav", fields: { language: "lug" } }, ORIGIN, KEY).tools;
+    expect(curl.code).toContain("-F 'file=@talk.wav'");
+    expect(curl.code).toContain("-F model=lugha-stt-lg");
+    expect(sdk.code).toContain('file: fs.createReadStream("talk.wav")');
+    expect(sdk.code).toContain('model: "lugha-stt-lg"');
+  });
+
+  it("every curl, the tools' too, is one command over several lines, each but the last ending in a backslash", () => {
+    const requests = [
+      { kind: "json", path: "/api/v1/translate", body: { text: "Hi", source_lang: "en", target_lang: "lug", format: "html" } },
+      { kind: "speak", body: { text: "Hi", language: "lug" }, raw: true },
+      { kind: "transcribe", file: "talk.wav", fields: { language: "lug" } },
+    ] as const;
+    for (const request of requests) {
+      const s = buildSnippets(request, ORIGIN, KEY);
+      for (const code of [s.curl, ...s.tools.filter((t) => t.label.endsWith(": curl")).map((t) => t.code)]) {
+        const lines = code.split("\n").filter((line) => !line.startsWith("#"));
+        expect(lines.length, code).toBeGreaterThan(2);
+        for (const line of lines.slice(0, -1)) expect(line, code).toMatch(/ \\$/);
+      }
+    }
+  });
 });

@@ -6,9 +6,12 @@
  *  - JavaScript: plain fetch (Node 18+ as an ES module, or a browser console), so nothing needs installing.
  *  - Python: the Lugha client of this repository (`pip install ./clients/python`) where it has a method for the
  *    endpoint; otherwise (and for raw audio) the standard library's urllib — no third-party package either way.
+ *  - tools: the same call through the other protocols Lugha speaks (the guide's "Use Lugha from the tools you already
+ *    have"): a translation through LibreTranslate, DeepL and the MCP server; speech and transcription through OpenAI's
+ *    audio API, as curl and with OpenAI's Node SDK.
  */
 
-import { protocolCode } from "@/lib/compat/codes";
+import { openaiModelId, protocolCode } from "@/lib/compat/codes";
 import { TTS_MEDIA_TYPES, type TtsFormat } from "@/lib/speech/formats";
 
 export type SnippetRequest =
@@ -29,8 +32,9 @@ export interface Snippets {
   /** What to install first, per language (null: nothing). */
   install: { js: string | null; python: string | null };
   /**
-   * The same call through the other protocols, for the tools that speak them (a translation: LibreTranslate and DeepL
-   * as curl, under /compat); empty for other requests.
+   * The same call through the other protocols, for the tools that speak them: a translation through LibreTranslate
+   * and DeepL (curl, under /compat) and MCP (a client's settings, and the MCP SDK); speech and a transcription through
+   * OpenAI's audio API (curl, and OpenAI's Node SDK). Empty for other requests. Each label names the tools that use it.
    */
   tools: { label: string; code: string }[];
 }
@@ -38,6 +42,8 @@ export interface Snippets {
 export const PYTHON_INSTALL = "pip install ./clients/python  # from a checkout of this repository";
 const TTS = "/api/v1/speech/tts";
 const STT = "/api/v1/speech/stt";
+const OPENAI_BASE = "/compat/openai/v1";
+const MCP = "/mcp";
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 const js = (v: unknown, indent = "") => JSON.stringify(v, null, 2).replaceAll("\n", `\n${indent}`);
@@ -112,15 +118,110 @@ function toolSnippets(path: string, body: Record<string, unknown>, origin: strin
   return [
     {
       label: "LibreTranslate (Weblate, Mastodon, Discourse): curl",
-      code: `curl -sS ${origin}/compat/libretranslate/translate \
-  -H "Content-Type: application/json" \
+      code: `curl -sS ${origin}/compat/libretranslate/translate \\
+  -H "Content-Type: application/json" \\
   -d ${shellQuote(JSON.stringify(libre))}`,
     },
     {
       label: "DeepL API (DeepL's SDKs with serverUrl, Weblate): curl",
-      code: `curl -sS ${origin}/compat/deepl/v2/translate \
-  -H "Authorization: DeepL-Auth-Key ${apiKey}" \
+      code: `curl -sS ${origin}/compat/deepl/v2/translate \\
+  -H "Authorization: DeepL-Auth-Key ${apiKey}" \\
   ${deepl.join(" \\\n  ")}`,
+    },
+    ...mcpSnippets(body, origin, apiKey),
+  ];
+}
+
+/**
+ * The translation as an MCP tool call: the settings of a client that takes a remote server with headers (the shape of
+ * Cursor's mcp.json; the guide gives VS Code's, Windsurf's and Claude Desktop's), and the MCP SDK's client calling the
+ * translate tool, whose arguments are POST /api/v1/translate's body.
+ */
+function mcpSnippets(body: Record<string, unknown>, origin: string, apiKey: string): Snippets["tools"] {
+  const settings = { mcpServers: { lugha: { url: `${origin}${MCP}`, headers: { Authorization: `Bearer ${apiKey}` } } } };
+  return [
+    { label: "MCP clients (Cursor's .cursor/mcp.json, and clients that read the same shape): settings", code: JSON.stringify(settings, null, 2) },
+    {
+      label: "MCP (the MCP SDK's client, for an agent of your own; npm install @modelcontextprotocol/client): JavaScript",
+      code: `import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+
+const client = new Client({ name: "my-app", version: "1.0.0" });
+await client.connect(
+  new StreamableHTTPClientTransport(new URL("${origin}${MCP}"), { requestInit: { headers: { Authorization: "Bearer ${apiKey}" } } }),
+);
+const result = await client.callTool({
+  name: "translate",
+  arguments: ${js(body, "  ")},
+});
+await client.close();
+// A refused call is a result with isError; its structured content is the API's error envelope.
+if (result.isError) throw new Error(JSON.stringify(result.structuredContent));
+console.log(result.structuredContent);`,
+    },
+  ];
+}
+
+/** OpenAI's Node SDK pointed at the OpenAI audio surface. */
+const openaiClient = (origin: string, apiKey: string) => `const client = new OpenAI({ baseURL: "${origin}${OPENAI_BASE}", apiKey: "${apiKey}" });`;
+
+/**
+ * Speech through OpenAI's audio API (Open WebUI, LibreChat, apps on OpenAI's SDKs): the model names the language; a
+ * voice the tab chose is sent as is, else OpenAI's default name, which means the language's default voice here.
+ */
+function openaiSpeechSnippets(body: Record<string, unknown>, format: TtsFormat, origin: string, apiKey: string): Snippets["tools"] {
+  if (typeof body.text !== "string" || typeof body.language !== "string") return [];
+  const request = {
+    model: openaiModelId("tts", body.language),
+    input: body.text,
+    voice: typeof body.voice === "string" && body.voice ? body.voice : "alloy",
+    response_format: format,
+  };
+  const out = `speech.${TTS_MEDIA_TYPES[format].extension}`;
+  return [
+    {
+      label: "OpenAI audio API (Open WebUI, LibreChat, OpenAI's SDKs): curl",
+      code: `curl -sS ${origin}${OPENAI_BASE}/audio/speech \\
+  -H "Authorization: Bearer ${apiKey}" \\
+  -H "Content-Type: application/json" \\
+  -d ${shellQuote(JSON.stringify(request))} \\
+  -o ${out}`,
+    },
+    {
+      label: "OpenAI's Node SDK (npm install openai): JavaScript",
+      code: `import { writeFile } from "node:fs/promises";
+import OpenAI from "openai";
+
+${openaiClient(origin, apiKey)}
+const speech = await client.audio.speech.create(${js(request)});
+await writeFile("${out}", new Uint8Array(await speech.arrayBuffer()));
+console.log("wrote ${out}; request id:", speech.headers.get("x-request-id"));`,
+    },
+  ];
+}
+
+/** A transcription through OpenAI's audio API: the model names the language. */
+function openaiTranscriptionSnippets(file: string, language: string | undefined, origin: string, apiKey: string): Snippets["tools"] {
+  if (!language) return [];
+  const model = openaiModelId("stt", language);
+  return [
+    {
+      label: "OpenAI audio API (Open WebUI, LibreChat, OpenAI's SDKs): curl",
+      code: `curl -sS ${origin}${OPENAI_BASE}/audio/transcriptions \\
+  -H "Authorization: Bearer ${apiKey}" \\
+  -F ${shellQuote(`file=@${file}`)} \\
+  -F model=${model}`,
+    },
+    {
+      label: "OpenAI's Node SDK (npm install openai): JavaScript",
+      code: `import fs from "node:fs";
+import OpenAI from "openai";
+
+${openaiClient(origin, apiKey)}
+const transcription = await client.audio.transcriptions.create({
+  file: fs.createReadStream(${JSON.stringify(file)}),
+  model: "${model}",
+});
+console.log(transcription.text);`,
     },
   ];
 }
@@ -233,7 +334,13 @@ with open("${out}", "wb") as out:
     out.write(result.pop("audio"))
 result.pop("audio_base64")
 print(json.dumps(result, indent=2, ensure_ascii=False))`;
-  return { curl, js: jsCode, python, install: { js: null, python: raw ? null : PYTHON_INSTALL }, tools: [] };
+  return {
+    curl,
+    js: jsCode,
+    python,
+    install: { js: null, python: raw ? null : PYTHON_INSTALL },
+    tools: openaiSpeechSnippets(body, request.format ?? "wav", origin, apiKey),
+  };
 }
 
 function transcribeSnippets(request: { file: string; fields: Record<string, string> }, origin: string, apiKey: string): Snippets {
@@ -264,5 +371,11 @@ result = client.transcribe(
 ${kwargs({ language, ...rest }, "    ")}
 )
 print(json.dumps(result, indent=2, ensure_ascii=False))`;
-  return { curl, js: jsCode, python, install: { js: null, python: PYTHON_INSTALL }, tools: [] };
+  return {
+    curl,
+    js: jsCode,
+    python,
+    install: { js: null, python: PYTHON_INSTALL },
+    tools: openaiTranscriptionSnippets(file, language, origin, apiKey),
+  };
 }
