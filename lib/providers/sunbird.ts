@@ -174,7 +174,7 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
       native: SUNBIRD_STT_NATIVE_FORMATS,
       maxSeconds: catalogueSettings().sunbirdSttWindowSeconds,
     });
-    if (windows.some((w) => w.audio.byteLength > SUNBIRD_MAX_BODY_BYTES))
+    if (windows.some((w) => w.byteLength > SUNBIRD_MAX_BODY_BYTES))
       this.reject("recording is larger than the provider accepts in one request", "AUDIO_TOO_LARGE");
     const joined = await transcribeWindows(windows, SUNBIRD_WINDOW_CONCURRENCY, (window) => {
       const form = new FormData();
