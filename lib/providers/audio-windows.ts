@@ -16,6 +16,14 @@ export interface WindowedAudio {
   contentType: string;
 }
 
+/**
+ * A window's bytes as a request body without a copy (a window of decoded audio is several MB, and a copy per window in
+ * flight adds up). Only bytes in a SharedArrayBuffer, which fetch does not send, are copied; uploads never are.
+ */
+export function windowBody(audio: Uint8Array): Uint8Array<ArrayBuffer> {
+  return audio.buffer instanceof ArrayBuffer ? (audio as Uint8Array<ArrayBuffer>) : new Uint8Array(audio);
+}
+
 /** What one upstream takes in one request. */
 export interface UpstreamAudioLimits {
   /** Formats it decodes itself; any other decodable format is converted to WAV. */
