@@ -3,10 +3,10 @@
  *
  *   - per format, the time to decode a recording to 16 kHz mono (lib/providers/decode.ts), as a real-time factor
  *     (seconds of work per second of audio) and as seconds per minute of audio;
- *   - the time to cut the decoded audio into Whisper's 30 s WAV windows (lib/providers/wav-windows.ts);
+ *   - the time to cut the decoded audio into Whisper's 30 s WAV windows and write each (lib/providers/wav-windows.ts);
  *   - the peak resident memory of this process while BENCH_AUDIO_PARALLEL (default 2) ten-minute OGG/Opus voice
- *     notes are decoded and windowed at once — the part of a transcription that holds the audio; the upstream calls
- *     that follow only send the windows.
+ *     notes are decoded and windowed at once, each window written once in turn as it is when sent — the part of a
+ *     transcription that holds the audio. The server's own memory through whole transcriptions: bench/stt-memory.ts.
  *
  *   npx tsx bench/audio.ts
  *   BENCH_AUDIO_SECONDS=600 BENCH_AUDIO_FORMATS=ogg,webm,mp3,flac,wav BENCH_AUDIO_PARALLEL=2 npx tsx bench/audio.ts
@@ -19,7 +19,7 @@
  */
 import { type FixtureFormat, longRecording, removeAudioFixtures } from "../e2e/support/audio";
 import { windowsFor } from "../lib/providers/audio-windows";
-import { decodeToPcm, PCM_SAMPLE_RATE } from "../lib/providers/decode";
+import { decodeToPcm16, PCM_SAMPLE_RATE } from "../lib/providers/decode";
 import { makeWav } from "../lib/providers/sandbox/wav";
 import { splitPcm } from "../lib/providers/wav-windows";
 import { encodeSpeech } from "../lib/speech/encode";
@@ -29,6 +29,8 @@ const FORMATS = (process.env.BENCH_AUDIO_FORMATS ?? "ogg,webm,mp3,flac,wav").spl
 const PARALLEL = Number(process.env.BENCH_AUDIO_PARALLEL ?? 2);
 const TTS_SECONDS = Number(process.env.BENCH_AUDIO_TTS_SECONDS ?? 120);
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+/** Writes every window's WAV in turn (as each is when it is sent); their bytes in all. */
+const writeAll = (windows: readonly { audio: Uint8Array }[]) => windows.reduce((n, w) => n + w.audio.byteLength, 0);
 
 /** Text-to-speech answers: a 24 kHz WAV (the sandbox voices' speech-like tone) encoded to MP3 and Ogg/Opus. */
 async function encodeTts() {
@@ -53,10 +55,11 @@ async function main() {
   for (const format of FORMATS) {
     const file = await longRecording(SECONDS, format);
     const t0 = performance.now();
-    const pcm = await decodeToPcm(file.bytes, format, SECONDS);
+    const pcm = await decodeToPcm16(file.bytes, format, SECONDS);
     const decodeS = (performance.now() - t0) / 1000;
     const t1 = performance.now();
     const windows = splitPcm(pcm, PCM_SAMPLE_RATE, 30);
+    writeAll(windows);
     const windowS = (performance.now() - t1) / 1000;
     const rtf = decodeS / SECONDS;
     console.log(
@@ -86,6 +89,7 @@ async function main() {
       ),
     ),
   );
+  for (const { windows } of results) writeAll(windows);
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
   console.log(

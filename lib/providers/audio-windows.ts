@@ -1,4 +1,4 @@
-import { decodeToPcm, PCM_SAMPLE_RATE, type Pcm, UndecodableAudio } from "./decode";
+import { decodeToPcm16, PCM_SAMPLE_RATE, type Pcm16, UndecodableAudio } from "./decode";
 import type { AudioFormat } from "./descriptor";
 import { ProviderError, type ProviderId, type TranscribeRequest, type TranscriptSegment } from "./types";
 import { type AudioWindow, isSplittableWav, splitPcm, splitWav } from "./wav-windows";
@@ -16,6 +16,14 @@ export interface WindowedAudio {
   contentType: string;
 }
 
+/**
+ * A window's bytes as a request body without a copy (a window of decoded audio is several MB, and a copy per window in
+ * flight adds up). Only bytes in a SharedArrayBuffer, which fetch does not send, are copied; uploads never are.
+ */
+export function windowBody(audio: Uint8Array): Uint8Array<ArrayBuffer> {
+  return audio.buffer instanceof ArrayBuffer ? (audio as Uint8Array<ArrayBuffer>) : new Uint8Array(audio);
+}
+
 /** What one upstream takes in one request. */
 export interface UpstreamAudioLimits {
   /** Formats it decodes itself; any other decodable format is converted to WAV. */
@@ -28,19 +36,20 @@ export interface UpstreamAudioLimits {
  * Decoded recordings by upload: a fallback chain hands every provider the same bytes, so a recording is decoded once
  * per request however many providers try it.
  */
-const decoded = new WeakMap<Uint8Array, Promise<Pcm>>();
+const decoded = new WeakMap<Uint8Array, Promise<Pcm16>>();
 
 /** The windows `req`'s recording goes upstream in, or a "rejected" ProviderError when it cannot be made to fit. */
 export async function windowsFor(provider: ProviderId, req: TranscribeRequest, limits: UpstreamAudioLimits): Promise<WindowedAudio> {
   const duration = req.durationSeconds ?? 0;
   const native = req.format === undefined || limits.native.includes(req.format);
-  if (native && duration <= limits.maxSeconds) return { windows: [{ audio: req.audio, start: 0, end: duration }], contentType: req.contentType };
+  if (native && duration <= limits.maxSeconds)
+    return { windows: [{ audio: req.audio, byteLength: req.audio.byteLength, start: 0, end: duration }], contentType: req.contentType };
   // A PCM WAV is cut without decoding (the original samples, original format).
   if (isSplittableWav(req.audio)) return { windows: splitWav(req.audio, limits.maxSeconds), contentType: "audio/wav" };
   if (req.format === undefined) throw tooLong(provider, limits.maxSeconds);
   let pcm = decoded.get(req.audio);
   if (!pcm) {
-    pcm = decodeToPcm(req.audio, req.format, duration);
+    pcm = decodeToPcm16(req.audio, req.format, duration);
     decoded.set(req.audio, pcm);
   }
   try {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AudioFixtures, audioFixtures, type FixtureFormat, longRecording, removeAudioFixtures } from "@/e2e/support/audio";
 import { windowsFor } from "./audio-windows";
-import { DECODED_FORMATS, decodeToPcm, PCM_SAMPLE_RATE, UndecodableAudio } from "./decode";
+import { DECODED_FORMATS, decodeToPcm, decodeToPcm16, PCM_SAMPLE_RATE, UndecodableAudio } from "./decode";
 import { parseWav } from "./sandbox/wav";
 
 let fx: AudioFixtures;
@@ -64,6 +64,14 @@ describe("decodeToPcm", () => {
     const hifi = fx.variants.find((v) => v.name === "hifi.flac")!;
     const pcm = await decodeToPcm(hifi.bytes, "flac");
     expect(Math.abs(pcm.length / PCM_SAMPLE_RATE - fx.durationSeconds)).toBeLessThan(0.1);
+  });
+
+  it.each(["ogg", "mp3"] as const)("decodes %s to 16-bit samples that are the float samples rounded", async (format) => {
+    const floats = await decodeToPcm(fx.files[format].bytes, format, fx.durationSeconds);
+    const ints = await decodeToPcm16(fx.files[format].bytes, format, fx.durationSeconds);
+    expect(ints).toBeInstanceOf(Int16Array);
+    expect(ints.length).toBe(floats.length);
+    for (let i = 0; i < ints.length; i++) expect(Math.abs(ints[i] / 32_768 - floats[i])).toBeLessThan(1 / 16_384);
   });
 
   it("refuses what it does not decode: OGG/Vorbis and M4A", async () => {

@@ -1,6 +1,6 @@
 import { readVint } from "@/lib/kit/ebml";
 import type { AudioFormat } from "./descriptor";
-import { pcmLayout, pcmSample } from "./wav-windows";
+import { pcmLayout, pcmSample, sample16 } from "./wav-windows";
 
 /**
  * Decoding an upload to 16 kHz mono PCM in-process, so that any recording can be cut into windows and sent as WAV to a
@@ -14,8 +14,9 @@ import { pcmLayout, pcmSample } from "./wav-windows";
  * Decoded: WAV (PCM), MP3, OGG/Opus, WebM/Opus, FLAC. Not decoded (sent whole, where a provider takes them): M4A/AAC and
  * OGG/Vorbis — no maintained AAC decoder exists without native code, and voice apps do not send Vorbis.
  *
- * 16 kHz mono is what the speech models work on (Whisper resamples to it), and it keeps a ten-minute recording at
- * 38 MB of float samples while it is cut.
+ * 16 kHz mono is what the speech models work on (Whisper resamples to it). A recording to be cut into windows is held
+ * as 16-bit samples (`decodeToPcm16`), the precision its WAV windows carry: a ten-minute recording is 19 MB while it is
+ * cut and sent, half what floats would take.
  */
 
 /** The rate every decoded recording is brought to. */
@@ -26,6 +27,8 @@ export const DECODED_FORMATS: readonly AudioFormat[] = ["wav", "mp3", "ogg", "we
 
 /** Mono float samples in [-1, 1] at PCM_SAMPLE_RATE. */
 export type Pcm = Float32Array;
+/** Mono signed 16-bit samples at PCM_SAMPLE_RATE. */
+export type Pcm16 = Int16Array;
 
 /** The recording could not be decoded (a codec this module does not carry, or bytes its decoder refuses). */
 export class UndecodableAudio extends Error {
@@ -37,9 +40,17 @@ const CHUNK_BYTES = 256 * 1024;
 /** Opus frames decoded per call. */
 const OPUS_FRAMES_PER_CALL = 200;
 
-/** `bytes` (of `format`, as recognised by lib/speech) as 16 kHz mono PCM. `durationSeconds` sizes the buffer. */
+/** `bytes` (of `format`, as recognised by lib/speech) as 16 kHz mono float samples. `durationSeconds` sizes the buffer. */
 export async function decodeToPcm(bytes: Uint8Array, format: AudioFormat, durationSeconds = 0): Promise<Pcm> {
-  const out = new PcmCollector(durationSeconds);
+  return decodeInto(bytes, format, new PcmCollector(durationSeconds, Float32Array, (v) => v));
+}
+
+/** `bytes` as 16 kHz mono 16-bit samples (half the memory of decodeToPcm's), for recordings sent on as 16-bit WAV. */
+export async function decodeToPcm16(bytes: Uint8Array, format: AudioFormat, durationSeconds = 0): Promise<Pcm16> {
+  return decodeInto(bytes, format, new PcmCollector(durationSeconds, Int16Array, sample16));
+}
+
+async function decodeInto<T extends Pcm | Pcm16>(bytes: Uint8Array, format: AudioFormat, out: PcmCollector<T>): Promise<T> {
   switch (format) {
     case "wav":
       decodeWav(bytes, out);
@@ -62,9 +73,12 @@ export async function decodeToPcm(bytes: Uint8Array, format: AudioFormat, durati
   return out.result();
 }
 
-/** Collects decoded audio as 16 kHz mono, averaging channels and resampling as it goes (so no full-rate copy is kept). */
-class PcmCollector {
-  private buffer: Float32Array;
+/**
+ * Collects decoded audio as 16 kHz mono, averaging channels and resampling as it goes (so no full-rate copy is kept),
+ * each sample stored as `store` turns it (a float in [-1, 1]) into the array's type.
+ */
+class PcmCollector<T extends Pcm | Pcm16> {
+  private buffer: T;
   private length = 0;
   /** Resampling state: the position (in input samples) of the next output sample, and the partial box sum. */
   private position = 0;
@@ -73,8 +87,12 @@ class PcmCollector {
   private inputIndex = 0;
   private last = 0;
 
-  constructor(durationSeconds: number) {
-    this.buffer = new Float32Array(Math.ceil((durationSeconds + 1) * PCM_SAMPLE_RATE));
+  constructor(
+    durationSeconds: number,
+    private readonly ArrayType: new (length: number) => T,
+    private readonly store: (v: number) => number,
+  ) {
+    this.buffer = new ArrayType(Math.ceil((durationSeconds + 1) * PCM_SAMPLE_RATE));
   }
 
   /** Appends `channels` (all the same length) sampled at `rate`. */
@@ -107,21 +125,21 @@ class PcmCollector {
 
   private append(v: number) {
     if (this.length === this.buffer.length) {
-      const grown = new Float32Array(Math.max(PCM_SAMPLE_RATE, this.buffer.length * 2));
+      const grown = new this.ArrayType(Math.max(PCM_SAMPLE_RATE, this.buffer.length * 2));
       grown.set(this.buffer);
       this.buffer = grown;
     }
-    this.buffer[this.length++] = v;
+    this.buffer[this.length++] = this.store(v);
   }
 
-  result(): Pcm {
+  result(): T {
     if (this.count > 0) this.append(this.sum / this.count);
     if (this.length === 0) throw new UndecodableAudio("no audio was decoded");
-    return this.buffer.subarray(0, this.length);
+    return this.buffer.subarray(0, this.length) as T;
   }
 }
 
-function decodeWav(bytes: Uint8Array, out: PcmCollector) {
+function decodeWav(bytes: Uint8Array, out: PcmCollector<Pcm | Pcm16>) {
   const layout = pcmLayout(bytes);
   if (!layout) throw new UndecodableAudio("not a PCM WAV file");
   const { sampleRate, channels, bitsPerSample, float, blockAlign, dataOffset, dataBytes } = layout;
@@ -150,14 +168,14 @@ interface DecodedChunk {
 }
 
 /** Runs a streaming decoder over `bytes` in chunks; a decoder that reports errors on every chunk has nothing to give. */
-function feed(bytes: Uint8Array, decode: (chunk: Uint8Array) => DecodedChunk, out: PcmCollector) {
+function feed(bytes: Uint8Array, decode: (chunk: Uint8Array) => DecodedChunk, out: PcmCollector<Pcm | Pcm16>) {
   for (let offset = 0; offset < bytes.byteLength; offset += CHUNK_BYTES) {
     const chunk = decode(bytes.subarray(offset, offset + CHUNK_BYTES));
     if (chunk.samplesDecoded > 0) out.push(chunk.channelData, chunk.sampleRate);
   }
 }
 
-async function decodeMp3(bytes: Uint8Array, out: PcmCollector) {
+async function decodeMp3(bytes: Uint8Array, out: PcmCollector<Pcm | Pcm16>) {
   const { MPEGDecoder } = await import("mpg123-decoder");
   const decoder = new MPEGDecoder();
   await decoder.ready;
@@ -168,7 +186,7 @@ async function decodeMp3(bytes: Uint8Array, out: PcmCollector) {
   }
 }
 
-async function decodeFlac(bytes: Uint8Array, out: PcmCollector) {
+async function decodeFlac(bytes: Uint8Array, out: PcmCollector<Pcm | Pcm16>) {
   const { FLACDecoder } = await import("@wasm-audio-decoders/flac");
   const decoder = new FLACDecoder();
   await decoder.ready;
@@ -209,7 +227,7 @@ function parseOpusHead(head: Uint8Array) {
   };
 }
 
-async function decodeOpus(stream: OpusStream, out: PcmCollector) {
+async function decodeOpus(stream: OpusStream, out: PcmCollector<Pcm | Pcm16>) {
   const head = parseOpusHead(stream.head);
   const { OpusDecoder } = await import("opus-decoder");
   const decoder = new OpusDecoder({

@@ -1,5 +1,5 @@
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
-import { transcribeWindows, type UpstreamAudioLimits, windowsFor } from "./audio-windows";
+import { transcribeWindows, type UpstreamAudioLimits, windowBody, windowsFor } from "./audio-windows";
 import { BaseClient, type ClientOptions, OUT_OF_CREDIT } from "./client";
 import { DEFAULT_HF_ASR_MODEL, defaultHfTtsModel } from "./codes";
 import type { AudioFormat } from "./descriptor";
@@ -86,7 +86,7 @@ export class HuggingFaceClient extends BaseClient implements ProviderClient {
             `${this.baseUrl}${path}`,
             true,
             {
-              init: { method: "POST", headers: this.headers({ "content-type": contentType }), body: new Uint8Array(window.audio) },
+              init: { method: "POST", headers: this.headers({ "content-type": contentType }), body: windowBody(window.audio) },
               deadline: req.deadline,
               signal: req.signal,
               handle: async (res, signal) => {

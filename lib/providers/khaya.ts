@@ -1,7 +1,7 @@
 import { processLog } from "@/lib/kit/log";
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
-import { transcribeWindows, type WindowTranscript, windowsFor } from "./audio-windows";
+import { transcribeWindows, type WindowTranscript, windowBody, windowsFor } from "./audio-windows";
 import { BaseClient, type ClientOptions } from "./client";
 import { KHAYA_ASR_LANGUAGES, KHAYA_TRANSLATE_LANGUAGES, KHAYA_TTS_LANGUAGES, toIso3 } from "./codes";
 import type { AudioFormat } from "./descriptor";
@@ -100,7 +100,7 @@ export class KhayaClient extends BaseClient implements ProviderClient {
       this.call({
         path: `/asr/v3/transcribe?language=${encodeURIComponent(language)}${timestamps ? "&timestamps=segment" : ""}`,
         speech: true,
-        init: { method: "POST", headers: this.headers({ "content-type": contentType }), body: new Uint8Array(audio) },
+        init: { method: "POST", headers: this.headers({ "content-type": contentType }), body: windowBody(audio) },
         deadline: req.deadline,
         signal: req.signal,
         handle: async (res, signal): Promise<WindowTranscript> => {

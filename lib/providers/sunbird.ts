@@ -1,7 +1,7 @@
 import { codePointLength } from "@/lib/kit/text";
 import type { UpstreamResponse } from "@/lib/kit/upstream-fetch";
 import { audioFileName } from "./audio";
-import { mapLimited, transcribeWindows, windowsFor } from "./audio-windows";
+import { mapLimited, transcribeWindows, windowBody, windowsFor } from "./audio-windows";
 import { CircuitBreaker, DEFAULT_CIRCUIT_OPTIONS, DEFAULT_HANG_OPTIONS } from "./circuit";
 import { BaseClient, type ClientOptions } from "./client";
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
@@ -174,11 +174,11 @@ export class SunbirdClient extends BaseClient implements ProviderClient {
       native: SUNBIRD_STT_NATIVE_FORMATS,
       maxSeconds: catalogueSettings().sunbirdSttWindowSeconds,
     });
-    if (windows.some((w) => w.audio.byteLength > SUNBIRD_MAX_BODY_BYTES))
+    if (windows.some((w) => w.byteLength > SUNBIRD_MAX_BODY_BYTES))
       this.reject("recording is larger than the provider accepts in one request", "AUDIO_TOO_LARGE");
     const joined = await transcribeWindows(windows, SUNBIRD_WINDOW_CONCURRENCY, (window) => {
       const form = new FormData();
-      form.set("audio", new Blob([new Uint8Array(window.audio)], { type: contentType }), audioFileName(contentType));
+      form.set("audio", new Blob([windowBody(window.audio)], { type: contentType }), audioFileName(contentType));
       form.set("language", language);
       return this.call({
         path: "/tasks/audio/transcriptions",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { makeWav, parseWav } from "./sandbox/wav";
-import { isSplittableWav, splitWav } from "./wav-windows";
+import { isSplittableWav, splitPcm, splitWav } from "./wav-windows";
 
 /** A 16-bit mono WAV of voice-like sound with silences (all zero samples) at the given seconds, each 0.3 s long. */
 function withSilences(durationSeconds: number, silences: number[], sampleRate = 16_000): Uint8Array {
@@ -48,5 +48,23 @@ describe("splitWav", () => {
     expect(isSplittableWav(makeWav({ durationSeconds: 1 }))).toBe(true);
     expect(isSplittableWav(new TextEncoder().encode("RIFF....WAVEfmt not really"))).toBe(false);
     expect(isSplittableWav(new Uint8Array([0xff, 0xfb, 0x90, 0x00]))).toBe(false);
+  });
+});
+
+describe("splitPcm", () => {
+  it("writes each window as a 16-bit WAV of its own samples, of the size it announces", () => {
+    const samples = Int16Array.from({ length: 16_000 * 70 }, (_, i) => (i % 400 < 200 ? 1_000 : -1_000) * (i % 16_000 < 800 ? 0 : 1));
+    const windows = splitPcm(samples, 16_000, 30);
+    expect(windows.length).toBe(3);
+    for (const w of windows) {
+      const audio = w.audio;
+      expect(audio.byteLength).toBe(w.byteLength);
+      const view = new DataView(audio.buffer, audio.byteOffset + 44);
+      const from = Math.round(w.start * 16_000);
+      const own = Int16Array.from({ length: (audio.byteLength - 44) / 2 }, (_, i) => view.getInt16(i * 2, true));
+      expect(own).toEqual(samples.subarray(from, from + own.length));
+      expect(parseWav(audio)?.durationSeconds).toBeCloseTo(w.end - w.start, 3);
+    }
+    expect(windows.at(-1)?.end).toBe(70);
   });
 });

@@ -4,14 +4,18 @@
  *
  * A PCM WAV upload is cut as it is: each window is a complete WAV file with the original header chunks (fmt, and the
  * sample format with it) and a block-aligned slice of the original samples, so nothing is re-encoded and nothing is
- * lost at a cut. Any other recording is first decoded to 16 kHz mono (./decode.ts) and its windows are 16-bit WAV.
+ * lost at a cut. Any other recording is first decoded to 16 kHz mono 16-bit samples (./decode.ts) and its windows are
+ * 16-bit WAV, each written when it is read (when it is sent), so only the windows on their way upstream are in memory
+ * beside the samples.
  * A cut is placed at the quietest 20 ms frame of the last third of each window (the "silence" between words), measured
  * as the mean absolute sample value over every channel; without a quiet stretch it falls at the window's end.
  */
 
 export interface AudioWindow {
-  /** The window as a WAV file. */
-  audio: Uint8Array;
+  /** The window as a WAV file (a window of decoded audio is written anew at each read: read it once per request). */
+  readonly audio: Uint8Array;
+  /** The size of `audio`, known without writing it. */
+  byteLength: number;
   /** Offset of its first sample in the recording, seconds. */
   start: number;
   /** Offset just past its last sample, seconds. */
@@ -31,6 +35,8 @@ export interface PcmLayout {
 }
 
 const FRAME_SECONDS = 0.02;
+/** The RIFF header, the fmt chunk and the data chunk's header of wav16's files. */
+const WAV16_HEADER_BYTES = 44;
 
 const ascii = (bytes: Uint8Array, offset: number, length = 4) => String.fromCharCode(...bytes.subarray(offset, offset + length));
 
@@ -85,23 +91,28 @@ export function splitWav(bytes: Uint8Array, maxSeconds: number): AudioWindow[] {
   if (!layout) throw new Error("not a PCM WAV file");
   const { sampleRate, blockAlign, dataOffset, dataBytes } = layout;
   const totalFrames = dataBytes / blockAlign;
-  if (totalFrames / sampleRate <= maxSeconds) return [{ audio: bytes, start: 0, end: totalFrames / sampleRate }];
-  return cuts(totalFrames, sampleRate, maxSeconds, (frame, count) => meanLevel(bytes, layout, frame, count)).map(([from, to]) => ({
-    audio: wavOf(layout.fmtChunk, bytes.subarray(dataOffset + from * blockAlign, dataOffset + to * blockAlign)),
-    start: from / sampleRate,
-    end: to / sampleRate,
-  }));
+  if (totalFrames / sampleRate <= maxSeconds) return [{ audio: bytes, byteLength: bytes.byteLength, start: 0, end: totalFrames / sampleRate }];
+  return cuts(totalFrames, sampleRate, maxSeconds, (frame, count) => meanLevel(bytes, layout, frame, count)).map(([from, to]) => {
+    const audio = wavOf(layout.fmtChunk, bytes.subarray(dataOffset + from * blockAlign, dataOffset + to * blockAlign));
+    return { audio, byteLength: audio.byteLength, start: from / sampleRate, end: to / sampleRate };
+  });
 }
 
-/** Windows of at most `maxSeconds` of mono float samples at `sampleRate`, each a 16-bit PCM WAV file. */
-export function splitPcm(samples: Float32Array, sampleRate: number, maxSeconds: number): AudioWindow[] {
+/**
+ * Windows of at most `maxSeconds` of mono 16-bit samples at `sampleRate`, each a 16-bit PCM WAV file written when its
+ * `audio` is read: all of a recording's windows at once would double the memory its samples take.
+ */
+export function splitPcm(samples: Int16Array, sampleRate: number, maxSeconds: number): AudioWindow[] {
   const level = (frame: number, count: number) => {
     let sum = 0;
     for (let i = frame; i < frame + count; i++) sum += Math.abs(samples[i]);
-    return sum / count;
+    return sum / count / 32_768;
   };
   return cuts(samples.length, sampleRate, maxSeconds, level).map(([from, to]) => ({
-    audio: wav16(samples.subarray(from, to), sampleRate),
+    get audio() {
+      return wav16(samples.subarray(from, to), sampleRate);
+    },
+    byteLength: WAV16_HEADER_BYTES + (to - from) * 2,
     start: from / sampleRate,
     end: to / sampleRate,
   }));
@@ -161,7 +172,14 @@ function meanLevel(bytes: Uint8Array, layout: PcmLayout, frame: number, count: n
 
 /** A WAV file with `fmtChunk` (header included) around `samples`. */
 export function wavOf(fmtChunk: Uint8Array, samples: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + fmtChunk.byteLength + 8 + samples.byteLength);
+  const out = wavWithRoom(fmtChunk, samples.byteLength);
+  out.set(samples, out.byteLength - samples.byteLength);
+  return out;
+}
+
+/** A WAV file with `fmtChunk` (header included) and `dataBytes` of samples still to be written at its end. */
+function wavWithRoom(fmtChunk: Uint8Array, dataBytes: number): Uint8Array {
+  const out = new Uint8Array(12 + fmtChunk.byteLength + 8 + dataBytes);
   const view = new DataView(out.buffer);
   const put = (offset: number, s: string) => {
     for (let i = 0; i < s.length; i++) out[offset + i] = s.charCodeAt(i);
@@ -172,13 +190,18 @@ export function wavOf(fmtChunk: Uint8Array, samples: Uint8Array): Uint8Array {
   out.set(fmtChunk, 12);
   const data = 12 + fmtChunk.byteLength;
   put(data, "data");
-  view.setUint32(data + 4, samples.byteLength, true);
-  out.set(samples, data + 8);
+  view.setUint32(data + 4, dataBytes, true);
   return out;
 }
 
-/** Mono float samples as a 16-bit PCM WAV file. */
-export function wav16(samples: Float32Array, sampleRate: number): Uint8Array {
+/** A float sample in [-1, 1] (clamped) as a signed 16-bit value. */
+export function sample16(v: number): number {
+  const clamped = Math.max(-1, Math.min(1, v));
+  return Math.round(clamped < 0 ? clamped * 32_768 : clamped * 32_767);
+}
+
+/** Mono samples (floats in [-1, 1], or 16-bit) as a 16-bit PCM WAV file. */
+export function wav16(samples: Float32Array | Int16Array, sampleRate: number): Uint8Array {
   const fmt = new Uint8Array(24);
   const f = new DataView(fmt.buffer);
   fmt.set([0x66, 0x6d, 0x74, 0x20]); // "fmt "
@@ -189,11 +212,9 @@ export function wav16(samples: Float32Array, sampleRate: number): Uint8Array {
   f.setUint32(16, sampleRate * 2, true);
   f.setUint16(20, 2, true);
   f.setUint16(22, 16, true);
-  const data = new Uint8Array(samples.length * 2);
-  const d = new DataView(data.buffer);
-  for (let i = 0; i < samples.length; i++) {
-    const v = Math.max(-1, Math.min(1, samples[i]));
-    d.setInt16(i * 2, Math.round(v < 0 ? v * 32_768 : v * 32_767), true);
-  }
-  return wavOf(fmt, data);
+  const out = wavWithRoom(fmt, samples.length * 2);
+  const d = new DataView(out.buffer, out.byteLength - samples.length * 2);
+  const float = samples instanceof Float32Array;
+  for (let i = 0; i < samples.length; i++) d.setInt16(i * 2, float ? sample16(samples[i]) : samples[i], true);
+  return out;
 }
