@@ -11,6 +11,8 @@
  *   tsx bench/cold-start.ts --project <dir>       reuses <dir>/.vercel/output (from an earlier build of this checkout)
  *   tsx bench/cold-start.ts --check               exits 1 when a function's first answer is over the /health/live
  *                                                 function's by more than COLD_START_BUDGET_MS
+ *   BENCH_COLD_CPU_PROF=<dir> tsx bench/cold-start.ts …   also writes a V8 CPU profile of every start (spawn → first
+ *                                                 answer) into <dir>, for bench/cpuprofile.ts to summarise
  *
  * Writes bench/results/cold-start.json and cold-start.md (BENCH_OUT to choose another folder). Providers are the
  * in-process sandbox (no credentials): the first answer includes loading the provider layer and the emulator code, as a
@@ -33,6 +35,8 @@ const repo = path.resolve(import.meta.dirname, "..");
 const OUT = path.resolve(repo, process.env.BENCH_OUT ?? "bench/results");
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 3);
 const FIRST_ANSWER_TIMEOUT_MS = 30_000;
+/** Where to write a CPU profile of each start (--cpu-prof), or undefined. */
+const CPU_PROFILE_DIR = process.env.BENCH_COLD_CPU_PROF ? path.resolve(process.env.BENCH_COLD_CPU_PROF) : undefined;
 
 /** A real request for a function, identified by one of the routes it serves; `key` is the key the keys function issued. */
 interface Probe {
@@ -124,17 +128,19 @@ const PROBES: Probe[] = [
  * What the platform's Node.js runtime does with the function: require its handler, and serve every request with it.
  * Run from the function's own directory, as /var/task is on the platform.
  */
-export const BRIDGE = `
+const BRIDGE = `
 const http = require("node:http");
 const path = require("node:path");
 const config = require(path.resolve(".vc-config.json"));
 const mod = require(path.resolve(config.handler));
 const handler = typeof mod === "function" ? mod : mod.default;
 http.createServer((req, res) => handler(req, res)).listen(Number(process.env.PORT), "127.0.0.1");
+// The benchmark ends a profiled start with SIGTERM: exiting writes the CPU profile (a kill would lose it).
+process.on("SIGTERM", () => process.exit(0));
 `;
 
 /** The function's files, and only those, copied into a new directory: what a deployment of it would hold. */
-export function layOut(projectDir: string, fn: BuiltFunction): string {
+function layOut(projectDir: string, fn: BuiltFunction): string {
   const dir = mkdtempSync(path.join(tmpdir(), "lugha-cold-"));
   const funcDir = realpathSync(path.join(projectDir, ".vercel", "output", "functions", fn.dir));
   cpSync(funcDir, dir, { recursive: true, dereference: true });
@@ -156,7 +162,10 @@ async function coldStart(dir: string, probe: Probe, env: NodeJS.ProcessEnv, key:
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ["___bench_bridge.cjs"], {
+  const profile = CPU_PROFILE_DIR
+    ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROFILE_DIR}`, `--cpu-prof-name=${probe.label.replace(/\W+/g, "_")}-${Date.now()}.cpuprofile`]
+    : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, "___bench_bridge.cjs"], {
     cwd: dir,
     env: { ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
@@ -180,7 +189,10 @@ async function coldStart(dir: string, probe: Probe, env: NodeJS.ProcessEnv, key:
     }
     throw new Error(`${probe.label}: no answer within ${FIRST_ANSWER_TIMEOUT_MS} ms: ${stderr.slice(-2000)}`);
   } finally {
-    child.kill("SIGKILL");
+    if (CPU_PROFILE_DIR && child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    } else child.kill("SIGKILL");
   }
 }
 
