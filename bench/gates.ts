@@ -1,0 +1,95 @@
+/**
+ * What `npm run bench -- --check` (bench/run.ts) holds, and the pure decision: figures in, failures out. Kept apart
+ * from the harness so that the decision is unit-tested without starting anything (bench/gates.test.ts).
+ */
+import type { AppProcessResult, BatchProbeResult, Measurement } from "./run";
+
+/**
+ * Upstream calls (quota units) per 100 batch items at most this (the quota issue's figure). Packed, 50 short items
+ * take 2 calls to provider_a; one call per item (no packing) would be ≈ 100.
+ */
+export const MAX_BATCH_CALLS_PER_100_ITEMS = 6;
+/**
+ * app/floor-node-http throughput on translate-0ms (distinct texts) at least this. A diagnostic that must not fall,
+ * not a target: the app has measured 0.67–0.72, the rest being Next.js's own per-request work in a larger process.
+ */
+export const MIN_NODE_HTTP_FLOOR_RATIO = 0.62;
+/** The server's VmHWM from spawn through the load at most this, per database. */
+export const VM_HWM_BUDGET_MB = { pglite: 768, postgres: 512 } as const;
+/** Idle RSS after start-up and one translation at most this (PGlite, whose WebAssembly memory is the bulk). */
+export const IDLE_BUDGET_MB: Partial<Record<keyof typeof VM_HWM_BUDGET_MB, number>> = { pglite: 400 };
+/**
+ * A conditional GET answered 304 costs at most this fraction of the full answer's median time, for a read whose full
+ * answer is large (the OpenAPI document, ≈270 kB). A small read (the listing, a few kB) is gated on the 304 alone:
+ * its time is mostly the request's fixed cost either way.
+ */
+export const MAX_NOT_MODIFIED_COST_RATIO = 0.5;
+/** Full answers at least this large are held to MAX_NOT_MODIFIED_COST_RATIO. */
+export const LARGE_READ_BYTES = 64 * 1024;
+
+/** One cacheable read, fetched in full and then with If-None-Match: its validator, statuses, sizes and times. */
+export interface NotModifiedResult {
+  database: string;
+  path: string;
+  etag: string | null;
+  full_bytes: number;
+  full_median_ms: number;
+  /** Status of every conditional GET (all 304 when it works). */
+  conditional_statuses: number[];
+  /** Largest body a conditional GET carried (0 when it works). */
+  conditional_max_bytes: number;
+  conditional_median_ms: number;
+  requests: number;
+}
+
+export interface GateInput {
+  all: Measurement[];
+  processes: AppProcessResult[];
+  batches: BatchProbeResult[];
+  notModified: NotModifiedResult[];
+}
+
+/**
+ * The failures: the app below MIN_NODE_HTTP_FLOOR_RATIO of the node:http floor, any error answered by the app, an app
+ * process whose VmHWM (or sampled peak) from spawn is over its database's budget or whose idle RSS is over the idle
+ * budget, a batch costing more than MAX_BATCH_CALLS_PER_100_ITEMS upstream calls per 100 items, a cacheable read
+ * without a validator or whose conditional GET is not an empty 304, or a large read whose 304 is not cheap.
+ */
+export function gateFailures({ all, processes, batches, notModified }: GateInput): string[] {
+  const failures: string[] = [];
+  for (const b of batches)
+    if (!(b.upstream_calls_per_100_items <= MAX_BATCH_CALLS_PER_100_ITEMS))
+      failures.push(`${b.database} batch: ${b.upstream_calls_per_100_items} upstream calls per 100 items > ${MAX_BATCH_CALLS_PER_100_ITEMS}`);
+  for (const app of all.filter((m) => m.target === "app")) {
+    if (app.errors.total > 0) failures.push(`${app.database} ${app.scenario}: ${app.errors.total} errors`);
+    const floor = all.find((m) => m.database === app.database && m.scenario === app.scenario && m.target === "floor-node-http");
+    if (!floor) continue;
+    const x = app.requests_per_second / floor.requests_per_second;
+    if (!(x >= MIN_NODE_HTTP_FLOOR_RATIO))
+      failures.push(`${app.database} ${app.scenario}: app/floor-node-http ${x.toFixed(2)} < ${MIN_NODE_HTTP_FLOOR_RATIO}`);
+  }
+  for (const p of processes) {
+    if (p.vm_hwm_mb > p.vm_hwm_budget_mb)
+      failures.push(`${p.database} (cache ${p.cache}, ${p.start}): VmHWM ${p.vm_hwm_mb} MB > budget ${p.vm_hwm_budget_mb} MB`);
+    // The same budget for the whole start: a start-up child (PGlite's preparation) has its own high-water mark, which
+    // ends with it; the tree's samples from spawn include it.
+    if (p.peak_rss_from_spawn_mb > p.vm_hwm_budget_mb)
+      failures.push(
+        `${p.database} (cache ${p.cache}, ${p.start}): peak RSS from spawn ${p.peak_rss_from_spawn_mb} MB > budget ${p.vm_hwm_budget_mb} MB`,
+      );
+    if (p.idle_budget_mb !== null && p.idle_rss_mb > p.idle_budget_mb)
+      failures.push(`${p.database} (cache ${p.cache}, ${p.start}): idle RSS ${p.idle_rss_mb} MB > budget ${p.idle_budget_mb} MB`);
+  }
+  for (const n of notModified) {
+    const read = `${n.database} GET ${n.path}`;
+    if (!n.etag) failures.push(`${read}: no ETag`);
+    const other = n.conditional_statuses.filter((s) => s !== 304);
+    if (other.length || !n.conditional_statuses.length)
+      failures.push(`${read} with If-None-Match: ${other.length || "no"} answers other than 304 (${[...new Set(other)].join(", ") || "none sent"})`);
+    if (n.conditional_max_bytes > 0) failures.push(`${read}: a 304 carried a body of ${n.conditional_max_bytes} bytes`);
+    const ratio = n.conditional_median_ms / n.full_median_ms;
+    if (n.full_bytes >= LARGE_READ_BYTES && !(ratio <= MAX_NOT_MODIFIED_COST_RATIO))
+      failures.push(`${read}: a 304 costs ${ratio.toFixed(2)} of a full answer (> ${MAX_NOT_MODIFIED_COST_RATIO})`);
+  }
+  return failures;
+}
