@@ -18,27 +18,27 @@ export const MIN_NODE_HTTP_FLOOR_RATIO = 0.62;
 export const VM_HWM_BUDGET_MB = { pglite: 768, postgres: 512 } as const;
 /** Idle RSS after start-up and one translation at most this (PGlite, whose WebAssembly memory is the bulk). */
 export const IDLE_BUDGET_MB: Partial<Record<keyof typeof VM_HWM_BUDGET_MB, number>> = { pglite: 400 };
-/**
- * A conditional GET answered 304 costs at most this fraction of the full answer's median time, for a read whose full
- * answer is large (the OpenAPI document, ≈270 kB). A small read (the listing, a few kB) is gated on the 304 alone:
- * its time is mostly the request's fixed cost either way.
- */
-export const MAX_NOT_MODIFIED_COST_RATIO = 0.5;
-/** Full answers at least this large are held to MAX_NOT_MODIFIED_COST_RATIO. */
-export const LARGE_READ_BYTES = 64 * 1024;
 
-/** One cacheable read, fetched in full and then with If-None-Match: its validator, statuses, sizes and times. */
+/**
+ * One cacheable read, fetched in full and then with If-None-Match: its validator, statuses, sizes and costs. The gate
+ * holds the 304 itself (a validator, every conditional answer 304, no body); the cost is reported, not gated: on
+ * loopback the bytes a 304 saves cost next to nothing to move (on a real network they are most of the time), and the
+ * server's CPU per request on a shared machine moves by more than the difference (docs/benchmark.md).
+ */
 export interface NotModifiedResult {
   database: string;
   path: string;
   etag: string | null;
   full_bytes: number;
   full_median_ms: number;
+  /** The server's CPU time per full answer (its process tree, over a run of them). */
+  full_cpu_ms_per_request: number;
   /** Status of every conditional GET (all 304 when it works). */
   conditional_statuses: number[];
   /** Largest body a conditional GET carried (0 when it works). */
   conditional_max_bytes: number;
   conditional_median_ms: number;
+  conditional_cpu_ms_per_request: number;
   requests: number;
 }
 
@@ -52,8 +52,8 @@ export interface GateInput {
 /**
  * The failures: the app below MIN_NODE_HTTP_FLOOR_RATIO of the node:http floor, any error answered by the app, an app
  * process whose VmHWM (or sampled peak) from spawn is over its database's budget or whose idle RSS is over the idle
- * budget, a batch costing more than MAX_BATCH_CALLS_PER_100_ITEMS upstream calls per 100 items, a cacheable read
- * without a validator or whose conditional GET is not an empty 304, or a large read whose 304 is not cheap.
+ * budget, a batch costing more than MAX_BATCH_CALLS_PER_100_ITEMS upstream calls per 100 items, or a cacheable read
+ * without a validator or whose conditional GET is not an empty 304.
  */
 export function gateFailures({ all, processes, batches, notModified }: GateInput): string[] {
   const failures: string[] = [];
@@ -87,9 +87,6 @@ export function gateFailures({ all, processes, batches, notModified }: GateInput
     if (other.length || !n.conditional_statuses.length)
       failures.push(`${read} with If-None-Match: ${other.length || "no"} answers other than 304 (${[...new Set(other)].join(", ") || "none sent"})`);
     if (n.conditional_max_bytes > 0) failures.push(`${read}: a 304 carried a body of ${n.conditional_max_bytes} bytes`);
-    const ratio = n.conditional_median_ms / n.full_median_ms;
-    if (n.full_bytes >= LARGE_READ_BYTES && !(ratio <= MAX_NOT_MODIFIED_COST_RATIO))
-      failures.push(`${read}: a 304 costs ${ratio.toFixed(2)} of a full answer (> ${MAX_NOT_MODIFIED_COST_RATIO})`);
   }
   return failures;
 }

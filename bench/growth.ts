@@ -96,6 +96,8 @@ interface CallersPoint {
   p99_ms: number;
   errors: number;
   upstream_calls_per_request: number;
+  /** The most calls one emulator had in flight at once (the app holds none back: no cap on single translations). */
+  max_in_flight: number;
   /** CPU time of the server's process tree per request, and as cores kept busy over the run. */
   server_cpu_ms_per_request: number;
   server_cpu_cores: number;
@@ -183,7 +185,7 @@ async function callersPoint(app: RunningApp, key: string, upstreams: Record<stri
   const cpuBefore = cpuMs(app.child.pid!);
   const { result, latencies } = await load(url, TRANSLATE, key, DURATION, nextBody, callers);
   const cpu = cpuMs(app.child.pid!) - cpuBefore;
-  const { calls } = await emulatorStats(upstreams);
+  const { calls, maxInFlight } = await emulatorStats(upstreams);
   return {
     callers,
     requests_per_second: round1(result["2xx"] / result.duration),
@@ -191,6 +193,7 @@ async function callersPoint(app: RunningApp, key: string, upstreams: Record<stri
     p99_ms: round1(percentile(latencies, 99)),
     errors: result.non2xx + result.errors + result.timeouts,
     upstream_calls_per_request: round1(calls / Math.max(1, result.requests.total)),
+    max_in_flight: maxInFlight,
     server_cpu_ms_per_request: Math.round((cpu / Math.max(1, result.requests.total)) * 100) / 100,
     server_cpu_cores: Math.round((cpu / (result.duration * 1000)) * 100) / 100,
   };
@@ -255,7 +258,7 @@ async function main() {
     const p = await callersPoint(app, key, upstreams, n);
     callers.push(p);
     log(
-      `${n} callers: ${p.requests_per_second} req/s, p50 ${p.p50_ms} p99 ${p.p99_ms} ms, errors ${p.errors}, ${p.upstream_calls_per_request} calls/request, server CPU ${p.server_cpu_ms_per_request} ms/request (${p.server_cpu_cores} cores)`,
+      `${n} callers: ${p.requests_per_second} req/s, p50 ${p.p50_ms} p99 ${p.p99_ms} ms, errors ${p.errors}, ${p.upstream_calls_per_request} calls/request (max in flight ${p.max_in_flight}), server CPU ${p.server_cpu_ms_per_request} ms/request (${p.server_cpu_cores} cores)`,
     );
   }
   await stopChild(app.child);
@@ -313,11 +316,11 @@ function markdown(
     "|---:|---:|---:|---:|",
     ...batches.map((b) => `| ${b.size} | ${each(b)} | ${b.upstream_calls_per_request} | ${b.max_in_flight} |`),
     "",
-    "| concurrent callers | req/s | p50 ms | p99 ms | errors | upstream calls /req | server CPU ms/req (cores busy) |",
-    "|---:|---:|---:|---:|---:|---:|---:|",
+    "| concurrent callers | req/s | p50 ms | p99 ms | errors | upstream calls /req | max in flight | server CPU ms/req (cores busy) |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...callers.map(
       (c) =>
-        `| ${c.callers} | ${c.requests_per_second} | ${c.p50_ms} | ${c.p99_ms} | ${c.errors} | ${c.upstream_calls_per_request} | ${c.server_cpu_ms_per_request} (${c.server_cpu_cores}) |`,
+        `| ${c.callers} | ${c.requests_per_second} | ${c.p50_ms} | ${c.p99_ms} | ${c.errors} | ${c.upstream_calls_per_request} | ${c.max_in_flight} | ${c.server_cpu_ms_per_request} (${c.server_cpu_cores}) |`,
     ),
     "",
   ].join("\n");
