@@ -58,9 +58,9 @@
  * BENCH_ROUNDS=3 × BENCH_DURATION=10 s interleaved, medians, the batch probe (2 batches) and the 304 probe (the OpenAPI
  * document, the listing and the guide, full and with If-None-Match); exits 1 on what bench/gates.ts gateFailures
  * lists (app/floor-node-http below 0.62, any error, memory over budget, a batch over 6 upstream calls per 100 items, a
- * conditional read that is not an empty 304). The cold start of the Vercel
- * functions has its own gate (bench/cold-start.ts --check); `npm run bench:check` runs both. Writes check.json.
- * Everything listens on 127.0.0.1 only.
+ * conditional read that is not an empty 304). The cold start of the Vercel functions has its own gate
+ * (bench/cold-start.ts --check); `npm run bench:check` runs both. Writes check.json. Everything listens on 127.0.0.1
+ * only.
  *
  * The harness's pieces (starting the app and the emulators, load, probes) are exported for bench/growth.ts.
  */
