@@ -2,13 +2,19 @@ import { describe, expect, it } from "vitest";
 import { type GateInput, gateFailures, type NotModifiedResult } from "./gates";
 import type { AppProcessResult, BatchProbeResult, Measurement } from "./run";
 
-const measurement = (target: Measurement["target"], requestsPerSecond: number, errors = 0): Measurement => ({
+const measurement = (
+  target: Measurement["target"],
+  requestsPerSecond: number,
+  errors = 0,
+  scenario = "translate-0ms",
+  latency = { p50: 1, p99: 1 },
+): Measurement => ({
   database: "pglite",
-  scenario: "translate-0ms",
+  scenario,
   target,
   requests_per_second: requestsPerSecond,
   requests: 1000,
-  latency_ms: { p50: 1, p95: 1, p99: 1, mean: 1, max: 1 },
+  latency_ms: { p50: latency.p50, p95: latency.p99, p99: latency.p99, mean: latency.p50, max: latency.p99 },
   errors: { total: errors, non_2xx: errors, socket: 0, timeouts: 0, by_status: {} },
   upstream_calls_per_1000: 1000,
   duration_s: 10,
@@ -74,6 +80,18 @@ describe("bench --check gate", () => {
     expect(gateFailures({ ...passing, all: [measurement("app", 620), measurement("floor-node-http", 1000)] })).toEqual([]);
     expect(gateFailures({ ...passing, all: [measurement("app", 610), measurement("floor-node-http", 1000)] })).toEqual([
       "pglite translate-0ms: app/floor-node-http 0.61 < 0.62",
+    ]);
+  });
+
+  it("fails when the app adds more than 2 ms at p50 or 10 ms at p99 over the bare proxy at upstream 100 ms", () => {
+    const at100 = (app: { p50: number; p99: number }) => ({
+      ...passing,
+      all: [measurement("app", 450, 0, "translate-100ms", app), measurement("baseline", 460, 0, "translate-100ms", { p50: 102, p99: 110 })],
+    });
+    expect(gateFailures(at100({ p50: 104, p99: 120 }))).toEqual([]);
+    expect(gateFailures(at100({ p50: 104.5, p99: 133 }))).toEqual([
+      "pglite translate-100ms: p50 +2.5 ms over the bare proxy > +2 ms",
+      "pglite translate-100ms: p99 +23 ms over the bare proxy > +10 ms",
     ]);
   });
 

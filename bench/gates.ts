@@ -14,6 +14,13 @@ export const MAX_BATCH_CALLS_PER_100_ITEMS = 6;
  * not a target: the app has measured 0.67–0.72, the rest being Next.js's own per-request work in a larger process.
  */
 export const MIN_NODE_HTTP_FLOOR_RATIO = 0.62;
+/**
+ * Latency the app adds over the bare proxy (bench/baseline-proxy.mjs) on ADDED_LATENCY_SCENARIO: distinct texts,
+ * upstream 100 ms, cache off, 50 connections. Medians of the interleaved rounds, p50 and p99 each.
+ */
+export const ADDED_LATENCY_SCENARIO = "translate-100ms";
+export const MAX_ADDED_P50_MS = 2;
+export const MAX_ADDED_P99_MS = 10;
 /** The server's VmHWM from spawn through the load at most this, per database. */
 export const VM_HWM_BUDGET_MB = { pglite: 768, postgres: 512 } as const;
 /** Idle RSS after start-up and one translation at most this (PGlite, whose WebAssembly memory is the bulk). */
@@ -50,7 +57,8 @@ export interface GateInput {
 }
 
 /**
- * The failures: the app below MIN_NODE_HTTP_FLOOR_RATIO of the node:http floor, any error answered by the app, an app
+ * The failures: the app below MIN_NODE_HTTP_FLOOR_RATIO of the node:http floor, its p50 or p99 over the bare proxy's
+ * by more than MAX_ADDED_P50_MS / MAX_ADDED_P99_MS on ADDED_LATENCY_SCENARIO, any error answered by the app, an app
  * process whose VmHWM (or sampled peak) from spawn is over its database's budget or whose idle RSS is over the idle
  * budget, a batch costing more than MAX_BATCH_CALLS_PER_100_ITEMS upstream calls per 100 items, or a cacheable read
  * without a validator or whose conditional GET is not an empty 304.
@@ -62,7 +70,18 @@ export function gateFailures({ all, processes, batches, notModified }: GateInput
       failures.push(`${b.database} batch: ${b.upstream_calls_per_100_items} upstream calls per 100 items > ${MAX_BATCH_CALLS_PER_100_ITEMS}`);
   for (const app of all.filter((m) => m.target === "app")) {
     if (app.errors.total > 0) failures.push(`${app.database} ${app.scenario}: ${app.errors.total} errors`);
-    const floor = all.find((m) => m.database === app.database && m.scenario === app.scenario && m.target === "floor-node-http");
+    const other = (target: Measurement["target"]) =>
+      all.find((m) => m.database === app.database && m.scenario === app.scenario && m.target === target);
+    const baseline = other("baseline");
+    if (app.scenario === ADDED_LATENCY_SCENARIO && baseline)
+      for (const [p, max] of [
+        ["p50", MAX_ADDED_P50_MS],
+        ["p99", MAX_ADDED_P99_MS],
+      ] as const) {
+        const added = Math.round((app.latency_ms[p] - baseline.latency_ms[p]) * 10) / 10;
+        if (!(added <= max)) failures.push(`${app.database} ${app.scenario}: ${p} +${added} ms over the bare proxy > +${max} ms`);
+      }
+    const floor = other("floor-node-http");
     if (!floor) continue;
     const x = app.requests_per_second / floor.requests_per_second;
     if (!(x >= MIN_NODE_HTTP_FLOOR_RATIO))

@@ -54,10 +54,10 @@
  * of the tree at the end (the server's high-water mark from its start). Budgets: VmHWM ≤ 768 MB on PGlite and ≤ 512 MB
  * on PostgreSQL; idle ≤ 400 MB on PGlite.
  *
- * `--check`: PGlite only, a fresh data directory, translate-0ms (distinct texts) on the app and floor-node-http,
- * BENCH_ROUNDS=3 × BENCH_DURATION=10 s interleaved, medians, the batch probe (2 batches) and the 304 probe (the OpenAPI
+ * `--check`: PGlite only, a fresh data directory, translate-0ms (distinct texts) on the app and floor-node-http and
+ * translate-100ms on the app and the baseline, BENCH_ROUNDS=3 × BENCH_DURATION=10 s interleaved, medians, the batch probe (2 batches) and the 304 probe (the OpenAPI
  * document, the listing and the guide, full and with If-None-Match); exits 1 on what bench/gates.ts gateFailures
- * lists (app/floor-node-http below 0.62, any error, memory over budget, a batch over 6 upstream calls per 100 items, a
+ * lists (app/floor-node-http below 0.62, p50/p99 more than +2/+10 ms over the baseline at 100 ms, any error, memory over budget, a batch over 6 upstream calls per 100 items, a
  * conditional read that is not an empty 304). The cold start of the Vercel functions has its own gate
  * (bench/cold-start.ts --check); `npm run bench:check` runs both. Writes check.json. Everything listens on 127.0.0.1
  * only.
@@ -75,8 +75,11 @@ import { createDatabase, type PostgresServer, startPostgres } from "../e2e/suppo
 import { catalogFixture } from "./catalog";
 import { FLOOR_CLIENTS, FLOOR_PATH, type FloorClient, prepareFloor } from "./floor";
 import {
+  ADDED_LATENCY_SCENARIO,
   gateFailures,
   IDLE_BUDGET_MB,
+  MAX_ADDED_P50_MS,
+  MAX_ADDED_P99_MS,
   MAX_BATCH_CALLS_PER_100_ITEMS,
   MIN_NODE_HTTP_FLOOR_RATIO,
   type NotModifiedResult,
@@ -253,6 +256,8 @@ const DATABASES = (CHECK ? "pglite" : (env.BENCH_DATABASES ?? "pglite,postgres")
 if (env.BENCH_FLOOR_CLIENT)
   process.stderr.write("BENCH_FLOOR_CLIENT is ignored: both floors run (floor-node-http and floor-fetch; BENCH_FLOOR_DIR holds one build each)\n");
 
+/** What `--check` measures: the throughput ratio's scenario against the floor, the added latency's against the baseline. */
+const CHECK_TARGETS: Record<string, Target[]> = { "translate-0ms": ["app", "floor-node-http"], [ADDED_LATENCY_SCENARIO]: ["app", "baseline"] };
 const selected = (name: string) => !env.BENCH_SCENARIOS || env.BENCH_SCENARIOS.split(",").includes(name);
 const REPEATED_BODY = JSON.stringify({ text: SENTENCE, source_lang: "en", target_lang: "lug" });
 const ALL: Target[] = ["app", "floor-node-http", "floor-fetch", "baseline"];
@@ -332,9 +337,9 @@ const SCENARIOS: Scenario[] = [
   },
 ]
   .filter((s) => selected(s.name))
-  // The gate compares the app with the node:http floor on distinct single translations only.
-  .filter((s) => !CHECK || s.name === "translate-0ms")
-  .map((s) => (CHECK ? { ...s, targets: ["app", "floor-node-http"] } : s)) as Scenario[];
+  // The gate compares the app with the node:http floor at 0 ms and with the bare proxy at 100 ms, distinct texts.
+  .filter((s) => !CHECK || s.name in CHECK_TARGETS)
+  .map((s) => (CHECK ? { ...s, targets: CHECK_TARGETS[s.name] } : s)) as Scenario[];
 /** The scenarios that are not a load run: each its own step. */
 const CATALOG = !CHECK && selected("catalog-200");
 /** The batch probe (quota spent per item and round trips): in the full run and in --check (`batch-probe` alone runs only it). */
@@ -1049,6 +1054,17 @@ function targetRows(r: Results): string[] {
         `| ${db} | p99, distinct texts, upstream 100 ms | ≤ floor (node:http) + ${MAX_P99_OVER_FLOOR_MS} ms = ${limit} ms | ${app100.latency_ms.p99} ms | ${verdict(app100.latency_ms.p99 <= limit)} |`,
       );
     }
+    const base100 = find(r.all, db, ADDED_LATENCY_SCENARIO, "baseline");
+    if (app100 && base100)
+      for (const [p, max] of [
+        ["p50", MAX_ADDED_P50_MS],
+        ["p99", MAX_ADDED_P99_MS],
+      ] as const) {
+        const added = round1(app100.latency_ms[p] - base100.latency_ms[p]);
+        rows.push(
+          `| ${db} | ${p} added over the bare proxy, distinct texts, upstream 100 ms | ≤ +${max} ms | +${added} ms | ${verdict(added <= max)} |`,
+        );
+      }
     const hit = find(r.all, db, "cache-hit", "app");
     const hitFloor = find(r.all, db, "cache-hit", "floor-node-http");
     if (hit && hitFloor) {
@@ -1426,6 +1442,7 @@ async function main() {
       vm_hwm_budget_mb: VM_HWM_BUDGET_MB,
       idle_budget_mb: IDLE_BUDGET_MB,
       max_batch_calls_per_100_items: MAX_BATCH_CALLS_PER_100_ITEMS,
+      max_added_over_baseline_ms: { scenario: ADDED_LATENCY_SCENARIO, p50: MAX_ADDED_P50_MS, p99: MAX_ADDED_P99_MS },
     };
     writeFileSync(
       path.join(OUT, "check.json"),
@@ -1437,7 +1454,7 @@ async function main() {
       process.exitCode = 1;
     } else
       log(
-        `bench --check passed (app/floor-node-http ≥ ${MIN_NODE_HTTP_FLOOR_RATIO}, no errors, VmHWM ≤ ${VM_HWM_BUDGET_MB.pglite} MB, idle ≤ ${IDLE_BUDGET_MB.pglite} MB, batch ≤ ${MAX_BATCH_CALLS_PER_100_ITEMS} upstream calls per 100 items, empty 304s for unchanged reads)`,
+        `bench --check passed (app/floor-node-http ≥ ${MIN_NODE_HTTP_FLOOR_RATIO}, added p50/p99 over the baseline ≤ +${MAX_ADDED_P50_MS}/+${MAX_ADDED_P99_MS} ms, no errors, VmHWM ≤ ${VM_HWM_BUDGET_MB.pglite} MB, idle ≤ ${IDLE_BUDGET_MB.pglite} MB, batch ≤ ${MAX_BATCH_CALLS_PER_100_ITEMS} upstream calls per 100 items, empty 304s for unchanged reads)`,
       );
     return;
   }
