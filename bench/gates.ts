@@ -21,6 +21,16 @@ export const MIN_NODE_HTTP_FLOOR_RATIO = 0.62;
 export const ADDED_LATENCY_SCENARIO = "translate-100ms";
 export const MAX_ADDED_P50_MS = 2;
 export const MAX_ADDED_P99_MS = 10;
+
+/** The app's p50 and p99 minus the baseline's (ms, one decimal), each beside its limit. */
+export function addedLatency(app: Measurement, baseline: Measurement): { p: "p50" | "p99"; added: number; max: number }[] {
+  return (
+    [
+      ["p50", MAX_ADDED_P50_MS],
+      ["p99", MAX_ADDED_P99_MS],
+    ] as const
+  ).map(([p, max]) => ({ p, added: Math.round((app.latency_ms[p] - baseline.latency_ms[p]) * 10) / 10, max }));
+}
 /** The server's VmHWM from spawn through the load at most this, per database. */
 export const VM_HWM_BUDGET_MB = { pglite: 768, postgres: 512 } as const;
 /** Idle RSS after start-up and one translation at most this (PGlite, whose WebAssembly memory is the bulk). */
@@ -74,13 +84,8 @@ export function gateFailures({ all, processes, batches, notModified }: GateInput
       all.find((m) => m.database === app.database && m.scenario === app.scenario && m.target === target);
     const baseline = other("baseline");
     if (app.scenario === ADDED_LATENCY_SCENARIO && baseline)
-      for (const [p, max] of [
-        ["p50", MAX_ADDED_P50_MS],
-        ["p99", MAX_ADDED_P99_MS],
-      ] as const) {
-        const added = Math.round((app.latency_ms[p] - baseline.latency_ms[p]) * 10) / 10;
+      for (const { p, added, max } of addedLatency(app, baseline))
         if (!(added <= max)) failures.push(`${app.database} ${app.scenario}: ${p} +${added} ms over the bare proxy > +${max} ms`);
-      }
     const floor = other("floor-node-http");
     if (!floor) continue;
     const x = app.requests_per_second / floor.requests_per_second;
