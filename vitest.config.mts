@@ -25,7 +25,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "clients/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "clients/**/*.test.ts", "bench/**/*.test.ts"],
           environment: "node",
           setupFiles: ["e2e/support/sandbox-setup.ts"],
           testTimeout: 30_000,

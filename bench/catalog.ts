@@ -58,12 +58,18 @@ function uiString(i: number): string {
   }
 }
 
-/** A flat JSON catalog (key → string) of `entries` distinct strings (at most 200), each ending with run `run`'s mark. */
+/**
+ * A flat JSON catalog (key → string) of `entries` distinct strings, each ending with run `run`'s mark. The 200 shapes
+ * repeat past the 200th entry with the round in the mark ("(3.1)"), so a catalog of thousands (bench/growth.ts) has
+ * no two equal strings either.
+ */
 export function catalogFixture(entries = 200, run = 1): string {
-  const max = VERBS.length * OBJECTS.length;
-  if (entries > max) throw new Error(`catalogFixture: at most ${max} distinct strings`);
+  const shapes = VERBS.length * OBJECTS.length;
   const catalog: Record<string, string> = {};
-  for (let i = 0; i < entries; i++) catalog[`screen${Math.floor(i / 10)}.item${i % 10}`] = `${uiString(i)} (${run})`;
+  for (let i = 0; i < entries; i++) {
+    const round = Math.floor(i / shapes);
+    catalog[`screen${Math.floor(i / 10)}.item${i % 10}`] = `${uiString(i % shapes)} (${run}${round ? `.${round}` : ""})`;
+  }
   return `${JSON.stringify(catalog, null, 2)}\n`;
 }
 

@@ -8,7 +8,8 @@
  *   BENCH_SKIP_BUILD=1        reuse the existing .next build
  *   BENCH_DATABASES=pglite,postgres       which databases to run the app on (default both)
  *   BENCH_SCENARIOS=translate-0ms,...     subset of scenarios (default all; names in SCENARIOS below, plus catalog-200,
- *                                         batch-probe and operations; BENCH_SCENARIOS=batch-probe runs the batch probe alone)
+ *                                         batch-probe, not-modified and operations; BENCH_SCENARIOS=batch-probe runs
+ *                                         the batch probe alone, not-modified the 304 probe alone)
  *   BENCH_DURATION=20         seconds per measured run;  BENCH_WARMUP=3  seconds of warm-up before each
  *   BENCH_PROCESS_WARMUP=15   seconds of warm-up instead before the first run against a freshly started server
  *   BENCH_ROUNDS=1            runs per target and scenario, interleaved across the targets (medians reported)
@@ -53,11 +54,15 @@
  * of the tree at the end (the server's high-water mark from its start). Budgets: VmHWM ≤ 768 MB on PGlite and ≤ 512 MB
  * on PostgreSQL; idle ≤ 400 MB on PGlite.
  *
- * `--check`: PGlite only, a fresh data directory, translate-0ms (distinct texts) on the app and floor-node-http,
- * BENCH_ROUNDS=3 × BENCH_DURATION=10 s interleaved, medians, and the batch probe (2 batches); exits 1 when
- * app/floor-node-http < MIN_NODE_HTTP_FLOOR_RATIO, when the app answered any error, when the server's VmHWM is over its
- * budget, when its idle RSS is over 400 MB or when a batch costs more than 6 upstream calls per 100 items.
- * Writes check.json. Everything listens on 127.0.0.1 only.
+ * `--check`: PGlite only, a fresh data directory, translate-0ms (distinct texts) on the app and floor-node-http and
+ * translate-100ms on the app and the baseline, BENCH_ROUNDS=3 × BENCH_DURATION=10 s interleaved, medians, the batch probe (2 batches) and the 304 probe (the OpenAPI
+ * document, the listing and the guide, full and with If-None-Match); exits 1 on what bench/gates.ts gateFailures
+ * lists (app/floor-node-http below 0.62, p50/p99 more than +2/+10 ms over the baseline at 100 ms, any error, memory over budget, a batch over 6 upstream calls per 100 items, a
+ * conditional read that is not an empty 304). The cold start of the Vercel functions has its own gate
+ * (bench/cold-start.ts --check); `npm run bench:check` runs both. Writes check.json. Everything listens on 127.0.0.1
+ * only.
+ *
+ * The harness's pieces (starting the app and the emulators, load, probes) are exported for bench/growth.ts.
  */
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -69,18 +74,30 @@ import { freePort, waitFor } from "../e2e/support/net";
 import { createDatabase, type PostgresServer, startPostgres } from "../e2e/support/postgres";
 import { catalogFixture } from "./catalog";
 import { FLOOR_CLIENTS, FLOOR_PATH, type FloorClient, prepareFloor } from "./floor";
+import {
+  ADDED_LATENCY_SCENARIO,
+  addedLatency,
+  gateFailures,
+  IDLE_BUDGET_MB,
+  MAX_ADDED_P50_MS,
+  MAX_ADDED_P99_MS,
+  MAX_BATCH_CALLS_PER_100_ITEMS,
+  MIN_NODE_HTTP_FLOOR_RATIO,
+  type NotModifiedResult,
+  VM_HWM_BUDGET_MB,
+} from "./gates";
 import { measureOperations, type OperationsRow, operationsTable } from "./operations-overhead";
 import { cpuMs, type RssSampler, rssSampler, treeMb } from "./proc";
 import { distinctBatchBodies, distinctBodies, distinctUiTexts, fillTexts, REPLAY, replayBodies, SENTENCE } from "./workload";
 
-type Db = "pglite" | "postgres";
+export type Db = "pglite" | "postgres";
 type FloorTarget = "floor-node-http" | "floor-fetch";
 type Target = "app" | FloorTarget | "baseline";
 type CacheMode = "on" | "off";
 
 const FLOOR_TARGET: Record<FloorClient, FloorTarget> = { "node-http": "floor-node-http", fetch: "floor-fetch" };
 
-interface Scenario {
+export interface Scenario {
   name: string;
   title: string;
   method: "GET" | "POST";
@@ -96,7 +113,7 @@ interface Scenario {
   targets: Target[];
 }
 
-interface Measurement {
+export interface Measurement {
   database: Db | "-";
   scenario: string;
   target: Target;
@@ -119,7 +136,7 @@ interface Measurement {
 }
 
 /** One app process: its memory from spawn to stop, against its budgets. */
-interface AppProcessResult {
+export interface AppProcessResult {
   database: Db;
   cache: CacheMode;
   /**
@@ -156,7 +173,7 @@ interface ColdStartResult {
   median_ms: number;
 }
 
-interface BatchProbeResult {
+export interface BatchProbeResult {
   database: Db;
   items: number;
   upstream_latency_ms: number;
@@ -218,17 +235,6 @@ const DURATION = Number(env.BENCH_DURATION ?? (CHECK ? 10 : 20));
 const ROUNDS = Number(env.BENCH_ROUNDS ?? (CHECK ? 3 : 1));
 /** BATCH_CONCURRENCY_PER_PROVIDER of the app the batch probe runs on (the load scenarios keep the default). */
 const BATCH_CONCURRENCY = Number(env.BENCH_BATCH_CONCURRENCY ?? 16);
-/**
- * The gate: upstream calls (quota units) per 100 batch items at most this. Packed, 50 short items take 2 calls to
- * provider_a; one call per item (no packing) would be ≈ 100.
- */
-const MAX_BATCH_CALLS_PER_100_ITEMS = 6;
-/** The gate: app/floor-node-http throughput on translate-0ms (distinct texts) at least this. */
-const MIN_NODE_HTTP_FLOOR_RATIO = 0.9;
-/** The gate: the server's VmHWM from spawn through the load at most this, per database. */
-const VM_HWM_BUDGET_MB: Record<Db, number> = { pglite: 768, postgres: 512 };
-/** The gate: idle RSS after start-up and one translation at most this (PGlite, whose WebAssembly memory is the bulk). */
-const IDLE_BUDGET_MB: Partial<Record<Db, number>> = { pglite: 400 };
 /** The other performance targets, shown in the report's summary (not gated: they need the full run's scenarios). */
 const MAX_P99_OVER_FLOOR_MS = 20;
 const MIN_CACHE_HIT_OVER_FLOOR = 1.2;
@@ -251,6 +257,8 @@ const DATABASES = (CHECK ? "pglite" : (env.BENCH_DATABASES ?? "pglite,postgres")
 if (env.BENCH_FLOOR_CLIENT)
   process.stderr.write("BENCH_FLOOR_CLIENT is ignored: both floors run (floor-node-http and floor-fetch; BENCH_FLOOR_DIR holds one build each)\n");
 
+/** What `--check` measures: the throughput ratio's scenario against the floor, the added latency's against the baseline. */
+const CHECK_TARGETS: Record<string, Target[]> = { "translate-0ms": ["app", "floor-node-http"], [ADDED_LATENCY_SCENARIO]: ["app", "baseline"] };
 const selected = (name: string) => !env.BENCH_SCENARIOS || env.BENCH_SCENARIOS.split(",").includes(name);
 const REPEATED_BODY = JSON.stringify({ text: SENTENCE, source_lang: "en", target_lang: "lug" });
 const ALL: Target[] = ["app", "floor-node-http", "floor-fetch", "baseline"];
@@ -330,14 +338,18 @@ const SCENARIOS: Scenario[] = [
   },
 ]
   .filter((s) => selected(s.name))
-  // The gate compares the app with the node:http floor on distinct single translations only.
-  .filter((s) => !CHECK || s.name === "translate-0ms")
-  .map((s) => (CHECK ? { ...s, targets: ["app", "floor-node-http"] } : s)) as Scenario[];
+  // The gate compares the app with the node:http floor at 0 ms and with the bare proxy at 100 ms, distinct texts.
+  .filter((s) => !CHECK || s.name in CHECK_TARGETS)
+  .map((s) => (CHECK ? { ...s, targets: CHECK_TARGETS[s.name] } : s)) as Scenario[];
 /** The scenarios that are not a load run: each its own step. */
 const CATALOG = !CHECK && selected("catalog-200");
 /** The batch probe (quota spent per item and round trips): in the full run and in --check (`batch-probe` alone runs only it). */
 const BATCH = selected("batch-probe");
 const OPERATIONS = !CHECK && selected("operations");
+/** The cacheable reads, fetched in full and conditionally (in the full run and in --check; `not-modified` alone runs only it). */
+const NOT_MODIFIED = selected("not-modified");
+/** The reads whose validator the 304 probe checks, and how many of each answer it times. */
+const NOT_MODIFIED_PROBE = { paths: ["/api/v1/openapi.json", "/api/v1/languages", "/docs/guide.md"], requests: 100 };
 
 /** The one translation an app serves before its idle RSS is read. */
 const IDLE_PROBE: Scenario = {
@@ -359,14 +371,15 @@ const BATCH_PROBE = { items: 50, latencyMs: 200, requests: Number(env.BENCH_BATC
 const CATALOG_PROBE = { entries: 200, latencyMs: 100, requests: Number(env.BENCH_CATALOG_REQUESTS ?? 5) };
 
 const children = new Set<ChildProcess>();
-const cleanups: (() => Promise<void> | void)[] = [];
+/** Run at the end (after the children are stopped), in order. */
+export const cleanups: (() => Promise<void> | void)[] = [];
 
-function log(msg: string) {
+export function log(msg: string) {
   process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 }
 
 /** Spawns a process (in its own process group, so it can be stopped with everything it started) and waits for its first stdout line. */
-async function spawnWithReadyLine(cmd: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; line: string }> {
+export async function spawnWithReadyLine(cmd: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; line: string }> {
   const child = spawn(cmd, args, { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   children.add(child);
   let stderr = "";
@@ -384,7 +397,7 @@ async function spawnWithReadyLine(cmd: string, args: string[], childEnv: NodeJS.
   return { child, line };
 }
 
-async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM") {
   children.delete(child);
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
@@ -404,9 +417,9 @@ async function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"
   clearTimeout(timer);
 }
 
-const tsx = (script: string) => [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), script];
+export const tsx = (script: string) => [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), script];
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -452,21 +465,22 @@ function medianMeasurement(runs: Measurement[]): Measurement {
 
 // ------------------------------------------------------------------------------------------------------------- load
 
-function percentile(sorted: Float64Array, p: number): number {
+export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[idx];
 }
 
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round2 = (n: number) => Math.round(n * 100) / 100;
+export const round1 = (n: number) => Math.round(n * 10) / 10;
+export const round2 = (n: number) => Math.round(n * 100) / 100;
 
-async function load(
+export async function load(
   url: string,
   s: Scenario,
   key: string | undefined,
   seconds: number,
   nextBody?: () => string,
+  connections = CONNECTIONS,
 ): Promise<{ result: Result; latencies: Float64Array }> {
   const headers: Record<string, string> = {};
   if (key) headers.authorization = `Bearer ${key}`;
@@ -480,7 +494,7 @@ async function load(
         method: s.method,
         headers,
         body: s.body,
-        connections: CONNECTIONS,
+        connections,
         duration: seconds,
         timeout: 30,
         ...(nextBody ? { requests: [{ setupRequest: (req) => ({ ...req, body: nextBody() }) }] } : {}),
@@ -564,7 +578,7 @@ async function measure(
 
 // -------------------------------------------------------------------------------------------------------- processes
 
-async function setLatency(upstreams: Record<string, string>, latencyMs: number) {
+export async function setLatency(upstreams: Record<string, string>, latencyMs: number) {
   for (const url of Object.values(upstreams)) {
     const res = await fetch(`${url}/__control`, {
       method: "POST",
@@ -581,7 +595,10 @@ async function upstreamCalls(upstreams: Record<string, string>, op: "read" | "re
 }
 
 /** Translation calls (summed) and the most requests one emulator handled at once since the last reset. */
-async function emulatorStats(upstreams: Record<string, string>, op: "read" | "reset" = "read"): Promise<{ calls: number; maxInFlight: number }> {
+export async function emulatorStats(
+  upstreams: Record<string, string>,
+  op: "read" | "reset" = "read",
+): Promise<{ calls: number; maxInFlight: number }> {
   let calls = 0;
   let maxInFlight = 0;
   for (const url of Object.values(upstreams)) {
@@ -647,6 +664,56 @@ async function batchProbe(database: Db, url: string, key: string, upstreams: Rec
   return m;
 }
 
+/**
+ * The reads that do not change between deploys (NOT_MODIFIED_PROBE.paths): one GET for the ETag, then a run of full
+ * GETs and a run of conditional ones, one at a time, each timed to the end of its body, and the server's CPU time over
+ * each run (on loopback the bytes a 304 saves cost next to nothing to move, so its wall time understates the saving;
+ * the server's CPU does not).
+ */
+async function notModifiedProbe(database: Db, url: string, key: string, pid: number): Promise<NotModifiedResult[]> {
+  const out: NotModifiedResult[] = [];
+  for (const p of NOT_MODIFIED_PROBE.paths) {
+    const get = async (headers: Record<string, string> = {}) => {
+      const started = performance.now();
+      const res = await fetch(`${url}${p}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      return { res, bytes, ms: performance.now() - started };
+    };
+    const first = await get();
+    if (first.res.status !== 200) throw new Error(`GET ${p}: ${first.res.status}`);
+    const etag = first.res.headers.get("etag");
+    const run = async (headers: Record<string, string>) => {
+      const answers: Awaited<ReturnType<typeof get>>[] = [];
+      const cpuBefore = cpuMs(pid);
+      for (let i = 0; i < NOT_MODIFIED_PROBE.requests; i++) answers.push(await get(headers));
+      return { answers, cpuMsPerRequest: round2((cpuMs(pid) - cpuBefore) / NOT_MODIFIED_PROBE.requests) };
+    };
+    const conditionally: Record<string, string> = etag ? { "if-none-match": etag } : {};
+    // Warmed first (both paths compiled and the body serialised) so neither run pays the first requests' cost.
+    for (let i = 0; i < NOT_MODIFIED_PROBE.requests; i++) await Promise.all([get(), get(conditionally)]);
+    const full = await run({});
+    const conditional = await run(conditionally);
+    const n: NotModifiedResult = {
+      database,
+      path: p,
+      etag,
+      full_bytes: first.bytes,
+      full_median_ms: round2(median(full.answers.map((a) => a.ms))),
+      full_cpu_ms_per_request: full.cpuMsPerRequest,
+      conditional_statuses: conditional.answers.map((c) => c.res.status),
+      conditional_max_bytes: Math.max(...conditional.answers.map((c) => c.bytes)),
+      conditional_median_ms: round2(median(conditional.answers.map((c) => c.ms))),
+      conditional_cpu_ms_per_request: conditional.cpuMsPerRequest,
+      requests: NOT_MODIFIED_PROBE.requests,
+    };
+    log(
+      `${database} GET ${p}: ${n.full_bytes} bytes in ${n.full_median_ms} ms (server CPU ${n.full_cpu_ms_per_request} ms); with If-None-Match ${[...new Set(n.conditional_statuses)].join(", ")} in ${n.conditional_median_ms} ms (server CPU ${n.conditional_cpu_ms_per_request} ms)`,
+    );
+    out.push(n);
+  }
+  return out;
+}
+
 /** Numbers the catalogs sent (bench/catalog.ts marks every string with it), so no two share a text. */
 let catalogRuns = 0;
 
@@ -706,7 +773,7 @@ async function catalogProbe(database: Db, url: string, key: string, upstreams: R
  * A private copy of the production build to run from, so a `next build` started by someone else during the run (it
  * rewrites .next in place) cannot change what is being measured half-way. Source files are symlinked.
  */
-function snapshotBuild(tmp: string): string {
+export function snapshotBuild(tmp: string): string {
   const dir = path.join(tmp, "app");
   mkdirSync(dir);
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("no production build in .next (run without BENCH_SKIP_BUILD)");
@@ -729,7 +796,19 @@ function snapshotBuild(tmp: string): string {
   return dir;
 }
 
-interface RunningApp {
+/** A new database on the PostgreSQL server, migrated by `npm run db:migrate`'s script first, as a deployment would. */
+export async function migratedDatabase(pg: PostgresServer): Promise<string> {
+  const databaseUrl = await createDatabase(pg.adminUrl);
+  const mig = spawnSync(process.execPath, tsx("scripts/migrate.ts"), {
+    cwd: ROOT,
+    env: { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production", DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+  });
+  if (mig.status !== 0) throw new Error(`migrate: ${mig.stderr}`);
+  return databaseUrl;
+}
+
+export interface RunningApp {
   url: string;
   child: ChildProcess;
   logs: () => string;
@@ -804,7 +883,7 @@ async function spawnApp(
  * spawnApp, then waits until it answers: the app on /health (which opens the database), a floor on /health/live
  * (which does not: the floors run with LUGHA_LAZY_DB=true).
  */
-async function startApp(...args: Parameters<typeof spawnApp>): Promise<RunningApp> {
+export async function startApp(...args: Parameters<typeof spawnApp>): Promise<RunningApp> {
   const app = await spawnApp(...args);
   const ready = args[4]?.startsWith("floor") ? "/health/live" : "/health";
   // A server that exits during start-up (a configuration error) fails at once rather than after the timeout.
@@ -856,7 +935,7 @@ async function coldStart(appDir: string, databaseUrl: string, upstreams: Record<
   }
 }
 
-async function mintKey(url: string): Promise<string> {
+export async function mintKey(url: string): Promise<string> {
   const res = await fetch(`${url}/api/v1/auth/keys`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -939,6 +1018,7 @@ interface Results {
   coldStarts: ColdStartResult[];
   batches: BatchProbeResult[];
   catalogs: CatalogResult[];
+  notModified: NotModifiedResult[];
   /** The operations scenario (PGlite). */
   operations: OperationsRow[];
 }
@@ -975,6 +1055,12 @@ function targetRows(r: Results): string[] {
         `| ${db} | p99, distinct texts, upstream 100 ms | ≤ floor (node:http) + ${MAX_P99_OVER_FLOOR_MS} ms = ${limit} ms | ${app100.latency_ms.p99} ms | ${verdict(app100.latency_ms.p99 <= limit)} |`,
       );
     }
+    const base100 = find(r.all, db, ADDED_LATENCY_SCENARIO, "baseline");
+    if (app100 && base100)
+      for (const { p, added, max } of addedLatency(app100, base100))
+        rows.push(
+          `| ${db} | ${p} added over the bare proxy, distinct texts, upstream 100 ms | ≤ +${max} ms | +${added} ms | ${verdict(added <= max)} |`,
+        );
     const hit = find(r.all, db, "cache-hit", "app");
     const hitFloor = find(r.all, db, "cache-hit", "floor-node-http");
     if (hit && hitFloor) {
@@ -1035,6 +1121,14 @@ function markdown(r: Results, meta: Record<string, unknown>): string {
         `| ${c.database} | ${c.entries} entries | ${c.upstream_latency_ms} ms | ${c.median_ms} ms (${c.elapsed_ms.join(", ")}) | ${c.upstream_calls_per_catalog} (${c.reported_upstream_calls.join(", ")}) | ${c.max_in_flight} | ${c.translated} / ${c.pending} / ${c.failed} |`,
     ),
   ];
+  const notModified = [
+    "| database | read | full answer | full: median, server CPU /req | 304: median, server CPU /req | 304 / full (CPU) | statuses with If-None-Match |",
+    "|---|---|---:|---:|---:|---:|---|",
+    ...r.notModified.map(
+      (n) =>
+        `| ${n.database} | GET ${n.path} | ${n.full_bytes.toLocaleString("en")} bytes | ${n.full_median_ms} ms, ${n.full_cpu_ms_per_request} ms | ${n.conditional_median_ms} ms, ${n.conditional_cpu_ms_per_request} ms | ${(n.conditional_cpu_ms_per_request / n.full_cpu_ms_per_request).toFixed(2)} | ${[...new Set(n.conditional_statuses)].join(", ")} × ${n.requests}${n.conditional_max_bytes ? `, **a body of ${n.conditional_max_bytes} bytes**` : ""} |`,
+    ),
+  ];
   const mem = [
     "| database | cache bound | idle RSS | peak RSS while filling | RSS after | texts sent | seconds |",
     "|---|---:|---:|---:|---:|---:|---:|",
@@ -1090,6 +1184,14 @@ function markdown(r: Results, meta: Record<string, unknown>): string {
           `A ${CATALOG_PROBE.entries}-entry JSON catalog (bench/catalog.ts: distinct UI strings, some with {name} and ICU plurals; every string marked with the call's number, so no call shares a text with another) to POST /api/v1/translate/catalog, one call at a time after one unmeasured, on the cache-off app (and \`cache: false\`):`,
           "",
           ...catalog,
+          "",
+        ]
+      : []),
+    ...(r.notModified.length
+      ? [
+          `Cacheable reads: each fetched once for its ETag, then ${NOT_MODIFIED_PROBE.requests} times in full and ${NOT_MODIFIED_PROBE.requests} times with If-None-Match, one at a time, on the cache-off app (times from the request to the end of the body; server CPU = the app's process tree over each run, per request; \`--check\` wants an ETag and every conditional answer an empty 304; the cost is reported, not gated):`,
+          "",
+          ...notModified,
           "",
         ]
       : []),
@@ -1154,7 +1256,7 @@ async function main() {
     log(`${target}: ${floor.url} (ready after ${floor.readyMs} ms, RSS ${treeMb(floor.child.pid!)} MB)`);
   }
 
-  const r: Results = { all: [], memory: [], processes: [], coldStarts: [], batches: [], catalogs: [], operations: [] };
+  const r: Results = { all: [], memory: [], processes: [], coldStarts: [], batches: [], catalogs: [], notModified: [], operations: [] };
   let pg: PostgresServer | undefined;
   let baseline: { child: ChildProcess; url: string } | undefined;
 
@@ -1162,14 +1264,7 @@ async function main() {
     let databaseUrl: string;
     if (db === "postgres") {
       pg ??= await startPostgres();
-      databaseUrl = await createDatabase(pg.adminUrl);
-      // PostgreSQL is migrated first, by `npm run db:migrate`'s script, as a deployment would.
-      const mig = spawnSync(process.execPath, tsx("scripts/migrate.ts"), {
-        cwd: ROOT,
-        env: { PATH: env.PATH, HOME: env.HOME, NODE_ENV: "production", DATABASE_URL: databaseUrl },
-        encoding: "utf8",
-      });
-      if (mig.status !== 0) throw new Error(`migrate: ${mig.stderr}`);
+      databaseUrl = await migratedDatabase(pg);
     } else {
       // PGlite: a fresh data directory that nothing has prepared or migrated: the first app process's start-up does
       // it, as a new user's first `npm start` does, and its memory from spawn is what the budget applies to.
@@ -1178,7 +1273,7 @@ async function main() {
     let firstProcess = true;
     for (const cache of ["off", "on"] as const) {
       const scenarios = SCENARIOS.filter((sc) => sc.cache === cache);
-      if (!scenarios.length && !(cache === "off" && (CATALOG || BATCH))) continue;
+      if (!scenarios.length && !(cache === "off" && (CATALOG || BATCH || NOT_MODIFIED))) continue;
       const start = firstProcess ? "fresh" : "restart";
       firstProcess = false;
       log(`starting the app on ${db} (${start}), TRANSLATION_CACHE=${cache}`);
@@ -1235,6 +1330,7 @@ async function main() {
         for (const t of s.targets) r.all.push(medianMeasurement(runs.get(t)!));
         underLoad.push(...runs.get("app")!.map((m) => m.peak_rss_mb ?? 0));
       }
+      if (cache === "off" && NOT_MODIFIED) r.notModified.push(...(await notModifiedProbe(db, app.url, key, pid)));
       if (cache === "off" && CATALOG) {
         const window = memory.window();
         r.catalogs.push(await catalogProbe(db, app.url, key, upstreams));
@@ -1336,16 +1432,17 @@ async function main() {
   await pg?.stop();
 
   if (CHECK) {
-    const failures = gateFailures(r.all, r.processes, r.batches);
+    const failures = gateFailures({ all: r.all, processes: r.processes, batches: r.batches, notModified: r.notModified });
     const gate = {
       min_node_http_floor_ratio: MIN_NODE_HTTP_FLOOR_RATIO,
       vm_hwm_budget_mb: VM_HWM_BUDGET_MB,
       idle_budget_mb: IDLE_BUDGET_MB,
       max_batch_calls_per_100_items: MAX_BATCH_CALLS_PER_100_ITEMS,
+      max_added_over_baseline_ms: { scenario: ADDED_LATENCY_SCENARIO, p50: MAX_ADDED_P50_MS, p99: MAX_ADDED_P99_MS },
     };
     writeFileSync(
       path.join(OUT, "check.json"),
-      `${JSON.stringify({ meta, gate, results: r.all, processes: r.processes, batch: r.batches, failures }, null, 2)}\n`,
+      `${JSON.stringify({ meta, gate, results: r.all, processes: r.processes, batch: r.batches, not_modified: r.notModified, failures }, null, 2)}\n`,
     );
     process.stdout.write(`\n${markdown(r, meta)}\n`);
     if (failures.length) {
@@ -1353,7 +1450,7 @@ async function main() {
       process.exitCode = 1;
     } else
       log(
-        `bench --check passed (app/floor-node-http ≥ ${MIN_NODE_HTTP_FLOOR_RATIO}, no errors, VmHWM ≤ ${VM_HWM_BUDGET_MB.pglite} MB, idle ≤ ${IDLE_BUDGET_MB.pglite} MB, batch ≤ ${MAX_BATCH_CALLS_PER_100_ITEMS} upstream calls per 100 items)`,
+        `bench --check passed (app/floor-node-http ≥ ${MIN_NODE_HTTP_FLOOR_RATIO}, added p50/p99 over the baseline ≤ +${MAX_ADDED_P50_MS}/+${MAX_ADDED_P99_MS} ms, no errors, VmHWM ≤ ${VM_HWM_BUDGET_MB.pglite} MB, idle ≤ ${IDLE_BUDGET_MB.pglite} MB, batch ≤ ${MAX_BATCH_CALLS_PER_100_ITEMS} upstream calls per 100 items, empty 304s for unchanged reads)`,
       );
     return;
   }
@@ -1369,6 +1466,7 @@ async function main() {
           cold_start: mine(r.coldStarts),
           batch: mine(r.batches),
           catalog: mine(r.catalogs),
+          not_modified: mine(r.notModified),
           memory: mine(r.memory),
           ...(db === "pglite" && r.operations.length ? { operations: r.operations } : {}),
         },
@@ -1382,49 +1480,22 @@ async function main() {
   process.stdout.write(`\n${md}\n`);
 }
 
-/**
- * What makes `--check` fail: the app below MIN_NODE_HTTP_FLOOR_RATIO of the node:http floor, any error answered by the
- * app, an app process whose VmHWM from spawn is over its database's budget, or whose idle RSS is over the idle budget,
- * or a batch costing more than MAX_BATCH_CALLS_PER_100_ITEMS upstream calls per 100 items.
- */
-function gateFailures(all: Measurement[], processes: AppProcessResult[], batches: BatchProbeResult[]): string[] {
-  const failures: string[] = [];
-  for (const b of batches)
-    if (!(b.upstream_calls_per_100_items <= MAX_BATCH_CALLS_PER_100_ITEMS))
-      failures.push(`${b.database} batch: ${b.upstream_calls_per_100_items} upstream calls per 100 items > ${MAX_BATCH_CALLS_PER_100_ITEMS}`);
-  for (const app of all.filter((m) => m.target === "app")) {
-    if (app.errors.total > 0) failures.push(`${app.database} ${app.scenario}: ${app.errors.total} errors`);
-    const floor = find(all, app.database, app.scenario, "floor-node-http");
-    if (!floor) continue;
-    const x = app.requests_per_second / floor.requests_per_second;
-    if (!(x >= MIN_NODE_HTTP_FLOOR_RATIO))
-      failures.push(`${app.database} ${app.scenario}: app/floor-node-http ${x.toFixed(2)} < ${MIN_NODE_HTTP_FLOOR_RATIO}`);
-  }
-  for (const p of processes) {
-    if (p.vm_hwm_mb > p.vm_hwm_budget_mb)
-      failures.push(`${p.database} (cache ${p.cache}, ${p.start}): VmHWM ${p.vm_hwm_mb} MB > budget ${p.vm_hwm_budget_mb} MB`);
-    // The same budget for the whole start: a start-up child (PGlite's preparation) has its own high-water mark, which
-    // ends with it; the tree's samples from spawn include it.
-    if (p.peak_rss_from_spawn_mb > p.vm_hwm_budget_mb)
-      failures.push(
-        `${p.database} (cache ${p.cache}, ${p.start}): peak RSS from spawn ${p.peak_rss_from_spawn_mb} MB > budget ${p.vm_hwm_budget_mb} MB`,
-      );
-    if (p.idle_budget_mb !== null && p.idle_rss_mb > p.idle_budget_mb)
-      failures.push(`${p.database} (cache ${p.cache}, ${p.start}): idle RSS ${p.idle_rss_mb} MB > budget ${p.idle_budget_mb} MB`);
-  }
-  return failures;
-}
-
-async function cleanup() {
+export async function cleanup() {
   await Promise.all([...children].map((c) => stopChild(c, "SIGKILL")));
   for (const c of cleanups) await c();
 }
 
-process.once("SIGINT", () => void cleanup().finally(() => process.exit(130)));
-main()
-  .then(cleanup)
-  .catch(async (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-    await cleanup();
-    process.exit(1);
-  });
+/** Runs a benchmark's main: cleans up what it started on success, failure or Ctrl-C (bench/growth.ts runs its own). */
+export function runMain(main: () => Promise<void>) {
+  process.once("SIGINT", () => void cleanup().finally(() => process.exit(130)));
+  main()
+    .then(cleanup)
+    .catch(async (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      await cleanup();
+      process.exit(1);
+    });
+}
+
+// Run only as the entry point: bench/growth.ts imports the harness's pieces.
+if (import.meta.filename === process.argv[1]) runMain(main);
