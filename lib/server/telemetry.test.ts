@@ -23,7 +23,10 @@ describe("OTLP metrics, the exporter loaded on demand", async () => {
     const settings: Config = { ...config(), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol };
     const reader = otlpMetricReader(settings);
     const provider = new MeterProvider({ readers: [reader] });
-    provider.getMeter("test").createCounter(`lugha.test.${protocol.replace("/", "_")}`).add(3);
+    provider
+      .getMeter("test")
+      .createCounter(`lugha.test.${protocol.replace("/", "_")}`)
+      .add(3);
     await provider.forceFlush();
     await provider.shutdown();
     const type = protocol === "http/json" ? "application/json" : "application/x-protobuf";
