@@ -18,7 +18,6 @@
  * are counted at the emulators. PostgreSQL only: the database a deployment runs (and the curves are about the
  * request's own work: on PGlite the database's WebAssembly memory would be most of the RSS measured).
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +35,8 @@ import {
   percentile,
   type RunningApp,
   round1,
+  round2,
+  runFacts,
   runMain,
   type Scenario,
   setLatency,
@@ -264,21 +265,15 @@ async function main() {
   await stopChild(app.child);
   await stopChild(emu.child);
 
-  const git = (args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" }).stdout?.trim() ?? "";
   const meta = {
-    finished_at: new Date().toISOString(),
-    commit: `${git(["rev-parse", "--short", "HEAD"]) || "unknown"}${git(["status", "--porcelain", "--untracked-files=no"]) ? " (+ uncommitted changes)" : ""}`,
+    ...runFacts(),
     database: "postgres",
     upstream_latency_ms: LATENCY_MS,
     cache: "off",
     requests_per_point: REQUESTS,
     duration_s: DURATION,
     warmup_s: WARMUP,
-    cpus: os.cpus().length,
-    cpu_model: os.cpus()[0]?.model.trim(),
-    node: process.version,
-    load_average_at_start: loadBefore.map((n) => Math.round(n * 100) / 100),
-    load_average_at_end: os.loadavg().map((n) => Math.round(n * 100) / 100),
+    load_average_at_start: loadBefore.map(round2),
   };
   writeFileSync(path.join(OUT, "growth.json"), `${JSON.stringify({ meta, catalogs, texts, batches, callers }, null, 2)}\n`);
   const md = markdown(meta, catalogs, texts, batches, callers);

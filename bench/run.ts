@@ -474,6 +474,19 @@ export function percentile(sorted: Float64Array, p: number): number {
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** What every benchmark result records of its run: when, which commit, on what machine, how busy it was. */
+export function runFacts() {
+  const git = (args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" }).stdout?.trim() ?? "";
+  return {
+    finished_at: new Date().toISOString(),
+    commit: `${git(["rev-parse", "--short", "HEAD"]) || "unknown"}${git(["status", "--porcelain", "--untracked-files=no"]) ? " (+ uncommitted changes)" : ""}`,
+    cpus: os.cpus().length,
+    cpu_model: os.cpus()[0]?.model.trim(),
+    node: process.version,
+    load_average_at_end: os.loadavg().map(round2),
+  };
+}
+
 export async function load(
   url: string,
   s: Scenario,
@@ -1406,10 +1419,8 @@ async function main() {
     });
   }
 
-  const git = (args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" }).stdout?.trim() ?? "";
   const meta = {
-    finished_at: new Date().toISOString(),
-    commit: `${git(["rev-parse", "--short", "HEAD"]) || "unknown"}${git(["status", "--porcelain", "--untracked-files=no"]) ? " (+ uncommitted changes)" : ""}`,
+    ...runFacts(),
     app_dir: env.BENCH_APP_DIR ?? "snapshot of .next",
     floor_dir: env.BENCH_FLOOR_DIR ?? "temporary copies",
     floors: [...floors.keys()],
@@ -1421,10 +1432,6 @@ async function main() {
     warmup_s: WARMUP,
     process_warmup_s: PROCESS_WARMUP,
     rounds: ROUNDS,
-    cpus: os.cpus().length,
-    cpu_model: os.cpus()[0]?.model.trim(),
-    node: process.version,
-    load_average_at_end: os.loadavg().map(round2),
   };
   if (baseline) await stopChild(baseline.child);
   for (const floor of floors.values()) await stopChild(floor.child);
