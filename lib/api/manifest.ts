@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MAX_CATALOG_ENTRIES } from "@/lib/catalog";
+// The leaf modules, not the catalog index: the index loads every file parser, and every route reads this manifest.
+import { MAX_CATALOG_ENTRIES } from "@/lib/catalog/limits";
 import { DEEPL, DeepLLanguagesQuery, DeepLTranslateRequest } from "@/lib/compat/deepl";
 import { LIBRETRANSLATE, LibreDetectRequest, LibreTranslateRequest } from "@/lib/compat/libretranslate";
 import { OPENAI, OpenAISpeechRequest, OpenAITranscriptionRequest } from "@/lib/compat/openai";

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { CATALOG_FORMATS, type CatalogFormat, MAX_CATALOG_ENTRIES } from "@/lib/catalog";
+// The leaf modules, not the catalog index (which loads every file parser): the route manifest reads this file.
+import { MAX_CATALOG_ENTRIES } from "@/lib/catalog/limits";
+import { CATALOG_FORMATS, type CatalogFormat } from "@/lib/catalog/types";
 import { DoNotTranslate, GlossaryId } from "@/lib/glossaries/schemas";
 import { PROVIDER_IDS } from "@/lib/providers/types";
 import { UPSTREAM_CALLS_RESPONSE_HEADER, UpstreamCalls } from "@/lib/routing/fields";
