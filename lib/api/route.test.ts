@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { DriverAdapterError } from "@prisma/driver-adapter-utils";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { PrismaClientKnownRequestError } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { readBodyLimited } from "@/lib/kit/body";
 import { ApiError } from "@/lib/kit/errors";
 import { processLog } from "@/lib/kit/log";
@@ -42,6 +44,20 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error("a"), { code: "ECONNREFUSED" })]))).toBe(true);
     expect(isDatabaseUnavailable(new Error("duplicate key value violates unique constraint"))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("undefined is not a function"))).toBe(false);
+  });
+
+  it("reads a raw query's driver error where Prisma puts it (meta.driverAdapterError), as a restarted server produces", () => {
+    // What `prisma.$queryRaw` throws when PostgreSQL closed the pooled connection (seen while the server restarted).
+    const rawQueryError = (cause: ConstructorParameters<typeof DriverAdapterError>[0]) =>
+      new PrismaClientKnownRequestError("Raw query failed. Code: `N/A`. Message: `N/A`", {
+        code: "P2010",
+        clientVersion: "7",
+        meta: { driverAdapterError: new DriverAdapterError(cause) },
+      });
+    expect(isDatabaseUnavailable(rawQueryError({ kind: "ConnectionClosed" }))).toBe(true);
+    expect(isDatabaseUnavailable(rawQueryError({ kind: "postgres", code: "57P01", originalCode: "57P01", severity: "FATAL", message: "x" } as never))).toBe(true);
+    expect(isDatabaseUnavailable(rawQueryError({ kind: "UniqueConstraintViolation", constraint: { fields: ["id"] } }))).toBe(false);
+    expect(isDatabaseUnavailable(rawQueryError({ kind: "postgres", code: "42P01", originalCode: "42P01", severity: "ERROR", message: "x" } as never))).toBe(false);
   });
 });
 
