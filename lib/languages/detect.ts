@@ -192,8 +192,8 @@ export async function rankLanguages(original: string, options: DetectOptions = {
   if (letters >= MIN_LETTERS && only.length > 0) {
     // Loaded on first use: franc's trigram profiles are the largest module the translate routes would otherwise load
     // at start-up, and most requests name their source language.
-    const { francAll } = await import("franc-all");
-    for (const [franc, score] of francAll(text, { only, minLength: 1 })) {
+    const { francOnly } = await import("./trigrams");
+    for (const [franc, score] of francOnly(text, only)) {
       const code = FRANC_TO_CODE.get(franc);
       if (code) francScores.set(code, Math.max(0, (score - 0.8) / 0.2));
     }
