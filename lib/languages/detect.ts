@@ -1,6 +1,6 @@
 import { GREETINGS, WORDS } from "./lexicon";
-import { hfModels } from "./models";
-import { allPairs, type PairEntry } from "./pairs";
+import { hfModels, type ResolvedHfModels } from "./models";
+import { pairOptions } from "./pairs";
 import { LANGUAGES } from "./registry";
 
 /**
@@ -66,7 +66,7 @@ const FRANC_TO_CODE = new Map(LANGUAGES.filter((l) => l.franc).map((l) => [l.fra
 const FRANC_ONLY = [...FRANC_TO_CODE.keys()];
 const KNOWN = new Set(LANGUAGES.map((l) => l.code));
 
-let sourcesCache: { pairs: PairEntry[]; codes: string[] } | undefined;
+let sourcesCache: { models: ResolvedHfModels; codes: string[] } | undefined;
 
 /**
  * The default candidates: registry languages translate can take as a source through a route other than Sunflower's
@@ -76,10 +76,13 @@ let sourcesCache: { pairs: PairEntry[]; codes: string[] } | undefined;
  * tie-break: they are never guessed, and their callers pass source_lang (docs/decisions.md "Translation").
  */
 export function detectionCandidates(): string[] {
-  const pairs = allPairs(hfModels());
-  if (sourcesCache?.pairs !== pairs) {
-    const sources = new Set(pairs.filter((p) => p.options.some((o) => o.routes.some((r) => r.tier !== "sunflower-extended"))).map((p) => p.source));
-    sourcesCache = { pairs, codes: LANGUAGES.map((l) => l.code).filter((c) => sources.has(c)) };
+  const models = hfModels();
+  if (sourcesCache?.models !== models) {
+    // Pair by pair, stopping at the first target a source is served to (most stop within a few): building every pair's
+    // options (allPairs) costs tens of ms of a cold process's first detection.
+    const servedAsSource = (source: string) =>
+      LANGUAGES.some((t) => pairOptions(source, t.code, models).some((o) => o.routes.some((r) => r.tier !== "sunflower-extended")));
+    sourcesCache = { models, codes: LANGUAGES.map((l) => l.code).filter(servedAsSource) };
   }
   return sourcesCache.codes;
 }
