@@ -1,6 +1,6 @@
+import { DriverAdapterError } from "@prisma/driver-adapter-utils";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { DriverAdapterError } from "@prisma/driver-adapter-utils";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { PrismaClientKnownRequestError } from "@/lib/generated/prisma/internal/prismaNamespace";
 import { readBodyLimited } from "@/lib/kit/body";
@@ -55,9 +55,13 @@ describe("isDatabaseUnavailable", () => {
         meta: { driverAdapterError: new DriverAdapterError(cause) },
       });
     expect(isDatabaseUnavailable(rawQueryError({ kind: "ConnectionClosed" }))).toBe(true);
-    expect(isDatabaseUnavailable(rawQueryError({ kind: "postgres", code: "57P01", originalCode: "57P01", severity: "FATAL", message: "x" } as never))).toBe(true);
+    expect(
+      isDatabaseUnavailable(rawQueryError({ kind: "postgres", code: "57P01", originalCode: "57P01", severity: "FATAL", message: "x" } as never)),
+    ).toBe(true);
     expect(isDatabaseUnavailable(rawQueryError({ kind: "UniqueConstraintViolation", constraint: { fields: ["id"] } }))).toBe(false);
-    expect(isDatabaseUnavailable(rawQueryError({ kind: "postgres", code: "42P01", originalCode: "42P01", severity: "ERROR", message: "x" } as never))).toBe(false);
+    expect(
+      isDatabaseUnavailable(rawQueryError({ kind: "postgres", code: "42P01", originalCode: "42P01", severity: "ERROR", message: "x" } as never)),
+    ).toBe(false);
   });
 });
 
