@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { readBytes, readText } from "@/lib/providers/http";
@@ -141,6 +141,69 @@ describe("upstreamFetch (node:http with keep-alive)", () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     await expect(upstreamFetch(`http://127.0.0.1:${port}/x`, { method: "POST", body: "{}" })).rejects.toMatchObject({ code: "ECONNREFUSED" });
+  });
+
+  /**
+   * A server that answers the first request of each connection and resets the connection when a second arrives on it,
+   * unread: what a client meets when the server closed a kept-alive connection just as it was reused (the race is
+   * widest when this process's timers run late under load). With `resetFirst`, it resets every connection unread.
+   */
+  async function resettingServer(resetFirst = false) {
+    const seen = { connections: 0, answered: 0, reset: 0 };
+    const sockets = new Set<Socket>();
+    const raw = createNetServer((socket) => {
+      seen.connections++;
+      sockets.add(socket);
+      let buffered = "";
+      let requests = 0;
+      socket.on("error", () => {});
+      socket.on("data", (chunk) => {
+        buffered += chunk;
+        for (let end = buffered.indexOf("\r\n\r\n"); end >= 0; end = buffered.indexOf("\r\n\r\n")) {
+          const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+          if (buffered.length < end + 4 + length) return;
+          buffered = buffered.slice(end + 4 + length);
+          if (resetFirst || ++requests > 1) {
+            seen.reset++;
+            socket.resetAndDestroy();
+            return;
+          }
+          seen.answered++;
+          socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok");
+        }
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/x`;
+    const close = () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => raw.close(resolve));
+    };
+    return { seen, url, close };
+  }
+
+  it("a kept-alive connection the server reset before reading the request: sent once more on a new connection", async () => {
+    const upstream = await resettingServer();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await upstreamFetch(upstream.url, { method: "POST", body: "{}" });
+        expect(await readText(res, "provider_a", 1024, never)).toBe("ok");
+      }
+      // Calls 2 and 3 each met a reset on the connection the call before them left open, and went out again.
+      expect(upstream.seen).toEqual({ connections: 3, answered: 3, reset: 2 });
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("a new connection reset before an answer is not sent again (the server may have read it): the call fails", async () => {
+    const upstream = await resettingServer(true);
+    try {
+      await expect(upstreamFetch(upstream.url, { method: "POST", body: "{}" })).rejects.toMatchObject({ code: "ECONNRESET" });
+      expect(upstream.seen).toEqual({ connections: 1, answered: 0, reset: 1 });
+    } finally {
+      await upstream.close();
+    }
   });
 
   it("a redirect is followed by the runtime's fetch, with the same method and body", async () => {

@@ -68,7 +68,14 @@ export function parsedUrl(url: string): Readonly<URL> {
   return parsed;
 }
 
-function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array | undefined): Promise<IncomingMessage> {
+/**
+ * One request. `resend`: whether a reset of a reused connection before any answer sends it once more on a new one. A
+ * kept-alive connection can be closed by the server at the moment it is reused (the agent closes idle ones before the
+ * server's announced timeout, but only if this process's timers run on time, and a busy event loop runs them late);
+ * the server then never read the request, so sending it again is safe, and Node.js's documentation advises it. A
+ * reset of a new connection, or after the answer began, is a real failure and reaches the caller.
+ */
+function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array | undefined, resend = true): Promise<IncomingMessage> {
   const target = parsedUrl(url);
   const scheme = target.protocol === "https:" ? https : target.protocol === "http:" ? http : undefined;
   if (!scheme) return Promise.reject(new TypeError(`unsupported upstream URL scheme ${target.protocol}`));
@@ -87,16 +94,20 @@ function nodeRequest(url: string, init: RequestInit, body: string | Uint8Array |
     // with end-of-stream listeners for its whole life, which cost more than the rest of sending a small request.
     const onAbort = () => req.destroy(signal!.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
+    let answered = false;
     req.once("response", (res: IncomingMessage) => {
+      answered = true;
       signal?.removeEventListener("abort", onAbort);
       const facts = requestFacts();
       const length = Number(res.headers["content-length"]);
       if (facts && Number.isFinite(length)) facts.upstreamBytes += length;
       resolve(res);
     });
-    req.once("error", (err) => {
+    req.once("error", (err: NodeJS.ErrnoException) => {
       signal?.removeEventListener("abort", onAbort);
-      reject(err);
+      if (resend && !answered && req.reusedSocket && !signal?.aborted && (err.code === "ECONNRESET" || err.code === "EPIPE"))
+        resolve(nodeRequest(url, init, body, false));
+      else reject(err);
     });
     req.end(body);
   });
