@@ -1,6 +1,6 @@
 import { francAll } from "franc-all";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIDENCE, detectLanguage } from "./detect";
+import { DEFAULT_CONFIDENCE, detectLanguage, fold } from "./detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "./detect.samples";
 import { udhrCorpus } from "./detect.test-support";
 import { LANGUAGES } from "./registry";
@@ -128,5 +128,16 @@ describe("detection rule", () => {
     const long = await detectLanguage("Watoto wanakwenda shuleni kila siku na wanasoma vitabu vingi sana.");
     expect(long.code).toBe("sw");
     expect(long.confidence).toBeGreaterThan(0.5);
+  });
+});
+
+describe("fold", () => {
+  it("lower-cases, strips diacritics and stands in Latin letters for the African ones; ASCII takes a shortcut to the same result", () => {
+    expect(fold("Ɛyɛ ŊOŊ Ɔdɔ ɖe ƒe ʋu ɣe")).toBe("eye non odo de fe vu ge");
+    expect(fold("Àkàrà ẹ̀gúsí Mũũgĩ")).toBe("akara egusi muugi");
+    expect(fold("don’t ‘quote’")).toBe("don't 'quote'");
+    // ASCII: only case and the backtick change.
+    expect(fold("It`s A Test, 100% ASCII!")).toBe("it's a test, 100% ascii!");
+    expect(fold("")).toBe("");
   });
 });
