@@ -87,11 +87,12 @@ export function detectionCandidates(): string[] {
   return sourcesCache.codes;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Printable ASCII: what takes the shortcut below (anything else, tabs and line breaks included, the whole fold). */
+const ASCII = /^[ -~]*$/;
 
 /** Lower case, no diacritics, Latin-alphabet stand-ins for the African letters (ɛ→e, ɔ→o, ŋ→n, ɖ→d, ƒ→f, ʋ→v). */
 export function fold(text: string): string {
-  // Plain ASCII (every English word list entry, most of the lexicons) has nothing to strip or stand in for but the
+  // Printable ASCII (every English word list entry, most of the lexicons) has nothing to strip or stand in for but the
   // backtick: ≈11,000 words are folded when the detector first loads.
   if (ASCII.test(text)) return text.toLowerCase().replaceAll("`", "'");
   return text
