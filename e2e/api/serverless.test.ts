@@ -2,6 +2,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { call, mintKey } from "../support/api";
 import { OPERATOR_HEADERS, startApp, stopAllApps } from "../support/app";
 import { sql } from "../support/db";
+import { waitFor } from "../support/net";
 import { startRedis } from "../support/redis";
 import { startUpstashShim } from "../support/upstash-shim";
 
@@ -33,11 +34,16 @@ if (inject("database") === "postgres") {
       const app = await startApp();
       const key = await mintKey(app.url, "idle connection");
       expect((await call(app.url, "GET", "/api/v1/auth/keys/me", { key })).status).toBe(200);
-      // What a pooler, a firewall or a suspended function does to an idle connection: the server ends it.
-      const killed = await sql<{ pid: number }>(
-        app.databaseUrl,
-        "SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'",
-      );
+      // What a pooler, a firewall or a suspended function does to an idle connection: the server ends it. The request's
+      // own work after its response (the usage write) may still hold the connection for a moment: wait until it is idle.
+      const killed = await waitFor(async () => {
+        const rows = await sql<{ pid: number }>(
+          app.databaseUrl,
+          "SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'",
+        );
+        if (rows.length === 0) throw new Error("no idle connection of the app's pool yet");
+        return rows;
+      }, 5_000);
       expect(killed.length).toBeGreaterThan(0);
       const again = await call(app.url, "GET", "/api/v1/auth/keys/me", { key });
       expect(again.status).toBe(200);
