@@ -15,6 +15,7 @@ import { type SpeechDeps, transcribeAudio } from "@/lib/speech/stt";
 import { synthesizeSpeech } from "@/lib/speech/tts";
 import { translateText } from "@/lib/translate/service";
 import { detectionCandidates, detectLanguage } from "./detect";
+import defaultMap from "./hf-models.json";
 import { listLanguages } from "./listing";
 import { hfModels, hfRoutesFor, ModelMapError, resetHfModels, resolveModelMap } from "./models";
 import { allPairs, pairOptions } from "./pairs";
@@ -209,6 +210,13 @@ describe("model map configuration (HF_MODEL_MAP)", () => {
     writeFileSync(file, JSON.stringify({ dedicated: { "en-ha": "Helsinki-NLP/opus-mt-en-ha" } }));
     setCatalogueSettings({ ...defaultCatalogue, hfModelMap: file });
     expect(hfModels().dedicated.size).toBe(1);
+  });
+
+  it("the default map (hf-models.json, not validated at start) passes the schema an override must pass", () => {
+    const asOverride = resolveModelMap(defaultMap);
+    expect(asOverride).toEqual(resolveModelMap());
+    expect(asOverride.dedicated.size).toBeGreaterThan(0);
+    expect(asOverride.general?.codes.size).toBeGreaterThan(0);
   });
 
   it("rejects unknown languages, bad model ids and bad FLORES codes loudly", () => {

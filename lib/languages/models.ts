@@ -84,7 +84,9 @@ function canonical(code: string, where: string): string {
 
 /** Builds the resolved map from the default and an optional override (exported for tests). */
 export function resolveModelMap(override?: unknown): ResolvedHfModels {
-  const base = HfModelMapSchema.parse(defaultMap);
+  // The default map is this repository's own file, held to the schema by a test (languages.test.ts): validating it
+  // again on every start cost ≈10 ms of a cold function's first request. Overrides are configuration: always checked.
+  const base = defaultMap as HfModelMap;
   let merged: HfModelMap = base;
   if (override !== undefined) {
     const parsed = HfModelMapSchema.safeParse(override);

@@ -70,6 +70,19 @@ export function pairOptions(
   return options;
 }
 
+/** One route context per model map: the pair tables ask it for thousands of pairs. */
+const contexts = new WeakMap<ResolvedHfModels, RouteContext>();
+
+function contextFor(models: ResolvedHfModels): RouteContext {
+  let ctx = contexts.get(models);
+  if (!ctx) contexts.set(models, (ctx = { modelMapRoutes: (s, t) => hfRoutesFor(s, t, models) }));
+  return ctx;
+}
+
+/*
+ * Built for thousands of pairs in a cold process (the listing and detection ask for every pair; most have no route):
+ * a pair no provider routes costs each provider's `routes` call and nothing else, no closures, arrays or subject strings.
+ */
 function computePairOptions(
   source: string,
   target: string,
@@ -77,20 +90,38 @@ function computePairOptions(
   providers: readonly ProviderDescriptor[],
   availability: AvailabilityView,
 ): PairOption[] {
-  const ctx: RouteContext = { modelMapRoutes: (s, t) => hfRoutesFor(s, t, models) };
+  const ctx = contextFor(models);
   const options: PairOption[] = [];
-  const add = (id: ProviderId, limit: InputLimit, specs: RouteSpec[]) => {
-    const routes = specs
-      .map((route) => ({ provider: id, limit, ...route }))
-      .filter((r) => availability.isAvailable(modelSubject(id, r.model)) && availability.isAvailable(pairSubject(id, source, target)));
-    if (routes.length > 0) options.push({ provider: id, quality: QUALITY[routes[0].tier], model: routes[0].model, routes });
-  };
-  for (const { id, translation } of providers) if (translation) add(id, translation.limit, translation.routes(source, target, ctx));
-  for (const { id, translation } of providers) {
-    if (!translation?.lastResort || options.some((o) => o.provider === id)) continue;
-    if (translation.routes(source, target, ctx).length === 0) add(id, translation.limit, translation.lastResort(source, target));
+  let lastResorts: ProviderDescriptor[] | undefined;
+  for (const provider of providers) {
+    const translation = provider.translation;
+    if (!translation) continue;
+    const specs = translation.routes(source, target, ctx);
+    if (specs.length > 0) addOption(options, provider.id, translation.limit, specs, source, target, availability);
+    else if (translation.lastResort) (lastResorts ??= []).push(provider);
+  }
+  // A provider's last resort counts only for pairs its own routes do not serve at all (not for routes unavailable now).
+  for (const { id, translation } of lastResorts ?? []) {
+    const specs = translation!.lastResort!(source, target);
+    if (specs.length > 0) addOption(options, id, translation!.limit, specs, source, target, availability);
   }
   return options;
+}
+
+/** The provider's routes for the pair that are available now, as one option (none when none is). */
+function addOption(
+  options: PairOption[],
+  provider: ProviderId,
+  limit: InputLimit,
+  specs: readonly RouteSpec[],
+  source: string,
+  target: string,
+  availability: AvailabilityView,
+): void {
+  if (!availability.isAvailable(pairSubject(provider, source, target))) return;
+  const routes: TranslationRoute[] = [];
+  for (const spec of specs) if (availability.isAvailable(modelSubject(provider, spec.model))) routes.push({ provider, limit, ...spec });
+  if (routes.length > 0) options.push({ provider, quality: QUALITY[routes[0].tier], model: routes[0].model, routes });
 }
 
 export interface PairEntry {
