@@ -1,4 +1,4 @@
-import { type CatalogFormat, parseCatalog, targetEntries } from "@/lib/catalog";
+import { type CatalogFormat, loadCatalogFormats, parseCatalog, targetEntries } from "@/lib/catalog";
 import { largeCatalogs } from "@/lib/catalog/catalog.test-support";
 
 /**
@@ -60,7 +60,9 @@ for (const [format, content] of largeCatalogs()) {
   CASES.push([`${format}: an ordinary file of ${(content.length / 1e6).toFixed(1)} MB`, format, content]);
 }
 
-for (const [name, format, content, target] of CASES) {
-  const { ms, mb, outcome } = measure(format, content, target);
-  console.log(`${name.padEnd(52)} ${String(content.length).padStart(9)} B ${String(ms).padStart(6)} ms ${String(mb).padStart(5)} MB  ${outcome}`);
-}
+loadCatalogFormats().then(() => {
+  for (const [name, format, content, target] of CASES) {
+    const { ms, mb, outcome } = measure(format, content, target);
+    console.log(`${name.padEnd(52)} ${String(content.length).padStart(9)} B ${String(ms).padStart(6)} ms ${String(mb).padStart(5)} MB  ${outcome}`);
+  }
+});

@@ -13,6 +13,7 @@
  *    wrong") — the local detector alone, as it answers when no Sunbird client is configured.
  */
 import fs from "node:fs";
+import { loadCatalogFormats } from "@/lib/catalog";
 import { detectOne } from "@/lib/detect";
 import { detectLanguage } from "@/lib/languages/detect";
 import { catalogUiStrings, type LabelledText, udhrCorpus, writtenUiStrings } from "@/lib/languages/detect.test-support";
@@ -47,6 +48,7 @@ async function main() {
     written: await english(writtenUiStrings()),
     catalogs: null as null | (Awaited<ReturnType<typeof english>> & { files: number }),
   };
+  await loadCatalogFormats();
   const catalogs = catalogUiStrings();
   if (catalogs) figures.catalogs = { files: catalogs.files, ...(await english(catalogs.strings)) };
   const ms = performance.now() - started;

@@ -3,11 +3,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "@/clients/typescript/src/cli/main";
-import { type CatalogFormat, parseCatalog, readExisting, targetEntries } from "@/lib/catalog";
+import { type CatalogFormat, loadCatalogFormats, parseCatalog, readExisting, targetEntries } from "@/lib/catalog";
 import { type EmulatorServer, hostileTranslation, startEmulatorServer } from "@/lib/providers/sandbox";
 import { call, expectEnvelope, mintKey } from "../support/api";
 import { type RunningApp, startApp, stopAllApps } from "../support/app";
 import { liveEnv as emulatorEnv } from "../support/emulators";
+
+// parseCatalog and friends need the format's module loaded (lib/catalog/index.ts loadCatalogFormat).
+await loadCatalogFormats();
 
 /**
  * POST /api/v1/translate/catalog over HTTP, with live provider clients on the upstream emulators (loopback): each

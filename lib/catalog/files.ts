@@ -1,5 +1,5 @@
 import { CatalogLimitError, CatalogParseError, CatalogRenderError } from "./errors";
-import { parseCatalog, readExisting, renderCatalog, targetEntries } from "./index";
+import { loadCatalogFormat, parseCatalog, readExisting, renderCatalog, targetEntries } from "./index";
 import type { CatalogEntry, CatalogFormat, ExistingTranslation } from "./types";
 
 /*
@@ -88,9 +88,15 @@ export function writeFile(request: WriteFileRequest): WriteFileResult {
 
 /** The steps on the request's own thread: for small files, and where no worker can run (tests of the logic). */
 export const inProcessCatalogFiles: CatalogFiles = {
-  read: async (request) => readFiles(request),
-  write: async (request) => writeFile(request),
+  read: async (request) => readFiles(await loaded(request)),
+  write: async (request) => writeFile(await loaded(request)),
 };
+
+/** The request, once its format's module is loaded (readFiles and writeFile are synchronous). */
+export async function loaded<R extends { format: CatalogFormat }>(request: R): Promise<R> {
+  await loadCatalogFormat(request.format);
+  return request;
+}
 
 function reading<T>(field: CatalogFileError["field"], run: () => T): T {
   try {

@@ -7,6 +7,7 @@ import { fixture, identity, placeholders, SHARED_FORMATS, sharedCatalogsDir, str
 import {
   type CatalogFormat,
   CatalogRenderError,
+  loadCatalogFormats,
   parseCatalog,
   readExisting,
   renderCatalog,
@@ -15,6 +16,9 @@ import {
   sourceHashStorage,
   targetEntries,
 } from "./index";
+
+// parseCatalog and friends need the format's module loaded (lib/catalog/index.ts loadCatalogFormat).
+await loadCatalogFormats();
 
 const EN_TO_LUG = { sourceLang: "en", targetLang: "lug" };
 

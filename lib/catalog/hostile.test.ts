@@ -3,6 +3,7 @@ import {
   type CatalogFormat,
   CatalogLimitError,
   CatalogParseError,
+  loadCatalogFormats,
   MAX_CATALOG_ENTRIES,
   MAX_ICU_BRANCHES,
   parseCatalog,
@@ -10,6 +11,9 @@ import {
   renderCatalog,
   targetEntries,
 } from "./index";
+
+// parseCatalog and friends need the format's module loaded (lib/catalog/index.ts loadCatalogFormat).
+await loadCatalogFormats();
 
 /** Text that must never appear in an error message: messages name the problem, never the file's content. */
 const MARKER = "ZQXSECRETMARKER";

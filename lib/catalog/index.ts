@@ -1,14 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { CatalogLimitError, CatalogParseError } from "./errors";
-import { android } from "./formats/android";
-import { arb, json } from "./formats/json";
-import { markdown } from "./formats/markdown";
-import { po } from "./formats/po";
-import { strings } from "./formats/strings";
-import { srt, vtt } from "./formats/subtitles";
-import { xliff } from "./formats/xliff";
-import { yaml } from "./formats/yaml";
 import type { DraftEntry, FormatHandler, GroupForm, PluralGroup, RenderContext } from "./handler";
 import { adaptIcuPlurals } from "./icu";
 import { LimitExceeded, MAX_CATALOG_ENTRIES, MAX_TARGET_CHARS } from "./limits";
@@ -29,10 +21,12 @@ import {
  * Localisation catalogs: the file-format layer of `POST /api/v1/translate/catalog`. Pure: values in, values out; no
  * I/O, no configuration.
  *
+ *   await loadCatalogFormat("po");                            // once per process: the format's parser, on first use
  *   const catalog = parseCatalog("po", text);                 // entries in the source's terms; throws CatalogParseError
  *   const units = targetEntries(catalog, "lug");              // what to translate for Luganda (target plural forms)
  *   const out = renderCatalog("po", catalog.doc, translations, { sourceLang: "en", targetLang: "lug" });
  *
+ * - loadCatalogFormat(format) loads the format's module; the functions below throw for a format not loaded yet.
  * - parseCatalog(format, content) → { entries, doc, declaredLocale? }. Entries are in file order; `doc` is opaque.
  * - targetEntries(catalog, targetLang) → the entries to translate: plural messages get one entry per CLDR category of
  *   the target (its source text is the source's form of that category, or its `other` form); ICU plural arguments are
@@ -81,18 +75,38 @@ export * from "./types";
 
 export const catalogFormatSchema = z.enum(CATALOG_FORMATS);
 
-const HANDLERS: Record<CatalogFormat, FormatHandler<unknown>> = {
-  json: json as FormatHandler<unknown>,
-  arb: arb as FormatHandler<unknown>,
-  po: po as FormatHandler<unknown>,
-  xliff: xliff as FormatHandler<unknown>,
-  android: android as FormatHandler<unknown>,
-  strings: strings as FormatHandler<unknown>,
-  yaml: yaml as FormatHandler<unknown>,
-  srt: srt as FormatHandler<unknown>,
-  vtt: vtt as FormatHandler<unknown>,
-  markdown: markdown as FormatHandler<unknown>,
+/*
+ * Each format's module, loaded the first time a file of that format is read or written. Together the ten parsers and
+ * their libraries (YAML; gettext with its character encodings; an XML parser; Markdown with GFM) are ≈1 MB of code,
+ * ≈0.1 s of a cold function's first request (docs/benchmark.md "Cold starts on Vercel"); a request reads one format.
+ */
+const LOADERS: Record<CatalogFormat, () => Promise<FormatHandler<unknown>>> = {
+  json: async () => (await import("./formats/json")).json as FormatHandler<unknown>,
+  arb: async () => (await import("./formats/json")).arb as FormatHandler<unknown>,
+  po: async () => (await import("./formats/po")).po as FormatHandler<unknown>,
+  xliff: async () => (await import("./formats/xliff")).xliff as FormatHandler<unknown>,
+  android: async () => (await import("./formats/android")).android as FormatHandler<unknown>,
+  strings: async () => (await import("./formats/strings")).strings as FormatHandler<unknown>,
+  yaml: async () => (await import("./formats/yaml")).yaml as FormatHandler<unknown>,
+  srt: async () => (await import("./formats/subtitles")).srt as FormatHandler<unknown>,
+  vtt: async () => (await import("./formats/subtitles")).vtt as FormatHandler<unknown>,
+  markdown: async () => (await import("./formats/markdown")).markdown as FormatHandler<unknown>,
 };
+const loaded = new Map<CatalogFormat, FormatHandler<unknown>>();
+
+const isCatalogFormat = (format: string): format is CatalogFormat => Object.hasOwn(LOADERS, format);
+
+/** Loads the module of `format` (once per process): parseCatalog, renderCatalog and readExisting need it. */
+export async function loadCatalogFormat(format: CatalogFormat): Promise<void> {
+  if (loaded.has(format)) return;
+  if (!isCatalogFormat(format)) throw new TypeError("unknown catalog format");
+  loaded.set(format, await LOADERS[format]());
+}
+
+/** Loads every format's module: for tools and tests that read files of any format. */
+export async function loadCatalogFormats(): Promise<void> {
+  await Promise.all(CATALOG_FORMATS.map(loadCatalogFormat));
+}
 
 interface DocImpl {
   handlerDoc: unknown;
@@ -119,9 +133,10 @@ export function sourceHashStorage(format: CatalogFormat): "file" | "sidecar" {
 }
 
 function handlerFor(format: CatalogFormat): FormatHandler<unknown> {
-  const handler = (HANDLERS as Partial<Record<string, FormatHandler<unknown>>>)[format];
-  if (!handler) throw new TypeError("unknown catalog format");
-  return handler;
+  const handler = loaded.get(format);
+  if (handler) return handler;
+  if (!isCatalogFormat(format)) throw new TypeError("unknown catalog format");
+  throw new Error(`the ${format} catalog format is not loaded: await loadCatalogFormat("${format}") first`);
 }
 
 /** Runs a parser; any failure that is not already a CatalogParseError becomes one that says nothing of the input. */

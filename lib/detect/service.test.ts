@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadCatalogFormats } from "@/lib/catalog";
 import { apiError } from "@/lib/kit/test-support";
 import { DEFAULT_CONFIDENCE, detectLanguage } from "@/lib/languages/detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "@/lib/languages/detect.samples";
@@ -8,6 +9,9 @@ import { listLanguages } from "@/lib/languages/listing";
 import { DetectResponse } from "./schemas";
 import { detectOne, detectTexts, RELIABLE_CONFIDENCE } from "./service";
 import { emulatedIdentification as sunbird, UNDECIDED_SENTENCES as UNDECIDED } from "./test-support";
+
+// The real catalogs are read with lib/catalog, which loads a format's module before reading its files.
+await loadCatalogFormats();
 
 const sentences = DETECTION_SAMPLES.flatMap((set) => set.sentences.map((text) => ({ code: set.code, text })));
 

@@ -113,23 +113,33 @@ export function words(text: string): string[] {
   return (fold(text).match(/[\p{L}']+/gu) ?? []).map((w) => w.replace(/^'+|'+$/g, "")).filter(Boolean);
 }
 
-const GREETING_INDEX = new Map<string, string>();
-for (const [code, phrases] of Object.entries(GREETINGS)) {
-  for (const p of phrases) {
-    const key = words(p).join(" ") || p;
-    if (!GREETING_INDEX.has(key)) GREETING_INDEX.set(key, code);
-  }
-}
+/**
+ * The lexicon (./lexicon.ts) by folded phrase and word, built on the first detection: every function loads this module
+ * (the routes share its registry and helpers), most never detect, and building them is ≈20 ms of a cold start.
+ */
+let indexes: { greetings: Map<string, string>; words: Map<string, Set<string>> } | undefined;
 
-const WORD_INDEX = new Map<string, Set<string>>();
-for (const [code, list] of Object.entries(WORDS)) {
-  for (const w of list) {
-    for (const key of words(w)) {
-      let set = WORD_INDEX.get(key);
-      if (!set) WORD_INDEX.set(key, (set = new Set()));
-      set.add(code);
+function lexiconIndexes(): NonNullable<typeof indexes> {
+  if (indexes) return indexes;
+  const greetings = new Map<string, string>();
+  for (const [code, phrases] of Object.entries(GREETINGS)) {
+    for (const p of phrases) {
+      const key = words(p).join(" ") || p;
+      if (!greetings.has(key)) greetings.set(key, code);
     }
   }
+  const byWord = new Map<string, Set<string>>();
+  for (const [code, list] of Object.entries(WORDS)) {
+    for (const w of list) {
+      for (const key of words(w)) {
+        let set = byWord.get(key);
+        if (!set) byWord.set(key, (set = new Set()));
+        set.add(code);
+      }
+    }
+  }
+  indexes = { greetings, words: byWord };
+  return indexes;
 }
 
 function countLetters(text: string, re: RegExp): number {
@@ -173,14 +183,15 @@ export async function rankLanguages(original: string, options: DetectOptions = {
   // Greetings are matched in the original script too (Ethiopic/Arabic greetings have no folded Latin form).
   const ws = words(text);
   const phrase = ws.join(" ");
-  const greeting = GREETING_INDEX.get(phrase);
+  const lexicon = lexiconIndexes();
+  const greeting = lexicon.greetings.get(phrase);
   if (greeting && pool.has(greeting)) return { ...seen, detection: { code: greeting, confidence: 0.95, method: "greeting" } };
 
   // Word-list evidence.
   const lex = new Map<string, number>();
   let known = 0;
   for (const w of ws) {
-    const langs = WORD_INDEX.get(w);
+    const langs = lexicon.words.get(w);
     if (!langs) continue;
     const inPool = [...langs].filter((c) => pool.has(c));
     if (inPool.length === 0) continue;
@@ -335,7 +346,7 @@ async function englishWordShare(ws: readonly string[]): Promise<number> {
   // A lone letter that is not a word ("s" of "%.2fs", "z" of "a-z") says nothing either way.
   const counted = ws.filter((w) => w.length > 1 || vocabulary.has(w));
   // A word another language's word list also has ("a", "die", "van") counts as the word lists count it: 1/k.
-  const weight = (w: string) => (vocabulary.has(w) ? 1 / (1 + [...(WORD_INDEX.get(w) ?? [])].filter((c) => c !== ENGLISH).length) : 0);
+  const weight = (w: string) => (vocabulary.has(w) ? 1 / (1 + [...(lexiconIndexes().words.get(w) ?? [])].filter((c) => c !== ENGLISH).length) : 0);
   return counted.length === 0 ? 0 : counted.reduce((sum, w) => sum + weight(w), 0) / counted.length;
 }
 

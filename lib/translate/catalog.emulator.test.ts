@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UpstreamBudgets } from "@/lib/budgets";
 import { createTranslationCache, SingleFlight } from "@/lib/cache";
-import { parseCatalog } from "@/lib/catalog";
+import { loadCatalogFormats, parseCatalog } from "@/lib/catalog";
 import { loadConfig } from "@/lib/config";
 import { apiError } from "@/lib/kit/test-support";
 import { HuggingFaceClient, KhayaClient, SunbirdClient, type UpstreamBudget } from "@/lib/providers";
@@ -15,6 +15,9 @@ import { translateCatalog } from "./catalog";
 import type { CatalogRequest } from "./catalog-schemas";
 import { emulatorServersForFile } from "./emulators.test-support";
 import type { TranslateDeps } from "./service";
+
+// parseCatalog and friends need the format's module loaded (lib/catalog/index.ts loadCatalogFormat).
+await loadCatalogFormats();
 
 /** Catalogs against the real clients and the emulators over loopback HTTP: calls counted at the upstream. */
 

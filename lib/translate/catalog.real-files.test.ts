@@ -1,10 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CatalogFormat, parseCatalog, targetEntries } from "@/lib/catalog";
+import { type CatalogFormat, loadCatalogFormats, parseCatalog, targetEntries } from "@/lib/catalog";
 import { translateCatalog } from "./catalog";
 import { emulatorDeps, entryProblems, toolingProblem, writtenTranslations } from "./catalog.protection.test-support";
 import { emulatorServersForFile } from "./emulators.test-support";
+
+// parseCatalog and friends need the format's module loaded (lib/catalog/index.ts loadCatalogFormat).
+await loadCatalogFormats();
 
 /**
  * The 14 real catalog files kept beside the checkout (SHARED: excerpts of open-source projects' English catalogs,

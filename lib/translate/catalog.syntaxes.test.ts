@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type CatalogFormat, parseCatalog, targetEntries } from "@/lib/catalog";
+import { type CatalogFormat, loadCatalogFormats, parseCatalog, targetEntries } from "@/lib/catalog";
 import { translateCatalog } from "./catalog";
 import { emulatorDeps, entryProblems, toolingProblem, withoutMarks, writtenTranslations } from "./catalog.protection.test-support";
 import { emulatorServersForFile } from "./emulators.test-support";
+
+// parseCatalog and friends need the format's module loaded (lib/catalog/index.ts loadCatalogFormat).
+await loadCatalogFormats();
 
 /**
  * Every placeholder and markup syntax of the supported formats' ecosystems, in each format that carries it, through
