@@ -119,7 +119,8 @@ export class Availability {
   private snapshot(): AvailabilityView {
     const now = this.now();
     const down = new Set([...this.local.entries()].filter(([, r]) => !r.available && r.expiresAt > now).map(([s]) => s));
-    return { isAvailable: (s) => !down.has(s), version: down.size === 0 ? "all" : [...down].sort().join("|") };
+    if (down.size === 0) return ALL_AVAILABLE;
+    return { isAvailable: (s) => !down.has(s), version: [...down].sort().join("|") };
   }
 
   private fresh(subject: string): AvailabilityRecord | undefined {

@@ -38,7 +38,8 @@ let tables:
       models: ResolvedHfModels;
       providers: readonly ProviderDescriptor[];
       version: string;
-      byPair: Map<string, readonly PairOption[]>;
+      /** source → target → options (nested: the tables are asked for thousands of pairs, and no key is built). */
+      byPair: Map<string, Map<string, readonly PairOption[]>>;
       all?: PairEntry[];
     }
   | undefined;
@@ -64,9 +65,10 @@ export function pairOptions(
 ): readonly PairOption[] {
   if (source === target) return [];
   const { byPair } = tablesFor(models, providers, availability);
-  const pair = `${source}>${target}`;
-  let options = byPair.get(pair);
-  if (!options) byPair.set(pair, (options = computePairOptions(source, target, models, providers, availability)));
+  let targets = byPair.get(source);
+  if (!targets) byPair.set(source, (targets = new Map()));
+  let options = targets.get(target);
+  if (!options) targets.set(target, (options = computePairOptions(source, target, models, providers, availability)));
   return options;
 }
 
@@ -118,9 +120,11 @@ function addOption(
   target: string,
   availability: AvailabilityView,
 ): void {
-  if (!availability.isAvailable(pairSubject(provider, source, target))) return;
+  // Nothing unavailable (the usual case): no subject to build or look up.
+  const everything = availability === ALL_AVAILABLE;
+  if (!everything && !availability.isAvailable(pairSubject(provider, source, target))) return;
   const routes: TranslationRoute[] = [];
-  for (const spec of specs) if (availability.isAvailable(modelSubject(provider, spec.model))) routes.push({ provider, limit, ...spec });
+  for (const spec of specs) if (everything || availability.isAvailable(modelSubject(provider, spec.model))) routes.push({ provider, limit, ...spec });
   if (routes.length > 0) options.push({ provider, quality: QUALITY[routes[0].tier], model: routes[0].model, routes });
 }
 

@@ -18,13 +18,20 @@ import {
  */
 export const SUNBIRD_ROUTED_LANGUAGES: readonly string[] = ["en", "lug", "ach", "teo", "nyn", "lgg"];
 
+/** Asked for nearly every ordered pair when the pair tables are built: the answer per code is kept. */
+const sunflowerCodes = new Map<string, boolean>();
+function sunflowerKnows(code: string): boolean {
+  let known = sunflowerCodes.get(code);
+  if (known === undefined) sunflowerCodes.set(code, (known = SUNBIRD_TRANSLATE_LANGUAGES[toIso3(code)] !== undefined));
+  return known;
+}
+
 /**
  * Any pair of Sunflower's 32 languages outside rule (a)'s set: provider_a as the last candidate, after provider_b and
  * provider_c (see `lastResort`).
  */
 function sunflowerPair(source: string, target: string): RouteSpec[] {
-  const known = (code: string) => SUNBIRD_TRANSLATE_LANGUAGES[toIso3(code)] !== undefined;
-  return source !== target && known(source) && known(target)
+  return source !== target && sunflowerKnows(source) && sunflowerKnows(target)
     ? [{ model: SUNBIRD_TRANSLATE_MODEL, tier: "sunflower-extended", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS }]
     : [];
 }
