@@ -88,12 +88,12 @@ export function writeFile(request: WriteFileRequest): WriteFileResult {
 
 /** The steps on the request's own thread: for small files, and where no worker can run (tests of the logic). */
 export const inProcessCatalogFiles: CatalogFiles = {
-  read: async (request) => readFiles(await loaded(request)),
-  write: async (request) => writeFile(await loaded(request)),
+  read: async (request) => readFiles(await withFormatLoaded(request)),
+  write: async (request) => writeFile(await withFormatLoaded(request)),
 };
 
 /** The request, once its format's module is loaded (readFiles and writeFile are synchronous). */
-export async function loaded<R extends { format: CatalogFormat }>(request: R): Promise<R> {
+export async function withFormatLoaded<R extends { format: CatalogFormat }>(request: R): Promise<R> {
   await loadCatalogFormat(request.format);
   return request;
 }

@@ -346,7 +346,8 @@ async function englishWordShare(ws: readonly string[]): Promise<number> {
   // A lone letter that is not a word ("s" of "%.2fs", "z" of "a-z") says nothing either way.
   const counted = ws.filter((w) => w.length > 1 || vocabulary.has(w));
   // A word another language's word list also has ("a", "die", "van") counts as the word lists count it: 1/k.
-  const weight = (w: string) => (vocabulary.has(w) ? 1 / (1 + [...(lexiconIndexes().words.get(w) ?? [])].filter((c) => c !== ENGLISH).length) : 0);
+  const byWord = lexiconIndexes().words;
+  const weight = (w: string) => (vocabulary.has(w) ? 1 / (1 + [...(byWord.get(w) ?? [])].filter((c) => c !== ENGLISH).length) : 0);
   return counted.length === 0 ? 0 : counted.reduce((sum, w) => sum + weight(w), 0) / counted.length;
 }
 
