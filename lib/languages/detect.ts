@@ -64,6 +64,7 @@ const NO_FRANC_MODEL_SCORE = 0.5;
 
 const FRANC_TO_CODE = new Map(LANGUAGES.filter((l) => l.franc).map((l) => [l.franc!, l.code]));
 const FRANC_ONLY = [...FRANC_TO_CODE.keys()];
+const HAS_FRANC_MODEL = new Set(FRANC_TO_CODE.values());
 const KNOWN = new Set(LANGUAGES.map((l) => l.code));
 
 let sourcesCache: { models: ResolvedHfModels; codes: string[] } | undefined;
@@ -226,8 +227,7 @@ export async function rankLanguages(original: string, options: DetectOptions = {
   const scored: [string, number][] = [];
   for (const code of pool) {
     const lexScore = (lex.get(code) ?? 0) / nWords;
-    const hasModel = LANGUAGES.find((l) => l.code === code)?.franc !== undefined;
-    const francScore = haveFranc ? (hasModel ? (francScores.get(code) ?? 0) : NO_FRANC_MODEL_SCORE) : 0;
+    const francScore = haveFranc ? (HAS_FRANC_MODEL.has(code) ? (francScores.get(code) ?? 0) : NO_FRANC_MODEL_SCORE) : 0;
     const english = code === ENGLISH ? ENGLISH_VOCABULARY_WEIGHT * englishShare ** 2 + ENGLISH_PRIOR : 0;
     scored.push([code, LEXICON_WEIGHT * lexScore + francScore + english]);
   }
@@ -277,8 +277,14 @@ function englishVocabulary(): Promise<ReadonlySet<string>> {
   ]).then((lists) => {
     // Its one- and two-letter entries are mostly interjections and abbreviations ("ha", "ho", "yo") that are common
     // words elsewhere: English's own short words are listed instead.
-    const long = lists.flatMap((l) => l.default.map((w) => fold(w))).filter((w) => w.length > 2);
-    return new Set([...long, ...ENGLISH_SHORT_WORDS, ...ENGLISH_CONTRACTIONS]);
+    const vocabulary = new Set([...ENGLISH_SHORT_WORDS, ...ENGLISH_CONTRACTIONS]);
+    for (const list of lists) {
+      for (const word of list.default) {
+        const folded = fold(word);
+        if (folded.length > 2) vocabulary.add(folded);
+      }
+    }
+    return vocabulary;
   });
   return englishWords;
 }

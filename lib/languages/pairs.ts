@@ -29,6 +29,9 @@ export interface PairOption {
   routes: TranslationRoute[];
 }
 
+/** What every pair nobody serves shares (most of the ≈7,000 pairs): no array is made for each. */
+const NO_OPTIONS: readonly PairOption[] = Object.freeze([]);
+
 /**
  * The pair tables for one basis — model map, provider list and availability version, the only things they depend on:
  * each pair's options as asked (every translation asks for its pair), and the full list once something lists it.
@@ -63,7 +66,7 @@ export function pairOptions(
   providers: readonly ProviderDescriptor[] = PROVIDERS,
   availability: AvailabilityView = ALL_AVAILABLE,
 ): readonly PairOption[] {
-  if (source === target) return [];
+  if (source === target) return NO_OPTIONS;
   const { byPair } = tablesFor(models, providers, availability);
   let targets = byPair.get(source);
   if (!targets) byPair.set(source, (targets = new Map()));
@@ -91,41 +94,45 @@ function computePairOptions(
   models: ResolvedHfModels,
   providers: readonly ProviderDescriptor[],
   availability: AvailabilityView,
-): PairOption[] {
+): readonly PairOption[] {
   const ctx = contextFor(models);
-  const options: PairOption[] = [];
+  let options: PairOption[] | undefined;
   let lastResorts: ProviderDescriptor[] | undefined;
   for (const provider of providers) {
     const translation = provider.translation;
     if (!translation) continue;
     const specs = translation.routes(source, target, ctx);
-    if (specs.length > 0) addOption(options, provider.id, translation.limit, specs, source, target, availability);
+    if (specs.length > 0) options = addOption(options, provider.id, translation.limit, specs, source, target, availability);
     else if (translation.lastResort) (lastResorts ??= []).push(provider);
   }
   // A provider's last resort counts only for pairs its own routes do not serve at all (not for routes unavailable now).
   for (const { id, translation } of lastResorts ?? []) {
     const specs = translation!.lastResort!(source, target);
-    if (specs.length > 0) addOption(options, id, translation!.limit, specs, source, target, availability);
+    if (specs.length > 0) options = addOption(options, id, translation!.limit, specs, source, target, availability);
   }
-  return options;
+  return options ?? NO_OPTIONS;
 }
 
-/** The provider's routes for the pair that are available now, as one option (none when none is). */
+/** The provider's routes for the pair that are available now, as one option added to `options` (made on the first). */
 function addOption(
-  options: PairOption[],
+  options: PairOption[] | undefined,
   provider: ProviderId,
   limit: InputLimit,
   specs: readonly RouteSpec[],
   source: string,
   target: string,
   availability: AvailabilityView,
-): void {
+): PairOption[] | undefined {
   // Nothing unavailable (the usual case): no subject to build or look up.
   const everything = availability === ALL_AVAILABLE;
-  if (!everything && !availability.isAvailable(pairSubject(provider, source, target))) return;
+  if (!everything && !availability.isAvailable(pairSubject(provider, source, target))) return options;
   const routes: TranslationRoute[] = [];
   for (const spec of specs) if (everything || availability.isAvailable(modelSubject(provider, spec.model))) routes.push({ provider, limit, ...spec });
-  if (routes.length > 0) options.push({ provider, quality: QUALITY[routes[0].tier], model: routes[0].model, routes });
+  if (routes.length === 0) return options;
+  const option = { provider, quality: QUALITY[routes[0].tier], model: routes[0].model, routes };
+  if (!options) return [option];
+  options.push(option);
+  return options;
 }
 
 export interface PairEntry {
