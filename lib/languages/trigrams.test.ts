@@ -1,10 +1,12 @@
 import { francAll } from "franc-all";
+import { data } from "franc-all/data.js";
 import { describe, expect, it } from "vitest";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "./detect.samples";
 import { udhrCorpus } from "./detect.test-support";
 import { ENGLISH_UI_SAMPLES } from "./detect.ui-samples";
 import { LANGUAGES } from "./registry";
-import { francOnly } from "./trigrams";
+import profiles from "./trigram-profiles.json";
+import { francOnly, selectProfiles } from "./trigrams";
 
 const ONLY = LANGUAGES.flatMap((l) => (l.franc ? [l.franc] : []));
 
@@ -35,5 +37,15 @@ describe("francOnly: franc-all's scores for the languages asked about, without f
     for (const only of pools)
       for (const text of texts.slice(0, 200).concat(["안녕하세요 세계", "ሰላም ለዓለም ሁሉ።"]))
         expect(francOnly(text, only), `${only} ${text}`).toEqual(francAll(text, { only, minLength: 1 }));
+  });
+});
+
+describe("the trigram profiles shipped with the detector (./trigram-profiles.json)", () => {
+  it("are franc-all's, for exactly the registry's languages with a franc code: `npm run detector:profiles` rewrites them", () => {
+    expect(profiles).toEqual(selectProfiles(data, ONLY));
+    const shipped = Object.values(profiles).flatMap((languages) => Object.keys(languages));
+    expect(new Set(shipped)).toEqual(new Set(ONLY));
+    // Every script franc-all has profiles for stays, even with none of ours (text in it is then undetermined).
+    expect(Object.keys(profiles)).toEqual(Object.keys(data));
   });
 });

@@ -1,14 +1,33 @@
 /**
  * franc-all's `francAll`, scoring only the languages Lugha detects. franc-all turns the trigram profiles of all its
  * 400+ languages into lookup tables when its module loads (≈120,000 object properties, the largest single cost of the
- * first request that detects a source language: docs/benchmark.md "Cold starts on Vercel"); this module reads the same
- * data and expressions from franc-all and builds tables for the languages it is asked about, once each, on first use.
- * The scoring is franc-all 7's, step for step (script by character share, then the rank distance of the text's trigrams
- * to each profile, normalised): `trigrams.test.ts` holds it equal to `francAll` on the detector's samples.
+ * first request that detects a source language: docs/benchmark.md "Cold starts on Vercel"); this module builds tables
+ * for the languages it is asked about, once each, on first use, from franc-all's profiles of the registry's languages
+ * only (./trigram-profiles.json, 35 of its 400+ profiles: `npm run detector:profiles` writes it from franc-all's data,
+ * and `trigrams.test.ts` holds it equal to that data). The scoring is franc-all 7's, step for step (script by character
+ * share, then the rank distance of the text's trigrams to each profile, normalised): `trigrams.test.ts` holds it equal
+ * to `francAll` on the detector's samples.
  */
-import { data } from "franc-all/data.js";
 import { expressions } from "franc-all/expressions.js";
 import { asTuples } from "trigram-utils";
+import profiles from "./trigram-profiles.json";
+
+/** Script → franc code → that language's trigrams, most frequent first, "|"-separated (franc-all's data format). */
+export type TrigramProfiles = Record<string, Record<string, string>>;
+
+const data: TrigramProfiles = profiles;
+
+/**
+ * What ./trigram-profiles.json holds: of franc-all's profiles, those of the given franc codes, under every script
+ * franc-all has profiles for (a script none of them is written in stays, empty, so that text in it is still
+ * undetermined rather than taken for that script's one language).
+ */
+export function selectProfiles(all: TrigramProfiles, codes: readonly string[]): TrigramProfiles {
+  const wanted = new Set(codes);
+  return Object.fromEntries(
+    Object.entries(all).map(([script, languages]) => [script, Object.fromEntries(Object.entries(languages).filter(([code]) => wanted.has(code)))]),
+  );
+}
 
 /** franc-all's constants: the longest sample read, and the distance of a trigram the profile lacks. */
 const MAX_LENGTH = 2048;
