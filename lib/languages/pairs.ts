@@ -30,7 +30,7 @@ export interface PairOption {
 }
 
 /** What every pair nobody serves shares (most of the ≈7,000 pairs): no array is made for each. */
-const NO_OPTIONS: readonly PairOption[] = Object.freeze([]);
+const NO_OPTIONS: readonly PairOption[] = [];
 
 /**
  * The pair tables for one basis — model map, provider list and availability version, the only things they depend on:

@@ -1,6 +1,6 @@
 import { defaultHfTtsModel } from "./codes";
 import { catalogueSettings } from "./deployment";
-import { type ProviderDescriptor, type VoiceSpec, withDecoded } from "./descriptor";
+import { NO_ROUTES, type ProviderDescriptor, type VoiceSpec, withDecoded } from "./descriptor";
 import { HF_ASR_NATIVE_FORMATS, HF_MAX_INPUT_TOKENS, HF_TTS_PIECE_CHARS, HF_WHISPER_WINDOW_SECONDS, HuggingFaceClient } from "./huggingface";
 import { hfBehaviour } from "./sandbox/hf";
 
@@ -31,7 +31,10 @@ export const huggingFace: ProviderDescriptor = {
   translation: {
     limit: { unit: "tokens", max: HF_MAX_INPUT_TOKENS },
     // Several models per pair, from the model map (lib/languages/hf-models.json), best first; each is its own route.
-    routes: (source, target, ctx) => ctx.modelMapRoutes(source, target).map((hf) => ({ model: hf.model, tier: hf.tier, label: hf.model, hf })),
+    routes: (source, target, ctx) => {
+      const routes = ctx.modelMapRoutes(source, target);
+      return routes.length === 0 ? NO_ROUTES : routes.map((hf) => ({ model: hf.model, tier: hf.tier, label: hf.model, hf }));
+    },
   },
   stt: {
     languages: WHISPER_LANGUAGES,

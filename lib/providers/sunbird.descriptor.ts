@@ -1,6 +1,6 @@
 import { SUNBIRD_ORPHEUS_VOICES, SUNBIRD_SPARK_VOICES, SUNBIRD_STT_LANGUAGES, SUNBIRD_TRANSLATE_LANGUAGES, toIso3 } from "./codes";
 import { catalogueSettings } from "./deployment";
-import { type ProviderDescriptor, type RouteSpec, type VoiceSpec, withDecoded, withinSet } from "./descriptor";
+import { NO_ROUTES, type ProviderDescriptor, type RouteSpec, type VoiceSpec, withDecoded, withinSet } from "./descriptor";
 import { sunbirdBehaviour } from "./sandbox/sunbird";
 import {
   SUNBIRD_MAX_CHUNK_CHARS,
@@ -30,11 +30,13 @@ function sunflowerKnows(code: string): boolean {
  * Any pair of Sunflower's 32 languages outside rule (a)'s set: provider_a as the last candidate, after provider_b and
  * provider_c (see `lastResort`).
  */
-function sunflowerPair(source: string, target: string): RouteSpec[] {
-  return source !== target && sunflowerKnows(source) && sunflowerKnows(target)
-    ? [{ model: SUNBIRD_TRANSLATE_MODEL, tier: "sunflower-extended", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS }]
-    : [];
+function sunflowerPair(source: string, target: string): readonly RouteSpec[] {
+  return source !== target && sunflowerKnows(source) && sunflowerKnows(target) ? SUNFLOWER_ROUTES : NO_ROUTES;
 }
+
+const SUNFLOWER_ROUTES: readonly RouteSpec[] = [
+  { model: SUNBIRD_TRANSLATE_MODEL, tier: "sunflower-extended", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS },
+];
 
 const SPARK_LABELS: Readonly<Record<string, { name: string; gender: "female" | "male" }>> = {
   "241": { name: "Acholi (female)", gender: "female" },
