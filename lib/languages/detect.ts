@@ -1,6 +1,6 @@
 import { GREETINGS, WORDS } from "./lexicon";
 import { hfModels, type ResolvedHfModels } from "./models";
-import { pairOptions } from "./pairs";
+import { candidateTargets, pairOptions } from "./pairs";
 import { LANGUAGES } from "./registry";
 
 /**
@@ -82,7 +82,7 @@ export function detectionCandidates(): string[] {
     // Pair by pair, stopping at the first target a source is served to (most stop within a few): building every pair's
     // options (allPairs) costs tens of ms of a cold process's first detection.
     const servedAsSource = (source: string) =>
-      LANGUAGES.some((t) => pairOptions(source, t.code, models).some((o) => o.routes.some((r) => r.tier !== "sunflower-extended")));
+      candidateTargets(source, models).some((t) => pairOptions(source, t, models).some((o) => o.routes.some((r) => r.tier !== "sunflower-extended")));
     sourcesCache = { models, codes: LANGUAGES.map((l) => l.code).filter(servedAsSource) };
   }
   return sourcesCache.codes;

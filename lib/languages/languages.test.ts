@@ -3,7 +3,8 @@ import { ApiError } from "@/lib/kit/errors";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
 import { SUNBIRD_TRANSLATE_LANGUAGES } from "@/lib/providers/codes";
 import { catalogueSettings, setCatalogueSettings } from "@/lib/providers/deployment";
-import { QUALITY } from "@/lib/providers/descriptor";
+import { type ProviderDescriptor, QUALITY } from "@/lib/providers/descriptor";
+import { PROVIDERS } from "@/lib/providers/descriptors";
 import { KHAYA_SPEAKERS } from "@/lib/providers/khaya";
 import { KHAYA_ROUTED_LANGUAGES as PROVIDER_B_LANGUAGES } from "@/lib/providers/khaya.descriptor";
 import { createEmulator, inProcessFetch, makeWav } from "@/lib/providers/sandbox";
@@ -18,7 +19,7 @@ import { detectionCandidates, detectLanguage } from "./detect";
 import defaultMap from "./hf-models.json";
 import { listLanguages } from "./listing";
 import { hfModels, hfRoutesFor, ModelMapError, resetHfModels, resolveModelMap } from "./models";
-import { allPairs, pairOptions } from "./pairs";
+import { allPairs, candidateTargets, pairOptions } from "./pairs";
 import { LANGUAGES, normalizeLanguageCode } from "./registry";
 import { type LanguageEntry, LanguagesResponse, SpeechAudioFormat } from "./schemas";
 import { speechCapabilities, speechLanguageCodes, sttOptions, ttsOptions } from "./speech";
@@ -180,6 +181,34 @@ describe("pair tables", () => {
     expect(hfRoutesFor("en", "dag")).toEqual([]);
     expect(hfRoutesFor("en", "zu").map((r) => r.tier)).toEqual(["general", "fallback"]);
     expect(hfRoutesFor("en", "zu")[1].inputPrefix).toBe(">>zul<< ");
+  });
+
+  it("walks only pairs of codes a provider knows (translation.knows), and loses no pair a provider routes", () => {
+    const maps = [hfModels(), resolveModelMap({ dedicated: { "ach-yo": "Helsinki-NLP/opus-mt-ach-yo" }, general: null })];
+    // A provider that declares no codes (knows absent) may serve any pair: here only Kinyarwanda → Dagbani.
+    const undeclared: ProviderDescriptor = {
+      ...PROVIDERS[0],
+      translation: {
+        limit: { unit: "characters", max: 100 },
+        routes: (s, t) => (s === "rw" && t === "dag" ? [{ model: "m", tier: "dedicated" }] : []),
+      },
+    };
+    for (const [models, providers] of [
+      [maps[0], PROVIDERS],
+      [maps[1], PROVIDERS],
+      [maps[0], [...PROVIDERS.slice(1), undeclared]],
+    ] as const) {
+      const every = LANGUAGES.flatMap((s) =>
+        LANGUAGES.filter((t) => pairOptions(s.code, t.code, models, providers).length > 0).map((t) => `${s.code}>${t.code}`),
+      );
+      expect(allPairs(models, providers).map((p) => `${p.source}>${p.target}`)).toEqual(every);
+    }
+    expect(allPairs(maps[1]).some((p) => p.source === "ach" && p.target === "yo")).toBe(true);
+    expect(allPairs(maps[0], [...PROVIDERS.slice(1), undeclared]).some((p) => p.source === "rw" && p.target === "dag")).toBe(true);
+    // What it saves: the pairs walked, of the registry's ordered pairs.
+    const walked = LANGUAGES.reduce((n, l) => n + candidateTargets(l.code).length, 0);
+    expect(walked).toBeLessThan(LANGUAGES.length ** 2 / 2);
+    expect(walked).toBeGreaterThanOrEqual(allPairs().length);
   });
 
   it("quality per tier is within its documented band", () => {

@@ -160,3 +160,20 @@ export function hfRoutesFor(source: string, target: string, models: ResolvedHfMo
   if (target === "en" && models.toEnglish?.sources.has(source)) routes.push({ model: models.toEnglish.model, tier: "fallback" });
   return routes;
 }
+
+const namedCodes = new WeakMap<ResolvedHfModels, ReadonlySet<string>>();
+
+/** Every code the model map names, as a source or a target of some model: no route of hfRoutesFor has another. */
+export function hfModelCodes(models: ResolvedHfModels = hfModels()): ReadonlySet<string> {
+  let codes = namedCodes.get(models);
+  if (!codes) {
+    const named = new Set<string>();
+    for (const pair of models.dedicated.keys()) for (const code of pair.split(">")) named.add(code);
+    for (const code of models.general?.codes.keys() ?? []) named.add(code);
+    for (const code of models.fromEnglish?.tokens.keys() ?? []) named.add(code);
+    for (const code of models.toEnglish?.sources ?? []) named.add(code);
+    if (models.fromEnglish || models.toEnglish) named.add("en");
+    namedCodes.set(models, (codes = named));
+  }
+  return codes;
+}

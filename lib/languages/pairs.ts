@@ -9,7 +9,7 @@ import {
 } from "@/lib/providers/descriptor";
 import { PROVIDERS } from "@/lib/providers/descriptors";
 import type { ProviderId } from "@/lib/providers/types";
-import { hfModels, hfRoutesFor, type ResolvedHfModels } from "./models";
+import { hfModelCodes, hfModels, hfRoutesFor, type ResolvedHfModels } from "./models";
 import { LANGUAGES } from "./registry";
 
 /**
@@ -80,7 +80,10 @@ const contexts = new WeakMap<ResolvedHfModels, RouteContext>();
 
 function contextFor(models: ResolvedHfModels): RouteContext {
   let ctx = contexts.get(models);
-  if (!ctx) contexts.set(models, (ctx = { modelMapRoutes: (s, t) => hfRoutesFor(s, t, models) }));
+  if (!ctx) {
+    const named = hfModelCodes(models);
+    contexts.set(models, (ctx = { modelMapRoutes: (s, t) => hfRoutesFor(s, t, models), modelMapKnows: (code) => named.has(code) }));
+  }
   return ctx;
 }
 
@@ -150,14 +153,53 @@ export function allPairs(
   const cached = tablesFor(models, providers, availability);
   if (cached.all) return cached.all;
   const pairs: PairEntry[] = [];
-  for (const s of LANGUAGES) {
-    for (const t of LANGUAGES) {
-      const options = pairOptions(s.code, t.code, models, providers, availability);
-      if (options.length > 0) pairs.push({ source: s.code, target: t.code, options });
+  for (const { code: source } of LANGUAGES) {
+    for (const target of candidateTargets(source, models, providers)) {
+      const options = pairOptions(source, target, models, providers, availability);
+      if (options.length > 0) pairs.push({ source, target, options });
     }
   }
   cached.all = pairs;
   return pairs;
+}
+
+/**
+ * Per model map and provider list: each translating provider's known registry codes (undefined: it declares none, so
+ * every code), and each source's candidate targets (below).
+ */
+const candidates = new WeakMap<
+  ResolvedHfModels,
+  { providers: readonly ProviderDescriptor[]; known: (ReadonlySet<string> | undefined)[]; bySource: Map<string, readonly string[]> }
+>();
+
+/**
+ * The registry codes, in registry order, that some provider knows together with `source` (ProviderDescriptor
+ * translation.knows): the only targets `source` can have options for, so that whoever walks every pair asks
+ * `pairOptions` for ≈2,000 of the ≈7,000 (empty for a language no provider translates from or into).
+ */
+export function candidateTargets(
+  source: string,
+  models: ResolvedHfModels = hfModels(),
+  providers: readonly ProviderDescriptor[] = PROVIDERS,
+): readonly string[] {
+  let cached = candidates.get(models);
+  if (cached?.providers !== providers) {
+    const ctx = contextFor(models);
+    const known = providers.flatMap(({ translation }) =>
+      translation ? [translation.knows && new Set(LANGUAGES.filter((l) => translation.knows!(l.code, ctx)).map((l) => l.code))] : [],
+    );
+    candidates.set(models, (cached = { providers, known, bySource: new Map() }));
+  }
+  let targets = cached.bySource.get(source);
+  if (!targets) {
+    const withSource = cached.known.filter((codes) => codes === undefined || codes.has(source));
+    targets =
+      withSource.length === 0
+        ? []
+        : LANGUAGES.map((l) => l.code).filter((t) => t !== source && withSource.some((codes) => codes === undefined || codes.has(t)));
+    cached.bySource.set(source, targets);
+  }
+  return targets;
 }
 
 /** Every availability subject the pair tables route to (each provider's models), for checking them ahead of routing. */

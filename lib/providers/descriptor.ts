@@ -70,6 +70,8 @@ export type RouteSpec = Omit<TranslationRoute, "provider" | "limit"> & { limit?:
 /** What the catalogue hands a descriptor to compute its routes: the configured Hugging Face model map. */
 export interface RouteContext {
   modelMapRoutes(source: string, target: string): readonly HfModelRoute[];
+  /** Whether the model map names this code at all (as a source or a target of some model). */
+  modelMapKnows(code: string): boolean;
 }
 
 export interface VoiceSpec {
@@ -109,6 +111,13 @@ export interface ProviderDescriptor {
      * can translate beyond the routing rules' sets (provider_a's Sunflower languages). Absent: none.
      */
     lastResort?(source: string, target: string): readonly RouteSpec[];
+    /**
+     * Whether `routes` or `lastResort` can name this code, as source or target: the pair tables ask `routes` only for
+     * pairs of two codes some provider knows (most of the registry's ≈7,000 ordered pairs have no route, and building
+     * the tables in a cold process cost tens of ms, a function call at a time). Absent: every code. A test in
+     * lib/languages holds every descriptor's routes within it.
+     */
+    knows?(code: string, ctx: RouteContext): boolean;
   };
   stt?: {
     languages: readonly string[];

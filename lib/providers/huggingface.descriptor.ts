@@ -35,6 +35,7 @@ export const huggingFace: ProviderDescriptor = {
       const routes = ctx.modelMapRoutes(source, target);
       return routes.length === 0 ? NO_ROUTES : routes.map((hf) => ({ model: hf.model, tier: hf.tier, label: hf.model, hf }));
     },
+    knows: (code, ctx) => ctx.modelMapKnows(code),
   },
   stt: {
     languages: WHISPER_LANGUAGES,

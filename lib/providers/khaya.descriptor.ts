@@ -39,6 +39,7 @@ export const khaya: ProviderDescriptor = {
   translation: {
     limit: { unit: "characters", max: KHAYA_MAX_TEXT_CHARS },
     routes: toAndFromEnglish(KHAYA_ROUTED_LANGUAGES, { model: KHAYA_TRANSLATE_MODEL, tier: "specialised-b" }),
+    knows: (code) => code === "en" || KHAYA_ROUTED_LANGUAGES.includes(code),
   },
   stt: { languages: KHAYA_ASR_LANGUAGES, formats: withDecoded(KHAYA_STT_NATIVE_FORMATS), model: () => KHAYA_STT_MODEL, timestamps: true },
   tts: { voices: khayaVoices, pieceChars: () => KHAYA_TTS_PIECE_CHARS },

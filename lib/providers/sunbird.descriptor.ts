@@ -76,6 +76,7 @@ export const sunbird: ProviderDescriptor = {
     limit: { unit: "characters", max: SUNBIRD_MAX_TEXT_CHARS },
     routes: withinSet(SUNBIRD_ROUTED_LANGUAGES, { model: SUNBIRD_TRANSLATE_MODEL, tier: "specialised-a", maxChunkChars: SUNBIRD_MAX_CHUNK_CHARS }),
     lastResort: sunflowerPair,
+    knows: (code) => SUNBIRD_ROUTED_LANGUAGES.includes(code) || sunflowerKnows(code),
   },
   stt: {
     languages: SUNBIRD_STT_LANGUAGES,
