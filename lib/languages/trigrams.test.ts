@@ -41,7 +41,7 @@ describe("francOnly: franc-all's scores for the languages asked about, without f
 });
 
 describe("the trigram profiles shipped with the detector (./trigram-profiles.json)", () => {
-  it("are franc-all's, for exactly the registry's languages with a franc code: `npm run detector:profiles` rewrites them", () => {
+  it("are franc-all's, for exactly the registry's languages with a franc code: `npm run detector:data` rewrites them", () => {
     expect(profiles).toEqual(selectProfiles(data, ONLY));
     const shipped = Object.values(profiles).flatMap((languages) => Object.keys(languages));
     expect(new Set(shipped)).toEqual(new Set(ONLY));
