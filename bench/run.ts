@@ -1421,8 +1421,8 @@ async function main() {
 
   const meta = {
     ...runFacts(),
-    app_dir: env.BENCH_APP_DIR ?? "snapshot of .next",
-    floor_dir: env.BENCH_FLOOR_DIR ?? "temporary copies",
+    app_dir: env.BENCH_APP_DIR ? "the build in BENCH_APP_DIR" : "snapshot of .next",
+    floor_dir: env.BENCH_FLOOR_DIR ? "kept in BENCH_FLOOR_DIR" : "temporary copies",
     floors: [...floors.keys()],
     texts: "distinct per request (translate-0ms, translate-100ms, batch); one repeated text in translate-0ms-repeated and cache-hit",
     cache_max_bytes: CACHE_MAX_BYTES,
