@@ -283,9 +283,9 @@ function englishVocabulary(): Promise<ReadonlySet<string>> {
 export const ENGLISH_WORD_LISTS = ["english-words-10", "english-words-20", "american-words-10", "american-words-20"] as const;
 
 /**
- * The words of SCOWL's lists (`lists`: those of ENGLISH_WORD_LISTS) the vocabulary keeps: folded, longer than two letters (the lists' one- and two-letter entries are mostly interjections
- * and abbreviations, "ha", "ho", "yo", common words elsewhere: English's own short words are listed instead), once
- * each, sorted.
+ * The words of SCOWL's lists (`lists`: those of ENGLISH_WORD_LISTS) the vocabulary keeps: folded, longer than two
+ * letters (the lists' one- and two-letter entries are mostly interjections and abbreviations, "ha", "ho", "yo", common
+ * words elsewhere: English's own short words are listed instead), once each, sorted.
  */
 export function englishVocabularyWords(lists: readonly (readonly string[])[]): string[] {
   return [...new Set(lists.flat().map(fold))].filter((w) => w.length > 2).sort();

@@ -29,7 +29,7 @@ export interface PairOption {
   routes: TranslationRoute[];
 }
 
-/** What every pair nobody serves shares (most of the ≈7,000 pairs): no array is made for each. */
+/** What every pair nobody serves shares: no array is made for each. */
 const NO_OPTIONS: readonly PairOption[] = [];
 
 /**

@@ -3,7 +3,7 @@
  * 400+ languages into lookup tables when its module loads (≈120,000 object properties, the largest single cost of the
  * first request that detects a source language: docs/benchmark.md "Cold starts on Vercel"); this module builds tables
  * for the languages it is asked about, once each, on first use, from franc-all's profiles of the registry's languages
- * only (./trigram-profiles.json, 35 of its 400+ profiles: `npm run detector:data` writes it from franc-all's data,
+ * only (./trigram-profiles.json, 36 of its 400+ profiles: `npm run detector:data` writes it from franc-all's data,
  * and `trigrams.test.ts` holds it equal to that data). The scoring is franc-all 7's, step for step (script by character
  * share, then the rank distance of the text's trigrams to each profile, normalised): `trigrams.test.ts` holds it equal
  * to `francAll` on the detector's samples.
