@@ -164,12 +164,12 @@ export function allPairs(
 }
 
 /**
- * Per model map and provider list: each translating provider's known registry codes (undefined: it declares none, so
- * every code), and each source's candidate targets (below).
+ * Per model map and provider list: each translating provider's known registry codes (all of them when it declares
+ * none), and each source's candidate targets (below).
  */
 const candidates = new WeakMap<
   ResolvedHfModels,
-  { providers: readonly ProviderDescriptor[]; known: (ReadonlySet<string> | undefined)[]; bySource: Map<string, readonly string[]> }
+  { providers: readonly ProviderDescriptor[]; known: ReadonlySet<string>[]; bySource: Map<string, readonly string[]> }
 >();
 
 /**
@@ -186,17 +186,14 @@ export function candidateTargets(
   if (cached?.providers !== providers) {
     const ctx = contextFor(models);
     const known = providers.flatMap(({ translation }) =>
-      translation ? [translation.knows && new Set(LANGUAGES.filter((l) => translation.knows!(l.code, ctx)).map((l) => l.code))] : [],
+      translation ? [new Set(LANGUAGES.filter((l) => translation.knows?.(l.code, ctx) ?? true).map((l) => l.code))] : [],
     );
     candidates.set(models, (cached = { providers, known, bySource: new Map() }));
   }
   let targets = cached.bySource.get(source);
   if (!targets) {
-    const withSource = cached.known.filter((codes) => codes === undefined || codes.has(source));
-    targets =
-      withSource.length === 0
-        ? []
-        : LANGUAGES.map((l) => l.code).filter((t) => t !== source && withSource.some((codes) => codes === undefined || codes.has(t)));
+    const withSource = cached.known.filter((codes) => codes.has(source));
+    targets = LANGUAGES.map((l) => l.code).filter((t) => t !== source && withSource.some((codes) => codes.has(t)));
     cached.bySource.set(source, targets);
   }
   return targets;
