@@ -24,8 +24,9 @@ afterAll(stopAllApps);
 
 /**
  * /health/live must answer within 200 ms throughout an attack. On a machine so loaded that it cannot answer that fast
- * at rest, the budget is twice its slowest answer at rest (measured before the attacks), so that the test still
- * tells an attack's stall from the machine's.
+ * at rest, the budget is twice its slowest answer at rest — measured before the attacks, and again for half a second
+ * just before each one (the machine's cores are shared, and their speed comes and goes within a run) — so that the
+ * test still tells an attack's stall from the machine's.
  */
 let healthBudgetMs = 200;
 /** The slowest /health/live answer at rest, measured before the attacks. */
@@ -52,38 +53,51 @@ function rssMb(pid: number): number {
 interface Watch {
   /** Slowest /health/live answer while watching, ms. */
   slowestHealthMs: number;
+  /** Slowest /health/live answer in the half second at rest just before the attack, ms. */
+  restSlowestMs: number;
   /** Highest resident memory while watching minus the memory before, MB. */
   memoryRiseMb: number;
   healthChecks: number;
 }
 
-/** Runs `attack` while /health/live is asked without pause and the server's memory is sampled every 20 ms. */
+/** The slowest /health/live answer while it is asked without pause as long as `running()`, and how many were asked. */
+async function probeHealth(app: RunningApp, running: () => boolean): Promise<{ slowest: number; checks: number }> {
+  let slowest = 0;
+  let checks = 0;
+  while (running()) {
+    const started = performance.now();
+    const res = await fetch(`${app.url}/health/live`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    slowest = Math.max(slowest, performance.now() - started);
+    checks++;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { slowest, checks };
+}
+
+/**
+ * Runs `attack` while /health/live is asked without pause and the server's memory is sampled every 20 ms, after half a
+ * second of asking /health/live at rest.
+ */
 async function watched<T>(app: RunningApp, attack: () => Promise<T>): Promise<{ result: T; watch: Watch }> {
+  const restUntil = performance.now() + 500;
+  const rest = await probeHealth(app, () => performance.now() < restUntil);
   const pid = app.process.pid!;
   const before = rssMb(pid);
   let peak = before;
-  let slowest = 0;
-  let checks = 0;
   let running = true;
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb(pid));
   }, 20);
-  const prober = (async () => {
-    while (running) {
-      const started = performance.now();
-      const res = await fetch(`${app.url}/health/live`);
-      await res.arrayBuffer();
-      expect(res.status).toBe(200);
-      slowest = Math.max(slowest, performance.now() - started);
-      checks++;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
+  const prober = probeHealth(app, () => running);
   try {
     const result = await attack();
     // Memory that is still rising after the answer (a fetch read on in the background) counts too.
     await new Promise((r) => setTimeout(r, 300));
-    return { result, watch: { slowestHealthMs: slowest, memoryRiseMb: peak - before, healthChecks: checks } };
+    running = false;
+    const { slowest, checks } = await prober;
+    return { result, watch: { slowestHealthMs: slowest, restSlowestMs: rest.slowest, memoryRiseMb: peak - before, healthChecks: checks } };
   } finally {
     running = false;
     clearInterval(sampler);
@@ -93,7 +107,7 @@ async function watched<T>(app: RunningApp, attack: () => Promise<T>): Promise<{ 
 
 function expectHarmless(watch: Watch) {
   expect(watch.healthChecks).toBeGreaterThan(0);
-  expect(watch.slowestHealthMs).toBeLessThan(healthBudgetMs);
+  expect(watch.slowestHealthMs).toBeLessThan(Math.max(healthBudgetMs, 2 * watch.restSlowestMs));
   expect(watch.memoryRiseMb).toBeLessThan(MEMORY_BUDGET_MB);
 }
 
