@@ -199,12 +199,20 @@ export function candidateTargets(
   return targets;
 }
 
-/** Every availability subject the pair tables route to (each provider's models), for checking them ahead of routing. */
+/**
+ * Every availability subject the pair tables route to (each provider's models), for checking them ahead of routing.
+ * ≈2,000 pairs share a few dozen models: each (provider, model) is found in a Set of the route's own strings, and only
+ * the distinct ones are made into subjects.
+ */
 export function translationSubjects(models: ResolvedHfModels = hfModels(), providers: readonly ProviderDescriptor[] = PROVIDERS): string[] {
-  const subjects = new Set<string>();
+  const byProvider = new Map<ProviderId, Set<string>>();
   for (const pair of allPairs(models, providers))
-    for (const o of pair.options) for (const r of o.routes) subjects.add(modelSubject(r.provider, r.model));
-  return [...subjects];
+    for (const o of pair.options) {
+      let named = byProvider.get(o.provider);
+      if (!named) byProvider.set(o.provider, (named = new Set()));
+      for (const r of o.routes) named.add(r.model);
+    }
+  return [...byProvider].flatMap(([provider, named]) => [...named].map((model) => modelSubject(provider, model)));
 }
 
 /** Whether `provider` can serve the pair. */

@@ -1,4 +1,5 @@
-import { openApiDocument } from "./document";
+import { componentSchemas } from "./component-schemas";
+import { buildOpenApiDocument } from "./document";
 
 /**
  * The contract as a file: docs/openapi.json is the document /api/v1/openapi.json serves (with the default
@@ -7,7 +8,10 @@ import { openApiDocument } from "./document";
  */
 export const OPENAPI_FILE = new URL("../../../docs/openapi.json", import.meta.url);
 
-/** The served document as the committed file holds it: two-space JSON and a final newline. */
-export function openApiFileText(document: unknown = openApiDocument()): string {
+/**
+ * The document as the committed file holds it (two-space JSON and a final newline): by default the one the code makes
+ * now, its component schemas computed from the zod schemas — not the served one, which takes them from this file.
+ */
+export function openApiFileText(document: unknown = buildOpenApiDocument(componentSchemas())): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -1,62 +1,21 @@
-import { z } from "zod";
+import type { z } from "zod";
+import contract from "@/docs/openapi.json";
 import { bodyLimit, COMPAT_TAG, type Operation, operations } from "@/lib/api/manifest";
-import {
-  DeepLError,
-  DeepLGlossaryPairsResponse,
-  DeepLLanguagesResponse,
-  DeepLTranslateRequest,
-  DeepLTranslateResponse,
-  DeepLUsageResponse,
-} from "@/lib/compat/deepl";
-import {
-  LibreDetectRequest,
-  LibreDetectResponse,
-  LibreLanguagesResponse,
-  LibreSettingsResponse,
-  LibreTranslateError,
-  LibreTranslateRequest,
-  LibreTranslateResponse,
-} from "@/lib/compat/libretranslate";
-import { OpenAIError, OpenAIModel, OpenAIModelList, OpenAISpeechRequest, OpenAITranscription, OpenAITranscriptionRequest } from "@/lib/compat/openai";
 import { CONFIG_DEFAULTS, config, type RateLimitRule } from "@/lib/config";
-import { DetectRequest, DetectResponse, DetectResult } from "@/lib/detect/schemas";
-import { CreateGlossaryRequest, DeletedGlossary, Glossary, GlossaryList } from "@/lib/glossaries/schemas";
-import { IssuedKey, IssueKeyRequest, KEY_LIFETIME_MAX_DAYS, KEY_NAME_MAX, KeyDetails } from "@/lib/keys/schemas";
 import { formatBytes } from "@/lib/kit/bytes";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/kit/errors";
 import { SANDBOX_HEADER } from "@/lib/kit/headers";
-import { LanguageEntry, LanguagesResponse, TranslationTarget } from "@/lib/languages/schemas";
 import { ruleOf } from "@/lib/server/settings";
-import { SttForm, SttResponse, SttUrlRequest, TtsRequest, TtsResponse } from "@/lib/speech/schemas";
-import { CatalogRequest, CatalogResponse } from "@/lib/translate/catalog-schemas";
-import {
-  BatchItem,
-  BatchItemResult,
-  BatchTranslateRequest,
-  BatchTranslateResponse,
-  TranslateRequest,
-  TranslateResponse,
-} from "@/lib/translate/schemas";
-import { RequestLogResponse, RequestLogRow } from "@/lib/usage/requests";
-import { UsageResponse, UsageRow } from "@/lib/usage/schemas";
 import packageJson from "@/package.json";
-import { ERROR_DOCS, ErrorBody, errorExample, FieldError } from "./errors";
-import { HealthResponse, LiveResponse, ReadyResponse } from "./health";
-import { type SchemaObject, toOpenApiSchema, toOpenApiSchemas } from "./zod-to-openapi";
+import { ERROR_DOCS, errorExample } from "./errors";
+import { type SchemaObject, toOpenApiSchema } from "./zod-to-openapi";
 
 /**
  * The OpenAPI 3.0.3 document served at /api/v1/openapi.json and rendered by /docs. Every request and response schema
- * is generated from the zod schema the route handler validates with (or, for responses, types its result with), so
- * the documentation cannot drift from the code. 3.0.3 rather than 3.1: swagger-ui-react under Turbopack fails on 3.1.
+ * is generated from the zod schema the route handler validates with (or, for responses, types its result with:
+ * ./component-schemas.ts), and a test fails when the committed copy differs, so the documentation cannot drift from the
+ * code. 3.0.3 rather than 3.1: swagger-ui-react under Turbopack fails on 3.1.
  */
-
-export const RevokedKey = z
-  .object({
-    revoked: z.literal(true),
-    name: z.string(),
-    display_prefix: z.string(),
-  })
-  .describe("DELETE /api/v1/auth/keys/me response");
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -237,178 +196,6 @@ function paths(): Record<string, Record<string, unknown>> {
   return out;
 }
 
-function schemas(): Record<string, SchemaObject> {
-  const requests = toOpenApiSchemas(
-    {
-      TranslateRequest,
-      BatchTranslateRequest,
-      BatchItem,
-      CatalogRequest,
-      DetectRequest,
-      IssueKeyRequest,
-      TtsRequest,
-      SttForm,
-      SttUrlRequest,
-      CreateGlossaryRequest,
-      LibreTranslateRequest,
-      LibreDetectRequest,
-      DeepLTranslateRequest,
-      OpenAITranscriptionRequest,
-      OpenAISpeechRequest,
-    },
-    "input",
-  );
-  const responses = toOpenApiSchemas(
-    {
-      TranslateResponse,
-      BatchTranslateResponse,
-      BatchItemResult,
-      CatalogResponse,
-      DetectResponse,
-      DetectResult,
-      IssuedKey,
-      KeyDetails,
-      RevokedKey,
-      LanguagesResponse,
-      LanguageEntry,
-      TranslationTarget,
-      SttResponse,
-      TtsResponse,
-      HealthResponse,
-      LiveResponse,
-      ReadyResponse,
-      Glossary,
-      GlossaryList,
-      DeletedGlossary,
-      UsageResponse,
-      UsageRow,
-      RequestLogResponse,
-      RequestLogRow,
-      ErrorBody,
-      FieldError,
-      LibreTranslateResponse,
-      LibreDetectResponse,
-      LibreLanguagesResponse,
-      LibreSettingsResponse,
-      LibreTranslateError,
-      DeepLTranslateResponse,
-      DeepLLanguagesResponse,
-      DeepLUsageResponse,
-      DeepLGlossaryPairsResponse,
-      DeepLError,
-      OpenAITranscription,
-      OpenAIModel,
-      OpenAIModelList,
-      OpenAIError,
-    },
-    "output",
-  );
-  const all = { ...requests, ...responses };
-
-  // What zod's refinements say but JSON Schema cannot express (lib/keys/schemas.ts checks them in code).
-  const issue = all.IssueKeyRequest as { properties: Record<string, SchemaObject>; example?: unknown };
-  issue.properties.name = {
-    ...issue.properties.name,
-    minLength: 1,
-    maxLength: KEY_NAME_MAX,
-    description: `A label for the key: 1–${KEY_NAME_MAX} characters after trimming, no control or bidirectional-override characters. Not unique; two keys with one name are still two keys.`,
-  };
-  issue.properties.expires_in_days = {
-    ...issue.properties.expires_in_days,
-    default: KEY_LIFETIME_MAX_DAYS,
-    description: `Lifetime in days, 1–${KEY_LIFETIME_MAX_DAYS}; default ${KEY_LIFETIME_MAX_DAYS} (one year)`,
-  };
-  issue.example = { name: "my app", expires_in_days: 90 };
-
-  const stt = all.SttForm as { properties: Record<string, SchemaObject> };
-  stt.properties.audio = { ...stt.properties.audio, type: "string", format: "binary" };
-  const openaiStt = all.OpenAITranscriptionRequest as { properties: Record<string, SchemaObject> };
-  openaiStt.properties.file = { ...openaiStt.properties.file, type: "string", format: "binary" };
-
-  const issued = all.IssuedKey as { example?: unknown };
-  issued.example = {
-    api_key: "svc_0123456789abcdef0123456789abcdef01234567",
-    name: "my app",
-    created_at: "2026-11-21T09:30:00.000Z",
-    expires_at: "2027-11-21T09:30:00.000Z",
-  };
-  const details = all.KeyDetails as { example?: unknown; properties: Record<string, SchemaObject> };
-  details.properties.requests_total = {
-    ...details.properties.requests_total,
-    description: "Authenticated requests made with this key, any endpoint and outcome (429s included), this one included",
-  };
-  details.properties.rate_limits = {
-    ...details.properties.rate_limits,
-    description: "Per-key limits by bucket: translate, batch, stt, tts, default",
-  };
-  details.example = {
-    name: "my app",
-    created_at: "2026-11-21T09:30:00.000Z",
-    expires_at: "2027-11-21T09:30:00.000Z",
-    requests_total: 42,
-    display_prefix: "svc_01234567",
-    last_used_at: "2026-11-22T14:02:11.120Z",
-    rate_limits: {
-      translate: { limit: 60, window_seconds: 60 },
-      batch: { limit: 10, window_seconds: 60 },
-      stt: { limit: 20, window_seconds: 60 },
-      tts: { limit: 20, window_seconds: 60 },
-      default: { limit: 120, window_seconds: 60 },
-    },
-  };
-  const batch = all.BatchTranslateResponse as { example?: unknown };
-  batch.example = {
-    results: [
-      {
-        id: "greeting",
-        translated_text: "Wasuze otya",
-        detected_source_lang: "en",
-        target_lang: "lug",
-        model_used: "provider_a/sunflower",
-        provider: "provider_a",
-        quality_score: 0.92,
-        error: null,
-        error_code: null,
-        latency_ms: 380,
-        characters_translated: 12,
-        fallback_used: false,
-        segments: 1,
-        glossary_terms_applied: null,
-        detection_method: null,
-        sandbox: false,
-        cached: false,
-      },
-      {
-        id: "bad",
-        translated_text: null,
-        detected_source_lang: null,
-        target_lang: null,
-        model_used: null,
-        provider: null,
-        quality_score: null,
-        error: ERROR_DOCS.UNSUPPORTED_LANGUAGE.example().message,
-        error_code: "UNSUPPORTED_LANGUAGE",
-        latency_ms: 0,
-        characters_translated: null,
-        fallback_used: null,
-        segments: null,
-        glossary_terms_applied: null,
-        detection_method: null,
-        sandbox: null,
-        cached: null,
-      },
-    ],
-    total: 2,
-    succeeded: 1,
-    failed: 1,
-    total_latency_ms: 402,
-    characters_translated: 12,
-    sandbox: false,
-    upstream_calls: 1,
-  };
-  return all;
-}
-
 const DESCRIPTION = `
 Translation and speech for African languages, behind one API. Lugha routes each request to the best upstream for the
 language pair — **provider_a** (specialised in Ugandan languages), **provider_b** (West African languages ↔ English),
@@ -455,10 +242,25 @@ A server without provider credentials answers from offline emulators: the text i
 has \`sandbox: true\` and the header \`X-Lugha-Sandbox: true\`. It is never a real translation.
 `.trim();
 
+/**
+ * The document's components.schemas as docs/openapi.json holds them. ./component-schemas.ts computes them from the zod
+ * schemas when `npm run openapi:write` writes the file, and a test fails when the file and the code differ; they are
+ * read from the file because computing them (z.toJSONSchema over ≈60 schemas) was ≈50 ms of a cold function's first
+ * answer (docs/benchmark.md "Cold starts").
+ */
+const COMMITTED_SCHEMAS = (contract as unknown as { components: { schemas: Record<string, SchemaObject> } }).components.schemas;
+
 let cached: Record<string, unknown> | undefined;
 
+/** The document this server serves: its paths (with this configuration's limits) and the committed component schemas. */
 export function openApiDocument(): Record<string, unknown> {
-  cached ??= {
+  cached ??= buildOpenApiDocument(COMMITTED_SCHEMAS);
+  return cached;
+}
+
+/** The document around the given component schemas (./component-schemas.ts computes them from the zod schemas). */
+export function buildOpenApiDocument(schemas: Record<string, SchemaObject>): Record<string, unknown> {
+  return {
     openapi: "3.0.3",
     info: {
       title: "Lugha API",
@@ -499,7 +301,7 @@ export function openApiDocument(): Record<string, unknown> {
         deeplKey: { type: "apiKey", in: "header", name: "Authorization", description: "`DeepL-Auth-Key svc_…`: an API key, as DeepL's SDKs send it" },
         openaiKey: { type: "http", scheme: "bearer", description: "An API key as OpenAI's SDKs send theirs (`apiKey`)" },
       },
-      schemas: schemas(),
+      schemas,
       headers: {
         "X-Request-Id": { description: "Identifier of this request (also detail.request_id in errors)", schema: { type: "string" } },
         "X-RateLimit-Limit": {
@@ -516,7 +318,6 @@ export function openApiDocument(): Record<string, unknown> {
       ),
     },
   };
-  return cached;
 }
 
 /** The eight endpoints of the contract, as (method, path). */
