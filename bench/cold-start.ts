@@ -8,14 +8,16 @@
  * (default 5) times each, each start right after one of the /health/live function, and compared with that one: the
  * median of those differences is what the gate reads. On these machines the same start takes 1.1 s or 1.7 s from one
  * try to the next, in stretches of seconds; a median of each function's own starts moved by more than the budget
- * between two runs, a difference between neighbours much less. The CPU the process spent to its first answer (user +
- * system: waiting does not count) is reported the same way.
+ * between two runs, a difference between neighbours much less. Every start runs on one core of its own (`taskset`,
+ * below: pinnedCore), after one uncounted start of each. The CPU the process spent to its first answer (user + system:
+ * waiting does not count) is reported the same way.
  *
  *   tsx bench/cold-start.ts                       builds with `vercel build` in a copy of the checkout, then measures
  *   tsx bench/cold-start.ts --project <dir>       reuses <dir>/.vercel/output (from an earlier build of this checkout)
  *   tsx bench/cold-start.ts --check               exits 1 when a function's first answer is over the /health/live
  *                                                 function's by more than COLD_START_BUDGET_MS
  *   BENCH_COLD_ONLY=<regexp> tsx bench/cold-start.ts …     only the probes whose label matches, beside /health/live
+ *   BENCH_COLD_CORE=<n>|none tsx bench/cold-start.ts …   the core the starts run on (default: the last), or none
  *   BENCH_COLD_CPU_PROF=<dir> tsx bench/cold-start.ts …   also writes a V8 CPU profile of every start (spawn → first
  *                                                 answer) into <dir>, for bench/cpuprofile.ts to summarise
  *
@@ -25,7 +27,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { copyCheckout } from "../e2e/support/checkout";
 import { freePort } from "../e2e/support/net";
@@ -182,14 +184,21 @@ interface Start {
 const CPU_LINE = /__cpu_us (\d+)\n/;
 
 /** Spawn → the first 2xx of the probe (requests retried every 5 ms while the port refuses connections). */
-async function coldStart(dir: string, probe: Probe, env: NodeJS.ProcessEnv, key: string): Promise<Start & { body: string }> {
+async function coldStart(
+  dir: string,
+  probe: Probe,
+  env: NodeJS.ProcessEnv,
+  key: string,
+  core: string | undefined,
+): Promise<Start & { body: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const profile = CPU_PROFILE_DIR
     ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROFILE_DIR}`, `--cpu-prof-name=${probe.label.replace(/\W+/g, "_")}-${Date.now()}.cpuprofile`]
     : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, "___bench_bridge.cjs"], {
+  const node = [process.execPath, ...profile, "___bench_bridge.cjs"];
+  const child: ChildProcess = spawn(core === undefined ? node[0]! : "taskset", core === undefined ? node.slice(1) : ["-c", core, ...node], {
     cwd: dir,
     env: { ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
@@ -244,8 +253,25 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/**
+ * The core every start runs on (`taskset -c`): the last one, unless BENCH_COLD_CORE names another or is "none", or the
+ * machine has one core or no taskset. Left to the scheduler, a start shared the two cores with PostgreSQL, this harness
+ * and whatever else woke, and one start's difference from its neighbour moved by ±150 ms; on a core of its own, by
+ * ±30 (docs/benchmark.md). A function on Vercel has about one vCPU too.
+ */
+export function pinnedCore(setting = process.env.BENCH_COLD_CORE): string | undefined {
+  if (setting === "none") return undefined;
+  if (setting === undefined && availableParallelism() < 2) return undefined;
+  const core = setting ?? String(availableParallelism() - 1);
+  if (spawnSync("taskset", ["-c", core, "true"]).status !== 0) {
+    process.stderr.write(`taskset -c ${core} is not available here: starts are not pinned to a core\n`);
+    return undefined;
+  }
+  return core;
+}
+
 /** Measures every API function of the build at `projectDir` (its .vercel/output) against the database at `databaseUrl`. */
-export async function measureColdStarts(projectDir: string, databaseUrl: string): Promise<ColdStartRow[]> {
+export async function measureColdStarts(projectDir: string, databaseUrl: string, core = pinnedCore()): Promise<ColdStartRow[]> {
   const functions = readFunctions(projectDir);
   const probed = PROBES.filter((probe, i) => i === 0 || !ONLY || ONLY.test(probe.label))
     .map((probe) => ({ probe, fn: functions.find((f) => f.routes.includes(probe.route)) }))
@@ -268,7 +294,7 @@ export async function measureColdStarts(projectDir: string, databaseUrl: string)
   const cpuOverHealth = new Map<string, number[]>(probed.map(({ probe }) => [probe.route, []]));
   const [health, ...others] = probed;
   const startOnce = async ({ probe, fn }: (typeof probed)[number], key: string) => {
-    const start = await coldStart(dirs.get(fn.dir)!, probe, env, key);
+    const start = await coldStart(dirs.get(fn.dir)!, probe, env, key, core);
     runs.get(probe.route)!.push(Math.round(start.ms));
     cpuRuns.get(probe.route)!.push(Math.round(start.cpuMs));
     process.stderr.write(`  cold start ${probe.label}: ${Math.round(start.ms)} ms (CPU ${Math.round(start.cpuMs)} ms)\n`);
@@ -277,7 +303,10 @@ export async function measureColdStarts(projectDir: string, databaseUrl: string)
   try {
     // The key the probes send, issued by the function that issues keys (this start is not counted).
     const keys = probed.find(({ fn }) => fn.routes.includes(KEYS_PROBE.route))!;
-    const key: string = JSON.parse((await coldStart(dirs.get(keys.fn.dir)!, KEYS_PROBE, env, "")).body).api_key;
+    const key: string = JSON.parse((await coldStart(dirs.get(keys.fn.dir)!, KEYS_PROBE, env, "", core)).body).api_key;
+    // One start of each first, not counted: the first starts of a run were slower by up to 150 ms (files read for the
+    // first time, the database's first connections).
+    for (const probe of probed) await coldStart(dirs.get(probe.fn.dir)!, probe.probe, env, key, core);
     for (let round = 0; round < ROUNDS; round++) {
       for (const other of others) {
         // Each start right after one of the /health/live function: the machine's speed drifts over seconds, and a
@@ -356,17 +385,18 @@ async function main() {
       projectDir = work;
     }
     if (!existsSync(path.join(projectDir, ".vercel", "output", "functions"))) throw new Error(`${projectDir} holds no .vercel/output`);
-    const rows = await measureColdStarts(projectDir, databaseUrl);
+    const core = pinnedCore();
+    const rows = await measureColdStarts(projectDir, databaseUrl, core);
     const failures = coldStartFailures(rows);
     mkdirSync(OUT, { recursive: true });
     writeFileSync(
       path.join(OUT, "cold-start.json"),
-      `${JSON.stringify({ rounds: ROUNDS, budget_ms: COLD_START_BUDGET_MS, rows, failures }, null, 2)}\n`,
+      `${JSON.stringify({ rounds: ROUNDS, core: core ?? null, budget_ms: COLD_START_BUDGET_MS, rows, failures }, null, 2)}\n`,
     );
     const table = coldStartTable(rows);
     writeFileSync(
       path.join(OUT, "cold-start.md"),
-      `# Cold starts (bench/cold-start.ts)\n\nEach function of an offline \`vercel build\`, laid out alone, started in a fresh Node.js ${process.version} process; spawn → first successful answer, ${ROUNDS} starts each, every one right after a start of the /health/live function; gated on the median of those differences. Against PostgreSQL.\n\n${table}\n`,
+      `# Cold starts (bench/cold-start.ts)\n\nEach function of an offline \`vercel build\`, laid out alone, started in a fresh Node.js ${process.version} process${core === undefined ? "" : ` on core ${core} alone (taskset)`}; spawn → first successful answer, ${ROUNDS} starts each after one uncounted, every one right after a start of the /health/live function; gated on the median of those differences. Against PostgreSQL.\n\n${table}\n`,
     );
     process.stdout.write(`${table}\n`);
     if (process.argv.includes("--check") && failures.length) {
