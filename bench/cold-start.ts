@@ -254,10 +254,10 @@ const median = (xs: number[]) => {
 };
 
 /**
- * The core every start runs on (`taskset -c`): the last one, unless BENCH_COLD_CORE names another or is "none", or the
- * machine has one core or no taskset. Left to the scheduler, a start shared the two cores with PostgreSQL, this harness
- * and whatever else woke, and one start's difference from its neighbour moved by ±150 ms; on a core of its own, by
- * ±30 (docs/benchmark.md). A function on Vercel has about one vCPU too.
+ * The core every start runs on (`taskset -c`): BENCH_COLD_CORE, else the machine's last; none (the scheduler decides)
+ * when BENCH_COLD_CORE is "none", the machine has one core, or taskset is missing. Left to the scheduler, a start
+ * shared the two cores with PostgreSQL, this harness and whatever else woke, and one start's difference from its
+ * neighbour moved by ±150 ms; on a core of its own, by ±30 (docs/benchmark.md "The gate on one core").
  */
 export function pinnedCore(setting = process.env.BENCH_COLD_CORE): string | undefined {
   if (setting === "none") return undefined;
