@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AudioFixtures, audioFixtures, FIXTURE_FORMATS, liveRecorderWebm, removeAudioFixtures } from "@/e2e/support/audio";
 import { makeWav } from "@/lib/providers/sandbox";
-import { AudioRejected, analyzeAudio, asUnsupportedMedia } from "./audio";
+import { AudioRejected, analyzeAudio, analyzeWithParsers, asUnsupportedMedia, canonicalPcmWav } from "./audio";
 
 let fx: AudioFixtures;
 beforeAll(async () => {
@@ -67,6 +67,91 @@ describe("analyzeAudio: accepted formats", () => {
     const info = await analyzeAudio(makeWav({ durationSeconds: 1.5, sampleRate: 24_000, seed: 7 }));
     expect(info).toMatchObject({ format: "wav", contentType: "audio/wav", sampleRate: 24_000 });
     expect(info.durationSeconds).toBeCloseTo(1.5, 3);
+  });
+});
+
+/** A WAV laid out by hand: `fmt` fields, `size` bytes of data (declared as `declared`), chunks before the data, bytes after. */
+function wav(o: {
+  format?: number;
+  channels?: number;
+  rate?: number;
+  bits?: number;
+  size: number;
+  declared?: number;
+  fmtSize?: number;
+  before?: Uint8Array;
+  after?: number;
+}) {
+  const { format = 1, channels = 1, rate = 16_000, bits = 16, size, fmtSize = 16, before = new Uint8Array(), after = 0 } = o;
+  const pad = size % 2;
+  const bytes = new Uint8Array(12 + 8 + fmtSize + before.byteLength + 8 + size + pad + after);
+  const view = new DataView(bytes.buffer);
+  const text = (at: number, s: string) => [...s].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+  text(0, "RIFF");
+  view.setUint32(4, bytes.byteLength - 8, true);
+  text(8, "WAVE");
+  text(12, "fmt ");
+  view.setUint32(16, fmtSize, true);
+  view.setUint16(20, format, true);
+  view.setUint16(22, channels, true);
+  view.setUint32(24, rate, true);
+  view.setUint32(28, (rate * channels * bits) / 8, true);
+  view.setUint16(32, (channels * bits) / 8, true);
+  view.setUint16(34, bits, true);
+  bytes.set(before, 20 + fmtSize);
+  const data = 20 + fmtSize + before.byteLength;
+  text(data, "data");
+  view.setUint32(data + 4, o.declared ?? size, true);
+  for (let i = 0; i < size; i++) view.setUint8(data + 8 + i, (i * 37) % 256);
+  return bytes;
+}
+
+describe("analyzeAudio: the canonical PCM WAV without the parsers", () => {
+  const canonical = {
+    "the sandbox's 16 kHz mono": makeWav({ durationSeconds: 2.5, seed: 3 }),
+    "the sandbox's 24 kHz, 10 ms": makeWav({ durationSeconds: 0.01, sampleRate: 24_000 }),
+    "44.1 kHz stereo 16-bit": wav({ channels: 2, rate: 44_100, size: 44_100 * 4 }),
+    "48 kHz stereo 24-bit": wav({ channels: 2, rate: 48_000, bits: 24, size: 6 * 4_801 }),
+    "8 kHz mono 8-bit, an odd size and its pad byte": wav({ rate: 8_000, bits: 8, size: 8_001 }),
+    "22.05 kHz mono 32-bit": wav({ rate: 22_050, bits: 32, size: 4 * 22_050 }),
+    "a data size that is no whole number of frames": wav({ channels: 2, size: 4 * 1_000 + 2 }),
+  };
+  it.each(Object.entries(canonical))("reports for %s exactly what the parsers report", async (_, bytes) => {
+    const fast = canonicalPcmWav(bytes);
+    expect(fast).toBeDefined();
+    expect(fast).toEqual(await analyzeWithParsers(bytes));
+    expect(await analyzeAudio(bytes)).toEqual(fast);
+  });
+
+  const list = new Uint8Array(
+    [..."LIST"]
+      .map((c) => c.charCodeAt(0))
+      .concat(
+        [4, 0, 0, 0],
+        [..."INFO"].map((c) => c.charCodeAt(0)),
+      ),
+  );
+  const other = {
+    "a LIST chunk before the data (as ffmpeg writes)": wav({ size: 3_200, before: list }),
+    WAVE_FORMAT_EXTENSIBLE: wav({ format: 0xfffe, fmtSize: 40, size: 3_200 }),
+    "IEEE float": wav({ format: 3, bits: 32, size: 6_400 }),
+    "a streaming recorder's unknown size": wav({ size: 3_200, declared: 0xffffffff }),
+    "a cut file (more declared than present)": wav({ size: 3_200, declared: 6_400 }),
+    "bytes after the data chunk": wav({ size: 3_200, after: 12 }),
+    "no sample at all": wav({ size: 1 }),
+  };
+  it.each(Object.entries(other))("leaves %s to the parsers, with their verdict", async (_, bytes) => {
+    expect(canonicalPcmWav(bytes)).toBeUndefined();
+    const verdict = (p: Promise<unknown>) =>
+      p.then(
+        (info) => ({ info }),
+        (err: unknown) => ({ refused: (err as AudioRejected).reason }),
+      );
+    expect(await verdict(analyzeAudio(bytes))).toEqual(await verdict(analyzeWithParsers(bytes)));
+  });
+
+  it("leaves the ffmpeg fixture WAV to the parsers", () => {
+    expect(canonicalPcmWav(fx.files.wav.bytes)).toBeUndefined();
   });
 });
 

@@ -93,6 +93,32 @@ async function audioParsers() {
  * not complete audio in one of the accepted formats.
  */
 export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
+  return canonicalPcmWav(bytes) ?? analyzeWithParsers(bytes);
+}
+
+/**
+ * The WAV most encoders and the speech providers write, read without the parsers: RIFF/WAVE, a 16-byte `fmt ` chunk
+ * of PCM (format 1), then the `data` chunk, whole, ending the file. What the parsers report for it, computed as they do
+ * (audio.test.ts holds the two equal); any other layout, a streaming size or a cut file goes to the parsers. Loading
+ * file-type and music-metadata was ≈50 ms of a function's first TTS or STT answer (docs/benchmark.md, "The gate on one
+ * core"), and Khaya's and Sunbird's synthesis, the sandbox's and many uploads are WAV.
+ */
+export function canonicalPcmWav(bytes: Uint8Array): AudioInfo | undefined {
+  if (bytes.byteLength < 46 || ascii(bytes, 0) !== "RIFF" || ascii(bytes, 8) !== "WAVE" || ascii(bytes, 12) !== "fmt " || ascii(bytes, 36) !== "data")
+    return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(4, true) !== bytes.byteLength - 8 || view.getUint32(16, true) !== 16 || view.getUint16(20, true) !== 1) return undefined;
+  const channels = view.getUint16(22, true);
+  const sampleRate = view.getUint32(24, true);
+  const blockAlign = view.getUint16(32, true);
+  const size = view.getUint32(40, true);
+  if (!channels || !sampleRate || !blockAlign || size < blockAlign || 44 + size + (size % 2) !== bytes.byteLength) return undefined;
+  const duration = size / blockAlign / sampleRate;
+  return { format: "wav", contentType: AUDIO_CONTENT_TYPES.wav, durationSeconds: duration, sampleRate, channels, codec: "PCM" };
+}
+
+/** analyzeAudio for any file: the format by its bytes (file-type), the container parsed (music-metadata) and checked. */
+export async function analyzeWithParsers(bytes: Uint8Array): Promise<AudioInfo> {
   if (bytes.byteLength === 0) throw new AudioRejected("empty", "The audio file is empty.");
   const { fileTypeFromBuffer, parseBuffer } = await audioParsers();
   const detected = await fileTypeFromBuffer(bytes).catch(() => undefined);
