@@ -86,7 +86,11 @@ function wav(o: {
   const pad = size % 2;
   const bytes = new Uint8Array(12 + 8 + fmtSize + before.byteLength + 8 + size + pad + after);
   const view = new DataView(bytes.buffer);
-  const text = (at: number, s: string) => bytes.set([...s].map((c) => c.charCodeAt(0)), at);
+  const text = (at: number, s: string) =>
+    bytes.set(
+      [...s].map((c) => c.charCodeAt(0)),
+      at,
+    );
   text(0, "RIFF");
   view.setUint32(4, bytes.byteLength - 8, true);
   text(8, "WAVE");
