@@ -101,7 +101,7 @@ export async function analyzeAudio(bytes: Uint8Array): Promise<AudioInfo> {
  * of PCM (format 1), then the `data` chunk, whole, ending the file. What the parsers report for it, computed as they do
  * (audio.test.ts holds the two equal); any other layout, a streaming size or a cut file goes to the parsers. Loading
  * file-type and music-metadata was ≈50 ms of a function's first TTS or STT answer (docs/benchmark.md, "The gate on one
- * core"), and Khaya's and Sunbird's synthesis, the sandbox's and many uploads are WAV.
+ * core"); Khaya's synthesis, Sunbird's Orpheus voices, the sandbox's and many uploads are WAV.
  */
 export function canonicalPcmWav(bytes: Uint8Array): AudioInfo | undefined {
   if (bytes.byteLength < 46 || ascii(bytes, 0) !== "RIFF" || ascii(bytes, 8) !== "WAVE" || ascii(bytes, 12) !== "fmt " || ascii(bytes, 36) !== "data")
