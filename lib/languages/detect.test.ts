@@ -1,10 +1,21 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { francAll } from "franc-all";
-import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIDENCE, detectLanguage, ENGLISH_WORD_LISTS, englishVocabularyWords, fold } from "./detect";
+import { afterEach, describe, expect, it } from "vitest";
+import { catalogueSettings, setCatalogueSettings } from "@/lib/providers/deployment";
+import {
+  DEFAULT_CONFIDENCE,
+  detectionCandidates,
+  detectLanguage,
+  ENGLISH_WORD_LISTS,
+  englishVocabularyWords,
+  fold,
+  sourceLanguagesOf,
+} from "./detect";
 import { DETECTION_SAMPLES, SHORT_SAMPLES } from "./detect.samples";
 import { udhrCorpus } from "./detect.test-support";
+import shippedCandidates from "./detection-candidates.json";
+import { hfModels, resolveModelMap } from "./models";
 import { LANGUAGES } from "./registry";
 
 const FRANC_TO_CODE = new Map(LANGUAGES.filter((l) => l.franc).map((l) => [l.franc!, l.code]));
@@ -151,5 +162,28 @@ describe("the English vocabulary shipped with the detector (./english-vocabulary
     const shipped = (await import("./english-vocabulary.json")).default.words;
     expect(shipped).toEqual(englishVocabularyWords(lists));
     expect(shipped.length).toBeGreaterThan(10_000);
+  });
+});
+
+describe("the candidate languages shipped with the detector (./detection-candidates.json)", () => {
+  const settings = catalogueSettings();
+  afterEach(() => setCatalogueSettings(settings));
+
+  it("are the sources the default model map translates from: `npm run detector:data` rewrites them", () => {
+    expect(shippedCandidates.codes).toEqual(sourceLanguagesOf(resolveModelMap()));
+    expect(detectionCandidates()).toEqual(shippedCandidates.codes);
+  });
+
+  it("are worked out from the tables when HF_MODEL_MAP changes the map", () => {
+    // Without NLLB and the multilingual fallbacks, Sunbird's and Khaya's languages stay; Swahili, Wolof, Zulu and
+    // Portuguese (served from the default map only through those) are no longer sources.
+    setCatalogueSettings({ ...settings, hfModelMap: JSON.stringify({ general: null, fallback: null }) });
+    const candidates = detectionCandidates();
+    expect(candidates).toEqual(sourceLanguagesOf(hfModels()));
+    expect(candidates).toEqual(expect.arrayContaining(["en", "lug", "tw"]));
+    for (const code of ["sw", "wo", "zu", "pt"]) {
+      expect(candidates).not.toContain(code);
+      expect(shippedCandidates.codes).toContain(code);
+    }
   });
 });

@@ -1,5 +1,6 @@
+import shippedCandidates from "./detection-candidates.json";
 import { GREETINGS, WORDS } from "./lexicon";
-import { hfModels, type ResolvedHfModels } from "./models";
+import { hfModels, isDefaultModelMap, type ResolvedHfModels } from "./models";
 import { candidateTargets, pairOptions } from "./pairs";
 import { LANGUAGES } from "./registry";
 
@@ -75,17 +76,25 @@ let sourcesCache: { models: ResolvedHfModels; codes: string[] } | undefined;
  * only turn a translate request into UNSUPPORTED_LANGUAGE_PAIR. The languages only Sunflower's extension translates
  * (Alur, Rukiga, Lusoga, ...) have no franc model and no word list, so they could win only on the neutral score by a
  * tie-break: they are never guessed, and their callers pass source_lang (docs/decisions.md "Translation").
+ *
+ * With the default model map they are read from ./detection-candidates.json (`npm run detector:data` writes it with
+ * sourceLanguagesOf, and a test holds the two equal): working them out walks the pair tables, ≈20 ms of a cold
+ * process's first detection. A map set by HF_MODEL_MAP is worked out once.
  */
 export function detectionCandidates(): string[] {
   const models = hfModels();
-  if (sourcesCache?.models !== models) {
-    // Pair by pair, stopping at the first target a source is served to (most stop within a few): building every pair's
-    // options (allPairs) costs tens of ms of a cold process's first detection.
-    const servedAsSource = (source: string) =>
-      candidateTargets(source, models).some((t) => pairOptions(source, t, models).some((o) => o.routes.some((r) => r.tier !== "sunflower-extended")));
-    sourcesCache = { models, codes: LANGUAGES.map((l) => l.code).filter(servedAsSource) };
-  }
+  if (sourcesCache?.models !== models)
+    sourcesCache = { models, codes: isDefaultModelMap(models) ? shippedCandidates.codes : sourceLanguagesOf(models) };
   return sourcesCache.codes;
+}
+
+/** The registry languages `models` (with every provider's own routes) translates from through a route other than Sunflower's extension. */
+export function sourceLanguagesOf(models: ResolvedHfModels): string[] {
+  // Pair by pair, stopping at the first target a source is served to (most stop within a few): building every pair's
+  // options (allPairs) costs tens of ms of a cold process's first detection.
+  const servedAsSource = (source: string) =>
+    candidateTargets(source, models).some((t) => pairOptions(source, t, models).some((o) => o.routes.some((r) => r.tier !== "sunflower-extended")));
+  return LANGUAGES.map((l) => l.code).filter(servedAsSource);
 }
 
 /** Printable ASCII: what takes the shortcut below (anything else, tabs and line breaks included, the whole fold). */

@@ -137,6 +137,14 @@ export function hfModels(): ResolvedHfModels {
   return cached.models;
 }
 
+/**
+ * Whether `models` is the default map as resolved with no HF_MODEL_MAP: what facts derived from the default map ahead
+ * of time (the detector's candidates, ./detection-candidates.json) hold for.
+ */
+export function isDefaultModelMap(models: ResolvedHfModels): boolean {
+  return cached?.models === models && !cached.from?.trim();
+}
+
 /** Forget the resolved map (tests that change HF_MODEL_MAP). */
 export function resetHfModels(): void {
   cached = undefined;
