@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RedisServer, startRedis } from "@/e2e/support/redis";
 import { ApiError } from "@/lib/kit/errors";
 import { listLanguages } from "@/lib/languages/listing";
@@ -6,7 +8,7 @@ import { hfModels } from "@/lib/languages/models";
 import { VOICES } from "@/lib/languages/speech";
 import { HuggingFaceClient, KhayaClient, SunbirdClient } from "@/lib/providers";
 import { PROVIDERS } from "@/lib/providers/descriptors";
-import { hubModelAvailability } from "@/lib/providers/hub";
+import { hubModelAvailability, MAX_HUB_ANSWER_BYTES } from "@/lib/providers/hub";
 import {
   createEmulator,
   type Emulator,
@@ -15,6 +17,7 @@ import {
   hfDeployment,
   inProcessFetch,
   makeWav,
+  startEmulatorServer,
 } from "@/lib/providers/sandbox";
 import type { ProviderClient, ProviderId } from "@/lib/providers/types";
 import { catalogueSubjects } from "@/lib/server/availability";
@@ -220,6 +223,46 @@ describe("the Hub's model information", () => {
         throw new TypeError("fetch failed");
       }),
     ).toBeUndefined();
+  });
+
+  it("an answer larger than a model's information is not believed (and not buffered)", async () => {
+    const mapping = { inferenceProviderMapping: { "hf-inference": { status: "live" } } };
+    const padded = (bytes: number) => ({ ...mapping, cardData: "x".repeat(bytes) });
+    expect(await ask(answer(200, padded(MAX_HUB_ANSWER_BYTES - 1_000)))).toMatchObject({ available: true });
+    expect(await ask(answer(200, padded(MAX_HUB_ANSWER_BYTES)))).toBeUndefined();
+  });
+
+  it("without a transport given, asks over node:http like the provider calls (not fetch), with keep-alive connections", async () => {
+    // The Hugging Face emulator over real HTTP, as a live deployment's HF_HUB_URL would be.
+    const hub = await startEmulatorServer("hf", { hfDeployment: hfDeployment({ hfProfile: "reference" }) });
+    const sockets = new Set<unknown>();
+    const counting = http.createServer();
+    const spy = vi.spyOn(globalThis, "fetch");
+    try {
+      expect(await hubModelAvailability("Helsinki-NLP/opus-mt-en-sw", { baseUrl: hub.url, token: "hf_x" })).toMatchObject({ available: true });
+      expect(await hubModelAvailability("Helsinki-NLP/opus-mt-en-ha", { baseUrl: `${hub.url}/` })).toMatchObject({
+        available: false,
+        reason: "model does not exist on the Hugging Face Hub",
+      });
+      expect(await hubModelAvailability("facebook/nllb-200-distilled-600M", { baseUrl: hub.url })).toMatchObject({ available: false });
+      expect(spy).not.toHaveBeenCalled();
+      // Ten checks one after the other, bodies read to the end: one connection serves them all.
+      counting.on("connection", (socket) => sockets.add(socket));
+      counting.on("request", (req, res) => {
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify({ inferenceProviderMapping: [{ provider: "hf-inference", status: "live" }] }));
+      });
+      await new Promise<void>((resolve) => counting.listen(0, "127.0.0.1", resolve));
+      const { port } = counting.address() as AddressInfo;
+      for (let i = 0; i < 10; i++)
+        expect(await hubModelAvailability(`org/model-${i}`, { baseUrl: `http://127.0.0.1:${port}` })).toMatchObject({ available: true });
+      expect(sockets.size).toBe(1);
+    } finally {
+      spy.mockRestore();
+      counting.closeAllConnections();
+      counting.close();
+      await hub.close();
+    }
   });
 
   it("the emulator's Hub route follows its deployment", async () => {

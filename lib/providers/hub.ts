@@ -1,4 +1,5 @@
-import { isRecord } from "./http";
+import { type UpstreamResponse, upstreamFetch } from "@/lib/kit/upstream-fetch";
+import { type FetchLike, isRecord, readText } from "./http";
 
 /**
  * The Hugging Face Hub's model information: which inference providers serve a model
@@ -13,20 +14,32 @@ export const HF_INFERENCE_PROVIDER = "hf-inference";
 export interface HubOptions {
   baseUrl: string;
   token?: string;
-  fetch?: (url: string, init?: RequestInit) => Promise<Response>;
+  /** The transport: the provider calls' own (node:http with keep-alive connections) unless given one (the sandbox's). */
+  fetch?: FetchLike;
   timeoutMs?: number;
 }
 
-/** Whether hf-inference serves `model` now; undefined when the Hub gave no usable answer (ask again later). */
+/**
+ * The largest answer read: one model's information with its provider mapping is a few kB. A Hub (or a proxy in front
+ * of it) answering more is not believed, and is not buffered.
+ */
+export const MAX_HUB_ANSWER_BYTES = 256 * 1024;
+
+/**
+ * Whether hf-inference serves `model` now; undefined when the Hub gave no usable answer (ask again later). Sent like
+ * a provider call (lib/kit/upstream-fetch.ts): the listing's first answer on a new instance asks about every model of
+ * the catalogue at once, and fetch costs several times the CPU of node:http for each.
+ */
 export async function hubModelAvailability(model: string, opts: HubOptions): Promise<{ available: boolean; reason: string } | undefined> {
   if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(model) || model.includes("..")) return { available: false, reason: "invalid model id" };
   const url = `${opts.baseUrl.replace(/\/+$/, "")}/api/models/${model}?expand[]=inferenceProviderMapping`;
-  let res: Response;
+  const signal = AbortSignal.timeout(opts.timeoutMs ?? 2_000);
+  let res: UpstreamResponse;
+  let text: string;
   try {
-    res = await (opts.fetch ?? ((u, i) => fetch(u, i)))(url, {
-      headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 2_000),
-    });
+    res = await (opts.fetch ?? upstreamFetch)(url, { headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {}, signal });
+    // Read whatever the status, so that the connection goes back to the pool.
+    text = await readText(res, "provider_c", MAX_HUB_ANSWER_BYTES, signal);
   } catch {
     return undefined;
   }
@@ -34,7 +47,7 @@ export async function hubModelAvailability(model: string, opts: HubOptions): Pro
   if (!res.ok) return undefined;
   let body: unknown;
   try {
-    body = await res.json();
+    body = JSON.parse(text);
   } catch {
     return undefined;
   }
