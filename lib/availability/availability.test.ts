@@ -248,7 +248,7 @@ describe("the Hub's model information", () => {
       expect(spy).not.toHaveBeenCalled();
       // Ten checks one after the other, bodies read to the end: one connection serves them all.
       counting.on("connection", (socket) => sockets.add(socket));
-      counting.on("request", (req, res) => {
+      counting.on("request", (_req, res) => {
         res.setHeader("content-type", "application/json");
         res.end(JSON.stringify({ inferenceProviderMapping: [{ provider: "hf-inference", status: "live" }] }));
       });
