@@ -27,5 +27,5 @@ write("english-vocabulary.json", { words });
 console.log(`wrote lib/languages/english-vocabulary.json (${words.length} words)`);
 
 const candidates = sourceLanguagesOf(resolveModelMap());
-write("detection-candidates.json", { codes: candidates });
+write("detection-candidates.json", { codes: candidates }, 2);
 console.log(`wrote lib/languages/detection-candidates.json (${candidates.length} languages)`);
