@@ -20,16 +20,20 @@
  *   BENCH_COLD_CORE=<n>|none tsx bench/cold-start.ts …   the core the starts run on (default: the last), or none
  *   BENCH_COLD_CPU_PROF=<dir> tsx bench/cold-start.ts …   also writes a V8 CPU profile of every start (spawn → first
  *                                                 answer) into <dir>, for bench/cpuprofile.ts to summarise
+ *   BENCH_COLD_UPSTREAMS=emulators tsx bench/cold-start.ts …   the functions' live clients call the three providers'
+ *                                                 emulators over HTTP (the Hub's model information too), as a
+ *                                                 deployment calls the real ones
  *
- * Writes bench/results/cold-start.json and cold-start.md (BENCH_OUT to choose another folder). Providers are the
- * in-process sandbox (no credentials): the first answer includes loading the provider layer and the emulator code, as a
- * live function would load its client.
+ * Writes bench/results/cold-start.json and cold-start.md (BENCH_OUT to choose another folder). By default providers are
+ * the in-process sandbox (no credentials): the first answer includes loading the provider layer and the emulator code,
+ * where a live function loads its client and opens its first connection to the provider (BENCH_COLD_UPSTREAMS).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { copyCheckout } from "../e2e/support/checkout";
+import { startCheckingEmulators } from "../e2e/support/emulators";
 import { freePort } from "../e2e/support/net";
 import { createDatabase, startPostgres } from "../e2e/support/postgres";
 import { type BuiltFunction, megabytes, readFunctions, vercelBuild } from "../e2e/vercel/output";
@@ -44,6 +48,8 @@ const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
 const FIRST_ANSWER_TIMEOUT_MS = 30_000;
 /** Only the probes whose label matches (the /health/live one always runs: it is the baseline), for working on one route. */
 const ONLY = process.env.BENCH_COLD_ONLY ? new RegExp(process.env.BENCH_COLD_ONLY) : undefined;
+/** The providers the functions call: the in-process sandbox, or their emulators over HTTP through the live clients. */
+const UPSTREAMS = process.env.BENCH_COLD_UPSTREAMS === "emulators" ? "emulators" : "sandbox";
 /** Where to write a CPU profile of each start (--cpu-prof), or undefined. */
 const CPU_PROFILE_DIR = process.env.BENCH_COLD_CPU_PROF ? path.resolve(process.env.BENCH_COLD_CPU_PROF) : undefined;
 
@@ -271,7 +277,12 @@ export function pinnedCore(setting = process.env.BENCH_COLD_CORE): string | unde
 }
 
 /** Measures every API function of the build at `projectDir` (its .vercel/output) against the database at `databaseUrl`. */
-export async function measureColdStarts(projectDir: string, databaseUrl: string, core = pinnedCore()): Promise<ColdStartRow[]> {
+export async function measureColdStarts(
+  projectDir: string,
+  databaseUrl: string,
+  core = pinnedCore(),
+  upstreamEnv: Record<string, string> = {},
+): Promise<ColdStartRow[]> {
   const functions = readFunctions(projectDir);
   const probed = PROBES.filter((probe, i) => i === 0 || !ONLY || ONLY.test(probe.label))
     .map((probe) => ({ probe, fn: functions.find((f) => f.routes.includes(probe.route)) }))
@@ -285,6 +296,7 @@ export async function measureColdStarts(projectDir: string, databaseUrl: string,
     API_KEY_HASH_SECRET: "bench-cold-start-hash-secret",
     NEXTAUTH_SECRET: "bench-cold-start-secret-of-32-characters",
     NEXT_TELEMETRY_DISABLED: "1",
+    ...upstreamEnv,
   };
   const dirs = new Map<string, string>();
   for (const { fn } of probed) if (!dirs.has(fn.dir)) dirs.set(fn.dir, layOut(projectDir, fn));
@@ -363,6 +375,7 @@ export function coldStartFailures(rows: ColdStartRow[]): string[] {
 async function main() {
   const projectArg = process.argv.indexOf("--project");
   const postgres = await startPostgres();
+  const upstreams = UPSTREAMS === "emulators" ? await startCheckingEmulators() : undefined;
   let work: string | undefined;
   try {
     let projectDir: string;
@@ -386,17 +399,17 @@ async function main() {
     }
     if (!existsSync(path.join(projectDir, ".vercel", "output", "functions"))) throw new Error(`${projectDir} holds no .vercel/output`);
     const core = pinnedCore();
-    const rows = await measureColdStarts(projectDir, databaseUrl, core);
+    const rows = await measureColdStarts(projectDir, databaseUrl, core, upstreams?.env);
     const failures = coldStartFailures(rows);
     mkdirSync(OUT, { recursive: true });
     writeFileSync(
       path.join(OUT, "cold-start.json"),
-      `${JSON.stringify({ rounds: ROUNDS, core: core ?? null, budget_ms: COLD_START_BUDGET_MS, rows, failures }, null, 2)}\n`,
+      `${JSON.stringify({ rounds: ROUNDS, core: core ?? null, upstreams: UPSTREAMS, budget_ms: COLD_START_BUDGET_MS, rows, failures }, null, 2)}\n`,
     );
     const table = coldStartTable(rows);
     writeFileSync(
       path.join(OUT, "cold-start.md"),
-      `# Cold starts (bench/cold-start.ts)\n\nEach function of an offline \`vercel build\`, laid out alone, started in a fresh Node.js ${process.version} process${core === undefined ? "" : ` on core ${core} alone (taskset)`}; spawn → first successful answer, ${ROUNDS} starts each after one uncounted, every one right after a start of the /health/live function; gated on the median of those differences. Against PostgreSQL.\n\n${table}\n`,
+      `# Cold starts (bench/cold-start.ts)\n\nEach function of an offline \`vercel build\`, laid out alone, started in a fresh Node.js ${process.version} process${core === undefined ? "" : ` on core ${core} alone (taskset)`}; spawn → first successful answer, ${ROUNDS} starts each after one uncounted, every one right after a start of the /health/live function; gated on the median of those differences. Against PostgreSQL; ${UPSTREAMS === "emulators" ? "the live clients call the providers' emulators over HTTP" : "providers in the in-process sandbox"}.\n\n${table}\n`,
     );
     process.stdout.write(`${table}\n`);
     if (process.argv.includes("--check") && failures.length) {
@@ -405,6 +418,7 @@ async function main() {
     }
   } finally {
     await postgres.stop();
+    await Promise.all(upstreams?.emulators.map((e) => e.close()) ?? []);
     if (work) rmSync(work, { recursive: true, force: true });
   }
 }
