@@ -375,9 +375,11 @@ export function coldStartFailures(rows: ColdStartRow[]): string[] {
 async function main() {
   const projectArg = process.argv.indexOf("--project");
   const postgres = await startPostgres();
-  const upstreams = UPSTREAMS === "emulators" ? await startCheckingEmulators() : undefined;
+  let upstreams: Awaited<ReturnType<typeof startCheckingEmulators>> | undefined;
   let work: string | undefined;
   try {
+    // Inside the try: emulators that fail to start still leave PostgreSQL stopped below.
+    if (UPSTREAMS === "emulators") upstreams = await startCheckingEmulators();
     let projectDir: string;
     const databaseUrl = await createDatabase(postgres.adminUrl);
     if (projectArg > 0) {
