@@ -10,9 +10,10 @@ export interface FixedBody {
   etag: string;
 }
 
-export function fixedBody(text: string): FixedBody {
+/** The body of `content`: text (encoded to UTF-8) or the bytes themselves. */
+export function fixedBody(content: string | Uint8Array<ArrayBuffer>): FixedBody {
   // The tag hashes the encoded bytes: hashing the string would encode its ≈300 kB to UTF-8 a second time.
-  const bytes = new TextEncoder().encode(text);
+  const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
   return { bytes, etag: `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"` };
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { DEFAULT_HF_ASR_MODEL } from "@/lib/providers/codes";
 import { catalogueSettings } from "@/lib/providers/deployment";
 import type { HfModelRoute } from "@/lib/providers/types";
 import defaultMap from "./hf-models.json";
@@ -143,6 +144,15 @@ export function hfModels(): ResolvedHfModels {
  */
 export function isDefaultModelMap(models: ResolvedHfModels): boolean {
   return cached?.models === models && !cached.from?.trim();
+}
+
+/**
+ * Whether the catalogue is the built-in one: `models` the default map (above) and HF_ASR_MODEL its default — what the
+ * listing and the availability subjects shipped ahead of time (./default-listing.json, ./catalogue-subjects.json) hold
+ * for. (SUNBIRD_STT_WINDOW_SECONDS, the catalogue's third setting, appears in neither.)
+ */
+export function isDefaultCatalogue(models: ResolvedHfModels): boolean {
+  return isDefaultModelMap(models) && catalogueSettings().hfAsrModel === DEFAULT_HF_ASR_MODEL;
 }
 
 /** Forget the resolved map (tests that change HF_MODEL_MAP). */

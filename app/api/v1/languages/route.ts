@@ -2,7 +2,7 @@ import { serveRoute } from "@/lib/api/route";
 import type { AvailabilityView } from "@/lib/availability";
 import { validate } from "@/lib/kit/body";
 import { conditionalResponse, type FixedBody, fixedBody, PRIVATE_READ_CACHE } from "@/lib/kit/validator";
-import { listLanguages } from "@/lib/languages/listing";
+import { listLanguages, shippedListing } from "@/lib/languages/listing";
 import { LanguagesQuery } from "@/lib/languages/schemas";
 import { services } from "@/lib/server";
 import { catalogueSubjects } from "@/lib/server/availability";
@@ -42,7 +42,7 @@ function rendered(query: LanguagesQuery, view: AvailabilityView): FixedBody {
   const memoKey = `${query.capability ?? ""}|${query.provider ?? ""}|${query.source ?? ""}|${view.version}`;
   let hit = memo.get(memoKey);
   if (!hit) {
-    hit = fixedBody(JSON.stringify(listLanguages(query, undefined, undefined, view)));
+    hit = fixedBody(shippedListing(query, view) ?? JSON.stringify(listLanguages(query, undefined, undefined, view)));
     if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
     memo.set(memoKey, hit);
   }
