@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { hash, randomUUID } from "node:crypto";
 import type { DatabaseSource } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { processLog } from "@/lib/kit/log";
@@ -185,15 +185,19 @@ export class KeyStore {
     const apiKey = generateApiKey();
     // Timestamps are stored at millisecond precision; truncate first so the response equals what /keys/me returns.
     const createdAt = new Date(Math.floor(now.getTime()));
-    const row = await prisma.apiKey.create({
-      data: {
-        name,
-        keyHash: hashApiKey(apiKey, this.settings.hashSecret),
-        displayPrefix: displayPrefix(apiKey),
-        createdAt,
-        expiresAt: new Date(createdAt.getTime() + lifetimeDays * DAY_MS),
-      },
-    });
+    const row = {
+      id: randomUUID(),
+      name,
+      keyHash: hashApiKey(apiKey, this.settings.hashSecret),
+      displayPrefix: displayPrefix(apiKey),
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + lifetimeDays * DAY_MS),
+    };
+    // SQL rather than prisma.apiKey.create: Prisma's query compiler spends ≈30 ms of CPU on each query shape the first
+    // time a process runs it, and a new instance's first request is often this one (docs/deploy.md "Database").
+    await prisma.$executeRaw`
+      INSERT INTO api_keys (id, name, key_hash, display_prefix, created_at, expires_at)
+      VALUES (${row.id}::uuid, ${row.name}, ${row.keyHash}, ${row.displayPrefix}, ${row.createdAt}::timestamptz, ${row.expiresAt}::timestamptz)`;
     // A key is random, so no lookup can have missed it before; should one have (a 160-bit guess), it must not shadow
     // the key. After the insert: a lookup that started before it may still miss, and forgetUnknown refuses that miss.
     this.cache.forgetUnknown(row.keyHash);
