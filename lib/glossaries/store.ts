@@ -74,7 +74,14 @@ export async function listGlossaries(db: DatabaseSource, keyId: string): Promise
     { id: string; name: string | null; source_lang: string; target_lang: string; entry_count: number; created_at: Date }[]
   >`SELECT id, name, source_lang, target_lang, entry_count, created_at FROM glossaries
      WHERE key_id = ${keyId}::uuid ORDER BY created_at DESC, id DESC`;
-  return rows.map((r) => ({ id: r.id, name: r.name, sourceLang: r.source_lang, targetLang: r.target_lang, entryCount: r.entry_count, createdAt: r.created_at }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    sourceLang: r.source_lang,
+    targetLang: r.target_lang,
+    entryCount: r.entry_count,
+    createdAt: r.created_at,
+  }));
 }
 
 /** One of the key's glossaries with its entries; undefined when there is none with this id for this key. */
