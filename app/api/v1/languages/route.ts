@@ -31,7 +31,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = serveRoute("/api
 /*
  * The listing depends only on the query, the availability view (its version is part of the key) and configuration
  * fixed at start-up (the model map, HF_ASR_MODEL), so
- * each distinct query's body (~140 kB unfiltered) and ETag are computed once, not per request — building, serialising
+ * each distinct query's body (≈290 kB unfiltered) and ETag are computed once, not per request — building, serialising
  * and hashing it cost several ms of CPU a request (bench/results). Bounded: at most MEMO_MAX distinct queries are
  * kept, oldest out.
  */
