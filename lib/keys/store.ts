@@ -1,16 +1,25 @@
 import { hash, randomUUID } from "node:crypto";
 import type { DatabaseSource } from "@/lib/db";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { processLog } from "@/lib/kit/log";
 import { KeyCache, type VerifiedKey } from "./cache";
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./format";
-import { type KeyRecord, keyRecord, UUID } from "./record";
+import { type KeyRecord, type KeyRow, keyRecord, UUID } from "./record";
 
 export type { KeyRecord, KeyStatus } from "./record";
 
 import { databaseUsageWriter, type RequestLogEntry, type RequestOutcome, UsageBuffer } from "./usage-buffer";
 
 const DAY_MS = 86_400_000;
+
+/**
+ * A KeyRow's columns (./record.ts), named as it names them. The key store's queries are SQL rather than Prisma's model
+ * API: its query compiler spends ≈30 ms of CPU on each query shape the first time a process runs it, and a new
+ * instance's first request is often one of these (docs/deploy.md "Database").
+ */
+const KEY_COLUMNS = Prisma.raw(
+  `id, name, display_prefix AS "displayPrefix", created_at AS "createdAt", expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt", requests_total AS "requestsTotal"`,
+);
 
 export interface AuthenticatedKey {
   id: string;
@@ -193,8 +202,6 @@ export class KeyStore {
       createdAt,
       expiresAt: new Date(createdAt.getTime() + lifetimeDays * DAY_MS),
     };
-    // SQL rather than prisma.apiKey.create: Prisma's query compiler spends ≈30 ms of CPU on each query shape the first
-    // time a process runs it, and a new instance's first request is often this one (docs/deploy.md "Database").
     await prisma.$executeRaw`
       INSERT INTO api_keys (id, name, key_hash, display_prefix, created_at, expires_at)
       VALUES (${row.id}::uuid, ${row.name}, ${row.keyHash}, ${row.displayPrefix}, ${row.createdAt}::timestamptz, ${row.expiresAt}::timestamptz)`;
@@ -259,9 +266,9 @@ export class KeyStore {
   async revokeKey(id: string, now = new Date()): Promise<void> {
     const prisma = await this.prisma();
     await prisma.$transaction([
-      prisma.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } }),
-      prisma.glossary.deleteMany({ where: { keyId: id } }),
-      prisma.requestLog.deleteMany({ where: { keyId: id } }),
+      prisma.$executeRaw`UPDATE api_keys SET revoked_at = ${now}::timestamptz WHERE id = ${id}::uuid AND revoked_at IS NULL`,
+      prisma.$executeRaw`DELETE FROM glossaries WHERE key_id = ${id}::uuid`,
+      prisma.$executeRaw`DELETE FROM request_log WHERE key_id = ${id}::uuid`,
     ]);
     this.cache.revoke(id);
   }
@@ -279,7 +286,7 @@ export class KeyStore {
     if (!UUID.test(id)) return null;
     await this.flushUsage(); // counts are written just after each response; make sure this instance's are in
     const prisma = await this.prisma();
-    const row = await prisma.apiKey.findUnique({ where: { id } });
+    const [row] = await prisma.$queryRaw<KeyRow[]>`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ${id}::uuid`;
     return row ? keyRecord(row, now) : null;
   }
 
@@ -290,7 +297,8 @@ export class KeyStore {
   async findActiveKey(plainKey: string, now = new Date()): Promise<KeyRecord | null> {
     if (!isWellFormedKey(plainKey)) return null;
     const prisma = await this.prisma();
-    const row = await prisma.apiKey.findUnique({ where: { keyHash: hashApiKey(plainKey, this.settings.hashSecret) } });
+    const [row] = await prisma.$queryRaw<KeyRow[]>`
+      SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_hash = ${hashApiKey(plainKey, this.settings.hashSecret)}`;
     if (!row) return null;
     const record = keyRecord(row, now);
     return record.status === "active" ? record : null;
