@@ -6,11 +6,12 @@ import { PROVIDERS } from "@/lib/providers/descriptors";
 import { subjectsOf } from "@/lib/server/availability";
 
 /**
- * Writes what the built-in catalogue (the default model map and HF_ASR_MODEL) gives, so that a cold function does not
- * work it out on its first listing (lib/languages/listing.ts currentListing, lib/server/availability.ts
+ * Writes what the built-in catalogue (the default model map and HF_ASR_MODEL) gives, so that a new instance does not
+ * work it out for its first listing (lib/languages/listing.ts shippedListing, lib/server/availability.ts
  * catalogueSubjects): the models the listing checks before it answers (lib/languages/catalogue-subjects.json) and the
  * unfiltered listing with everything available (lib/languages/default-listing.json: the response body's bytes, served
- * as they are, so one line with no line break at its end). Run after changing a provider's descriptor, the registry or the model map; a unit test fails until then.
+ * as they are, so one line with no line break at its end). Run it after changing a provider's descriptor, the registry
+ * or the model map: a unit test (lib/languages/shipped-catalogue.test.ts) fails until then.
  */
 const write = (name: string, text: string) => writeFileSync(new URL(`../lib/languages/${name}`, import.meta.url), text);
 

@@ -10,8 +10,8 @@ import { type CreateGlossaryRequest, GLOSSARIES_PER_KEY, type GlossaryEntry } fr
  * Glossaries: stored per API key, immutable, each for one language pair (docs/decisions.md "Glossaries").
  * Every read and delete is scoped to the calling key: another key's glossary is indistinguishable from one that does
  * not exist (404 NOT_FOUND; for translate, 422 on glossary_id), so ids cannot be probed across keys.
- * In SQL rather than Prisma's model API: its query compiler spends ≈30 ms of CPU on each query shape the first time a
- * process runs it, and a glossary read is on translate's path (docs/deploy.md "Database").
+ * The queries are SQL, not Prisma's model API, whose first run of each query shape in a process costs tens of ms
+ * (docs/deploy.md "Database"); a glossary read is on translate's path.
  */
 
 export interface GlossaryRecord {

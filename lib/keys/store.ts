@@ -13,9 +13,8 @@ import { databaseUsageWriter, type RequestLogEntry, type RequestOutcome, UsageBu
 const DAY_MS = 86_400_000;
 
 /**
- * A KeyRow's columns (./record.ts), named as it names them. The key store's queries are SQL rather than Prisma's model
- * API: its query compiler spends ≈30 ms of CPU on each query shape the first time a process runs it, and a new
- * instance's first request is often one of these (docs/deploy.md "Database").
+ * A KeyRow's columns (./record.ts), named as it names them. The key store's queries are SQL, not Prisma's model API,
+ * whose first run of each query shape in a process costs tens of ms (docs/deploy.md "Database").
  */
 const KEY_COLUMNS = Prisma.raw(
   `id, name, display_prefix AS "displayPrefix", created_at AS "createdAt", expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt", requests_total AS "requestsTotal"`,

@@ -6,6 +6,7 @@ import { hfModels, isDefaultCatalogue, type ResolvedHfModels } from "@/lib/langu
 import { translationSubjects } from "@/lib/languages/pairs";
 import { sttOptions, VOICES } from "@/lib/languages/speech";
 import type { Registry } from "@/lib/providers";
+import { catalogueSettings } from "@/lib/providers/deployment";
 import { hubModelAvailability } from "@/lib/providers/hub";
 import { inProcessFetch } from "@/lib/providers/sandbox/emulator";
 import { type StoreSettings, sharedBackend } from "@/lib/store";
@@ -83,19 +84,21 @@ export function catalogueSubjects(models: ResolvedHfModels = hfModels()): readon
 }
 
 /**
- * catalogueSubjects worked out from the tables, once per model map (each listing request and each language list of the
- * compatible protocols walked every pair's routes for ≈1.2 ms of CPU when it was worked out every time).
+ * catalogueSubjects worked out from the tables, once per model map and ASR model (each listing request and each
+ * language list of the compatible protocols walked every pair's routes for ≈1.2 ms of CPU when it was worked out every
+ * time).
  */
 export function subjectsOf(models: ResolvedHfModels): readonly string[] {
-  let subjects = catalogues.get(models);
-  if (!subjects) {
+  const asrModel = catalogueSettings().hfAsrModel;
+  let worked = catalogues.get(models);
+  if (worked?.asrModel !== asrModel) {
     const speech = [
       ...VOICES.map((v) => modelSubject(v.provider, v.model)),
       ...[...new Set(VOICES.flatMap((v) => v.languages))].flatMap((l) => sttOptions(l).map((o) => modelSubject(o.provider, o.model))),
     ];
-    catalogues.set(models, (subjects = [...new Set([...translationSubjects(models), ...speech])]));
+    catalogues.set(models, (worked = { asrModel, subjects: [...new Set([...translationSubjects(models), ...speech])] }));
   }
-  return subjects;
+  return worked.subjects;
 }
 
-const catalogues = new WeakMap<ResolvedHfModels, readonly string[]>();
+const catalogues = new WeakMap<ResolvedHfModels, { asrModel: string; subjects: readonly string[] }>();
