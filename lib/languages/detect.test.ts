@@ -169,7 +169,7 @@ describe("the candidate languages shipped with the detector (./detection-candida
   const settings = catalogueSettings();
   afterEach(() => setCatalogueSettings(settings));
 
-  it("are the sources the default model map translates from: `npm run detector:data` rewrites them", () => {
+  it("are the sources the default model map translates from: `npm run catalogue:data` rewrites them", () => {
     expect(shippedCandidates.codes).toEqual(sourceLanguagesOf(resolveModelMap()));
     expect(detectionCandidates()).toEqual(shippedCandidates.codes);
   });

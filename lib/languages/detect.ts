@@ -77,7 +77,7 @@ let sourcesCache: { models: ResolvedHfModels; codes: string[] } | undefined;
  * (Alur, Rukiga, Lusoga, ...) have no franc model and no word list, so they could win only on the neutral score by a
  * tie-break: they are never guessed, and their callers pass source_lang (docs/decisions.md "Translation").
  *
- * With the default model map they are read from ./detection-candidates.json (`npm run detector:data` writes it with
+ * With the default model map they are read from ./detection-candidates.json (`npm run catalogue:data` writes it with
  * sourceLanguagesOf, and a test holds the two equal): working them out walks the pair tables, ≈20 ms of a cold
  * process's first detection. A map set by HF_MODEL_MAP is worked out once.
  */
