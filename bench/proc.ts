@@ -3,7 +3,9 @@
  * overhead (bench/operations.ts). A tree is a process and everything it started, so a server's start-up child counts
  * while it lives.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 /** `pid` and its descendants (each thread's children, since a child may have been started from any thread). */
 export function descendants(pid: number): number[] {
@@ -97,6 +99,40 @@ export function rssSampler(pid: number, intervalMs = 50): RssSampler {
       clearInterval(timer);
       sample();
       return Math.round(peakKb / 1024);
+    },
+  };
+}
+
+/**
+ * Where a server under test writes its output: a file, as a log collector takes it, never a pipe read by the
+ * benchmark. The benchmark drives the load from its own event loop (autocannon), and reading every access line there
+ * (≈450 a second) delayed its handling of that server's responses — latency the server did not add, and only for
+ * servers that log (the app, not the baseline or the floors). `stdio` goes to spawn; `tail()` reads the last `bytes` the
+ * server has written. The files are deleted when the benchmark exits.
+ */
+export interface ServerOutput {
+  stdio: ["ignore", number, number];
+  tail(bytes?: number): string;
+}
+
+let outputDir: string | undefined;
+let outputs = 0;
+
+export function serverOutput(name: string): ServerOutput {
+  if (!outputDir) {
+    const dir = mkdtempSync(path.join(tmpdir(), "lugha-bench-log-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    outputDir = dir;
+  }
+  const file = path.join(outputDir, `${++outputs}-${name}.log`);
+  const fd = openSync(file, "a+"); // appended to by the server, read here
+  return {
+    stdio: ["ignore", fd, fd],
+    tail(bytes = 100_000) {
+      const size = statSync(file).size;
+      const buf = Buffer.alloc(Math.min(size, bytes));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      return buf.toString("utf8");
     },
   };
 }

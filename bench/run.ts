@@ -87,7 +87,7 @@ import {
   VM_HWM_BUDGET_MB,
 } from "./gates";
 import { measureOperations, type OperationsRow, operationsTable } from "./operations-overhead";
-import { cpuMs, type RssSampler, rssSampler, treeMb } from "./proc";
+import { cpuMs, type RssSampler, rssSampler, serverOutput, treeMb } from "./proc";
 import { distinctBatchBodies, distinctBodies, distinctUiTexts, fillTexts, REPLAY, replayBodies, SENTENCE } from "./workload";
 
 export type Db = "pglite" | "postgres";
@@ -875,21 +875,19 @@ async function spawnApp(
     ...(env.BENCH_APP_ENV ? JSON.parse(env.BENCH_APP_ENV) : {}),
     ...extraEnv,
   };
+  const output = serverOutput(role);
   const spawnedAt = performance.now();
   // The launcher of this checkout (the floor's copy may predate it); `next start` serves the directory it runs in.
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
     cwd: appDir,
     env: appEnv,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: output.stdio,
     detached: true,
   });
   children.add(child);
   const memory = sampleMemory && child.pid ? rssSampler(child.pid, 50) : undefined;
   if (memory) child.once("exit", () => memory.stop());
-  let output = "";
-  child.stdout!.on("data", (d) => (output = (output + d).slice(-100_000)));
-  child.stderr!.on("data", (d) => (output = (output + d).slice(-100_000)));
-  return { url: `http://127.0.0.1:${port}`, child, logs: () => output, spawnedAt, memory };
+  return { url: `http://127.0.0.1:${port}`, child, logs: () => output.tail(), spawnedAt, memory };
 }
 
 /**

@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { freePort, waitFor } from "../e2e/support/net";
+import { serverOutput } from "./proc";
 
 export interface BenchApp {
   url: string;
@@ -17,6 +18,7 @@ export interface BenchApp {
 
 export async function startBuiltApp(appDir: string, extraEnv: Record<string, string>): Promise<BenchApp> {
   const port = await freePort();
+  const output = serverOutput("app");
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(appDir, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
@@ -33,16 +35,13 @@ export async function startBuiltApp(appDir: string, extraEnv: Record<string, str
         NEXTAUTH_URL: `http://127.0.0.1:${port}`,
         ...extraEnv,
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: output.stdio,
     },
   );
-  let output = "";
-  child.stdout?.on("data", (d) => (output = (output + d).slice(-50_000)));
-  child.stderr?.on("data", (d) => (output = (output + d).slice(-50_000)));
   const url = `http://127.0.0.1:${port}`;
   await waitFor(
     async () => {
-      if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}: ${output}`);
+      if (child.exitCode !== null) throw new Error(`next start exited ${child.exitCode}: ${output.tail()}`);
       if ((await fetch(`${url}/health`)).status !== 200) throw new Error("not healthy yet");
     },
     90_000,
@@ -51,7 +50,7 @@ export async function startBuiltApp(appDir: string, extraEnv: Record<string, str
   return {
     url,
     pid: child.pid!,
-    logs: () => output,
+    logs: () => output.tail(),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

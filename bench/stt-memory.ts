@@ -28,7 +28,7 @@ import { liveEnv } from "../e2e/support/emulators";
 import { freePort, waitFor } from "../e2e/support/net";
 import { createDatabase, type PostgresServer, startPostgres } from "../e2e/support/postgres";
 import { type EmulatorServer, startEmulatorServer } from "../lib/providers/sandbox";
-import { treeKb } from "./proc";
+import { serverOutput, treeKb } from "./proc";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? ROOT);
@@ -104,6 +104,7 @@ async function measure(
 ): Promise<Row> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const output = serverOutput("app");
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
     cwd: APP_DIR,
     env: {
@@ -123,15 +124,12 @@ async function measure(
         RATE_LIMIT_STT: "1000/60s",
       }),
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: output.stdio,
   });
-  let output = "";
-  child.stdout!.on("data", (d) => (output = (output + d).slice(-50_000)));
-  child.stderr!.on("data", (d) => (output = (output + d).slice(-50_000)));
   try {
     await waitFor(
       async () => {
-        if (child.exitCode !== null) throw new Error(`the server exited ${child.exitCode}: ${output}`);
+        if (child.exitCode !== null) throw new Error(`the server exited ${child.exitCode}: ${output.tail()}`);
         const res = await fetch(`${url}/health`);
         await res.body?.cancel();
         if (res.status !== 200) throw new Error(`/health ${res.status}`);
