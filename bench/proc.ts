@@ -1,7 +1,7 @@
 /**
  * A process tree's memory and CPU, read from /proc (Linux), for the benchmark (bench/run.ts) and the operations
  * overhead (bench/operations.ts). A tree is a process and everything it started, so a server's start-up child counts
- * while it lives.
+ * while it lives. Also where a server the benchmarks start writes its output (serverOutput, below).
  */
 import { mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
